@@ -1,0 +1,68 @@
+"""Everything the generator writes, as {path relative to asm_out/: text}.
+
+Kernels: every templates/kernels/<kernel>.S.j2 is rendered once per ISA of gen.isa.ISAS
+into asm_out/<isa>/<kernel>.S. The template sees `isa` (gen.isa.Isa), `c`
+(gen.constants), `kernel` and `template`, plus whatever gen/kernels/<kernel>.py returns
+from context(isa) when that module exists (tables in the order that ISA consumes them).
+"""
+
+import importlib
+from pathlib import Path
+
+import jinja2
+
+from . import constants
+from .isa import ISAS
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+OUT = ROOT / "asm_out"
+
+
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,   # a misspelt name is an error, not ""
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def scalar_outputs(env: jinja2.Environment) -> dict:
+    text = env.get_template("c/zetas.h.j2").render(
+        zetas=constants.zetas_montgomery(),
+        invntt_scale=constants.invntt_scale_montgomery(),
+        qinv=constants.signed32(constants.QINV),
+    )
+    return {"scalar/zetas.h": text}
+
+
+def kernel_context(kernel: str, isa) -> dict:
+    try:
+        mod = importlib.import_module(f"gen.kernels.{kernel}")
+    except ModuleNotFoundError as e:
+        if e.name != f"gen.kernels.{kernel}" and e.name != "gen.kernels":
+            raise
+        return {}
+    return mod.context(isa)
+
+
+def kernel_outputs(env: jinja2.Environment) -> dict:
+    out = {}
+    for path in sorted((TEMPLATES / "kernels").glob("*.S.j2")):
+        kernel = path.name[: -len(".S.j2")]
+        template = f"kernels/{path.name}"
+        for isa in ISAS.values():
+            ctx = dict(isa=isa, c=constants, kernel=kernel, template=template)
+            ctx.update(kernel_context(kernel, isa))
+            out[f"{isa.name}/{kernel}.S"] = env.get_template(template).render(**ctx)
+    return out
+
+
+def all_outputs() -> dict:
+    env = environment()
+    out = {}
+    out.update(scalar_outputs(env))
+    out.update(kernel_outputs(env))
+    return out

@@ -1,0 +1,75 @@
+/* The arithmetic kernel interface: the only way the C layer touches polynomial
+ * arithmetic. Each ISA provides every kernel under the name mldsa_<kernel>_<isa>: the
+ * scalar ones are C (kernels_scalar.c), the others generated assembly (asm_out/<isa>/).
+ *
+ * A polynomial is int32_t[MLDSA_N]. Kernels accept unaligned arrays; the C layer aligns
+ * its polynomials to 64 bytes. Outputs may alias inputs where the kernel reads each
+ * coefficient before writing it (all of them do, elementwise).
+ *
+ * Contracts (every ISA; tests check them at their edges):
+ *  ntt            in |a| < q; out = NTT(a) mod q in this ISA's NTT order, |out| < 9q
+ *  invntt_tomont  in |a| < q (NTT order of this ISA); out = INTT(a)*2^32 mod q, |out| < q
+ *  ntt_reorder    permutes a polynomial in the standard order of FIPS 204 (bit-reversed
+ *                 as ExpandA and NTT produce it) into this ISA's NTT order; the identity
+ *                 where the ISA keeps the standard order
+ *  pointwise_montgomery  c = a*b*2^-32 mod q, needs |a|,|b| < 9q; |c| < q
+ *  pointwise_acc  c = sum_{j<len} a_j*b_j*2^-32 mod q over len polynomials stored one
+ *                 after another (len 1..8), |a|,|b| < 9q; |c| < len*q
+ *  add, sub       c = a +- b exactly (no reduction)
+ *  reduce32       exactly a - round(a / 2^23) * q as (a + 2^22) >> 23, for
+ *                 a <= 2^31 - 2^22 - 1; out in [-6283009, 6283007]
+ *  caddq          exactly a + q if a < 0, else a
+ *  shiftl         exactly a * 2^13, for 0 <= a < 2^10
+ *  power2round    a in [0, q): a1 = (a - a0) / 2^13, a0 = a mod+- 2^13, a0 in (-2^12, 2^12]
+ *  decompose_gXX  a in [0, q), gamma2 = (q-1)/XX: a1, a0 per FIPS 204 Alg. 36
+ *                 (a1 in [0, (q-1)/(2 gamma2)), a0 in (-gamma2, gamma2], with the
+ *                 a - a0 = q - 1 case mapped to a1 = 0, a0 - 1)
+ *  make_hint_gXX  h = 1 where a0 > g2 or a0 < -g2 or (a0 == -g2 and a1 != 0), else 0;
+ *                 returns the number of ones. a0 in (-q, q), a1 in [0, (q-1)/(2 g2))
+ *  use_hint_gXX   a in [0, q), h in {0, 1}: FIPS 204 Alg. 40
+ *  chknorm        1 if any |a_i| >= bound, else 0; a_i in (-2^31, 2^31),
+ *                 0 <= bound <= (q-1)/8. Constant time: the answer only, not the index.
+ *
+ * Constant time: no branch and no memory address depends on coefficient values. */
+#ifndef MLDSA_KERNELS_H
+#define MLDSA_KERNELS_H
+
+#include <stdint.h>
+
+#include "isas.h"
+#include "params.h"
+
+#define MLDSA_DECLARE_KERNELS(isa)                                                       \
+  void mldsa_ntt_##isa(int32_t a[MLDSA_N]);                                              \
+  void mldsa_invntt_tomont_##isa(int32_t a[MLDSA_N]);                                    \
+  void mldsa_ntt_reorder_##isa(int32_t a[MLDSA_N]);                                      \
+  void mldsa_pointwise_montgomery_##isa(int32_t c[MLDSA_N], const int32_t a[MLDSA_N],    \
+                                        const int32_t b[MLDSA_N]);                       \
+  void mldsa_pointwise_acc_##isa(int32_t c[MLDSA_N], const int32_t *a, const int32_t *b, \
+                                 unsigned len);                                          \
+  void mldsa_add_##isa(int32_t c[MLDSA_N], const int32_t a[MLDSA_N],                     \
+                       const int32_t b[MLDSA_N]);                                        \
+  void mldsa_sub_##isa(int32_t c[MLDSA_N], const int32_t a[MLDSA_N],                     \
+                       const int32_t b[MLDSA_N]);                                        \
+  void mldsa_reduce32_##isa(int32_t a[MLDSA_N]);                                         \
+  void mldsa_caddq_##isa(int32_t a[MLDSA_N]);                                            \
+  void mldsa_shiftl_##isa(int32_t a[MLDSA_N]);                                           \
+  void mldsa_power2round_##isa(int32_t a1[MLDSA_N], int32_t a0[MLDSA_N],                 \
+                               const int32_t a[MLDSA_N]);                                \
+  void mldsa_decompose_g88_##isa(int32_t a1[MLDSA_N], int32_t a0[MLDSA_N],               \
+                                 const int32_t a[MLDSA_N]);                              \
+  void mldsa_decompose_g32_##isa(int32_t a1[MLDSA_N], int32_t a0[MLDSA_N],               \
+                                 const int32_t a[MLDSA_N]);                              \
+  unsigned mldsa_make_hint_g88_##isa(int32_t h[MLDSA_N], const int32_t a0[MLDSA_N],      \
+                                     const int32_t a1[MLDSA_N]);                         \
+  unsigned mldsa_make_hint_g32_##isa(int32_t h[MLDSA_N], const int32_t a0[MLDSA_N],      \
+                                     const int32_t a1[MLDSA_N]);                         \
+  void mldsa_use_hint_g88_##isa(int32_t b[MLDSA_N], const int32_t a[MLDSA_N],            \
+                                const int32_t h[MLDSA_N]);                               \
+  void mldsa_use_hint_g32_##isa(int32_t b[MLDSA_N], const int32_t a[MLDSA_N],            \
+                                const int32_t h[MLDSA_N]);                               \
+  int mldsa_chknorm_##isa(const int32_t a[MLDSA_N], int32_t bound);
+
+MLDSA_FOR_EACH_ISA(MLDSA_DECLARE_KERNELS)
+
+#endif
