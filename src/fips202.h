@@ -1,0 +1,35 @@
+/* FIPS 202: Keccak-f[1600], SHAKE128/256 (incremental) and SHA3-224/256/384/512. */
+#ifndef MLDSA_FIPS202_H
+#define MLDSA_FIPS202_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MLDSA_SHAKE128_RATE 168
+#define MLDSA_SHAKE256_RATE 136
+
+/* An incremental sponge: init, absorb any number of times, finalize, squeeze any number
+ * of times. */
+typedef struct {
+  uint64_t s[25];
+  unsigned pos;    /* byte position in the current block */
+  unsigned rate;   /* bytes per block */
+} mldsa_keccak;
+
+void mldsa_keccak_f1600(uint64_t s[25]);
+
+void mldsa_shake128_init(mldsa_keccak *st);
+void mldsa_shake256_init(mldsa_keccak *st);
+void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len);
+void mldsa_shake_finalize(mldsa_keccak *st);
+void mldsa_shake_squeeze(mldsa_keccak *st, uint8_t *out, size_t len);
+
+/* One-shot helpers. */
+void mldsa_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
+void mldsa_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
+void mldsa_sha3_224(uint8_t out[28], const uint8_t *in, size_t inlen);
+void mldsa_sha3_256(uint8_t out[32], const uint8_t *in, size_t inlen);
+void mldsa_sha3_384(uint8_t out[48], const uint8_t *in, size_t inlen);
+void mldsa_sha3_512(uint8_t out[64], const uint8_t *in, size_t inlen);
+
+#endif
