@@ -11,7 +11,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import constants
+from . import constants, keccak
 from .isa import ISAS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +35,9 @@ def scalar_outputs(env: jinja2.Environment) -> dict:
         invntt_scale=constants.invntt_scale_montgomery(),
         qinv=constants.signed32(constants.QINV),
     )
-    return {"scalar/zetas.h": text}
+    keccak_text = env.get_template("c/keccak_constants.h.j2").render(
+        rc=[f"0x{v:016x}ULL" for v in keccak.round_constants()], rho=keccak.rho_offsets())
+    return {"scalar/zetas.h": text, "scalar/keccak_constants.h": keccak_text}
 
 
 def kernel_context(kernel: str, isa) -> dict:

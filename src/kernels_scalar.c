@@ -2,7 +2,7 @@
  * against, and the backend on CPUs without one. Contracts in kernels.h. */
 #include <stdint.h>
 
-#include "../asm_out/scalar/zetas.h"
+#include "scalar/zetas.h"
 #include "kernels.h"
 
 /* a * 2^-32 mod q in (-q, q), for |a| < 2^31 q. */

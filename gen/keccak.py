@@ -1,0 +1,37 @@
+"""Keccak-f[1600] constants from their definitions in FIPS 202 section 3.2."""
+
+
+def rc_bit(t: int) -> int:
+    """FIPS 202 Alg. 5: bit t of the LFSR x^8 + x^6 + x^5 + x^4 + 1."""
+    if t % 255 == 0:
+        return 1
+    r = [1, 0, 0, 0, 0, 0, 0, 0]
+    for _ in range(t % 255):
+        r = [0] + r
+        r[0] ^= r[8]
+        r[4] ^= r[8]
+        r[5] ^= r[8]
+        r[6] ^= r[8]
+        r = r[:8]
+    return r[0]
+
+
+def round_constants(rounds: int = 24) -> list:
+    """iota's RC for each round: bit 2^j - 1 of lane (0,0) is rc(j + 7 i_r)."""
+    out = []
+    for ir in range(rounds):
+        rc = 0
+        for j in range(7):
+            rc |= rc_bit(j + 7 * ir) << ((1 << j) - 1)
+        out.append(rc)
+    return out
+
+
+def rho_offsets() -> list:
+    """rho's rotation of lane x + 5y (FIPS 202 Alg. 2), indexed x + 5y."""
+    off = [0] * 25
+    x, y = 1, 0
+    for t in range(24):
+        off[x + 5 * y] = ((t + 1) * (t + 2) // 2) % 64
+        x, y = y, (2 * x + 3 * y) % 5
+    return off

@@ -1,0 +1,34 @@
+/* One backend: keygen, sign and verify of one parameter set on one ISA. sign.c is
+ * compiled once per (parameter set, ISA) and defines mldsaNN_backend_<isa>. */
+#ifndef MLDSA_BACKEND_H
+#define MLDSA_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isas.h"
+
+typedef struct {
+  size_t pk_bytes, sk_bytes, sig_bytes;
+  /* FIPS 204 Alg. 6 from the 32-byte seed xi. */
+  void (*keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]);
+  /* Alg. 7 from mu = H(tr || M'); MLDSA_OK, or MLDSA_ERR_KEY for a malformed key or one
+   * that gave no signature within the attempt limit. sig is zeroed on error. */
+  int (*sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const uint8_t *sk);
+  /* Alg. 8 from mu; MLDSA_OK or MLDSA_ERR_VERIFY. */
+  int (*verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk);
+  /* pk from an expanded sk; MLDSA_ERR_KEY when sk is malformed or inconsistent. */
+  int (*public_from_secret)(uint8_t *pk, const uint8_t *sk);
+} mldsa_backend;
+
+#define MLDSA_DECLARE_BACKENDS(isa)                 \
+  extern const mldsa_backend mldsa44_backend_##isa; \
+  extern const mldsa_backend mldsa65_backend_##isa; \
+  extern const mldsa_backend mldsa87_backend_##isa;
+MLDSA_FOR_EACH_ISA(MLDSA_DECLARE_BACKENDS)
+
+/* The backend of parameter set p on the ISA this process uses (dispatch.c), or NULL
+ * for an unknown p. */
+const mldsa_backend *mldsa_backend_for(int p);
+
+#endif

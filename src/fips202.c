@@ -1,0 +1,125 @@
+/* FIPS 202 Keccak-f[1600] and the sponges ML-DSA needs. Lanes are little-endian 64-bit
+ * words; the state is read and written bytewise so the code is endian-neutral. */
+#include "fips202.h"
+
+#include <string.h>
+
+#include "scalar/keccak_constants.h"
+
+#define ROL(x, n) (((x) << (n)) | ((x) >> ((64 - (n)) & 63)))
+
+void mldsa_keccak_f1600(uint64_t s[25]) {
+  uint64_t c[5], d[5], b[25];
+  for (unsigned round = 0; round < 24; ++round) {
+    /* theta */
+    for (unsigned x = 0; x < 5; ++x) c[x] = s[x] ^ s[x + 5] ^ s[x + 10] ^ s[x + 15] ^ s[x + 20];
+    for (unsigned x = 0; x < 5; ++x) d[x] = c[(x + 4) % 5] ^ ROL(c[(x + 1) % 5], 1);
+    /* rho and pi: lane (x, y) moves to (y, 2x + 3y) */
+    for (unsigned x = 0; x < 5; ++x)
+      for (unsigned y = 0; y < 5; ++y)
+        b[y + 5 * ((2 * x + 3 * y) % 5)] = ROL(s[x + 5 * y] ^ d[x], mldsa_keccak_rho[x + 5 * y]);
+    /* chi */
+    for (unsigned y = 0; y < 25; y += 5)
+      for (unsigned x = 0; x < 5; ++x)
+        s[y + x] = b[y + x] ^ (~b[y + (x + 1) % 5] & b[y + (x + 2) % 5]);
+    /* iota */
+    s[0] ^= mldsa_keccak_rc[round];
+  }
+}
+
+static void xor_byte(uint64_t s[25], unsigned pos, uint8_t v) {
+  s[pos / 8] ^= (uint64_t)v << (8 * (pos % 8));
+}
+
+static uint8_t get_byte(const uint64_t s[25], unsigned pos) {
+  return (uint8_t)(s[pos / 8] >> (8 * (pos % 8)));
+}
+
+static void sponge_init(mldsa_keccak *st, unsigned rate) {
+  memset(st->s, 0, sizeof st->s);
+  st->pos = 0;
+  st->rate = rate;
+}
+
+void mldsa_shake128_init(mldsa_keccak *st) { sponge_init(st, MLDSA_SHAKE128_RATE); }
+void mldsa_shake256_init(mldsa_keccak *st) { sponge_init(st, MLDSA_SHAKE256_RATE); }
+
+void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
+  while (len > 0) {
+    /* whole lanes at a time when aligned to a lane boundary */
+    if (st->pos % 8 == 0 && len >= 8 && st->pos + 8 <= st->rate) {
+      uint64_t w = 0;
+      for (unsigned i = 0; i < 8; ++i) w |= (uint64_t)in[i] << (8 * i);
+      st->s[st->pos / 8] ^= w;
+      st->pos += 8;
+      in += 8;
+      len -= 8;
+    } else {
+      xor_byte(st->s, st->pos++, *in++);
+      --len;
+    }
+    if (st->pos == st->rate) {
+      mldsa_keccak_f1600(st->s);
+      st->pos = 0;
+    }
+  }
+}
+
+/* Pad with the SHAKE domain bits 1111, then pad10*1; squeezing starts at a full block. */
+static void finalize_with(mldsa_keccak *st, uint8_t domain) {
+  xor_byte(st->s, st->pos, domain);
+  xor_byte(st->s, st->rate - 1, 0x80);
+  mldsa_keccak_f1600(st->s);
+  st->pos = 0;
+}
+
+void mldsa_shake_finalize(mldsa_keccak *st) { finalize_with(st, 0x1F); }
+
+void mldsa_shake_squeeze(mldsa_keccak *st, uint8_t *out, size_t len) {
+  while (len > 0) {
+    if (st->pos == st->rate) {
+      mldsa_keccak_f1600(st->s);
+      st->pos = 0;
+    }
+    if (st->pos % 8 == 0 && len >= 8 && st->pos + 8 <= st->rate) {
+      uint64_t w = st->s[st->pos / 8];
+      for (unsigned i = 0; i < 8; ++i) out[i] = (uint8_t)(w >> (8 * i));
+      st->pos += 8;
+      out += 8;
+      len -= 8;
+    } else {
+      *out++ = get_byte(st->s, st->pos++);
+      --len;
+    }
+  }
+}
+
+static void xof(unsigned rate, uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen) {
+  mldsa_keccak st;
+  sponge_init(&st, rate);
+  mldsa_shake_absorb(&st, in, inlen);
+  mldsa_shake_finalize(&st);
+  mldsa_shake_squeeze(&st, out, outlen);
+}
+
+void mldsa_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen) {
+  xof(MLDSA_SHAKE128_RATE, out, outlen, in, inlen);
+}
+
+void mldsa_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen) {
+  xof(MLDSA_SHAKE256_RATE, out, outlen, in, inlen);
+}
+
+/* SHA3-n: rate 200 - 2n/8 bytes, domain bits 01. */
+static void sha3(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen) {
+  mldsa_keccak st;
+  sponge_init(&st, 200 - 2 * (unsigned)outlen);
+  mldsa_shake_absorb(&st, in, inlen);
+  finalize_with(&st, 0x06);
+  mldsa_shake_squeeze(&st, out, outlen);
+}
+
+void mldsa_sha3_224(uint8_t out[28], const uint8_t *in, size_t inlen) { sha3(out, 28, in, inlen); }
+void mldsa_sha3_256(uint8_t out[32], const uint8_t *in, size_t inlen) { sha3(out, 32, in, inlen); }
+void mldsa_sha3_384(uint8_t out[48], const uint8_t *in, size_t inlen) { sha3(out, 48, in, inlen); }
+void mldsa_sha3_512(uint8_t out[64], const uint8_t *in, size_t inlen) { sha3(out, 64, in, inlen); }

@@ -1,0 +1,73 @@
+/* The polynomial type shared by every part of the C layer, and the per-parameter-set
+ * vectors, encodings and samplers (namespaced mldsaNN_..., compiled once per set). */
+#ifndef MLDSA_POLY_H
+#define MLDSA_POLY_H
+
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "params.h"
+
+typedef struct {
+  alignas(64) int32_t c[MLDSA_N];
+} mldsa_poly;
+
+#ifdef MLDSA_MODE
+typedef struct {
+  mldsa_poly v[MLDSA_L];
+} mldsa_polyvecl;
+typedef struct {
+  mldsa_poly v[MLDSA_K];
+} mldsa_polyveck;
+/* A[i] is row i of the K x L matrix, in NTT domain (standard order as sampled). */
+typedef struct {
+  mldsa_polyvecl row[MLDSA_K];
+} mldsa_matrix;
+
+/* Encodings (FIPS 204 section 7.2 and Alg. 22-28). Each unpacker of secret or signature
+ * data returns 0 on success, -1 when the bytes are not a valid encoding. */
+#define pack_pk MLDSA_NS(pack_pk)
+#define unpack_pk MLDSA_NS(unpack_pk)
+#define pack_sk MLDSA_NS(pack_sk)
+#define unpack_sk MLDSA_NS(unpack_sk)
+#define pack_sig MLDSA_NS(pack_sig)
+#define unpack_sig MLDSA_NS(unpack_sig)
+#define pack_w1 MLDSA_NS(pack_w1)
+#define pack_t0 MLDSA_NS(pack_t0)
+#define expand_a MLDSA_NS(expand_a)
+#define expand_s MLDSA_NS(expand_s)
+#define expand_mask MLDSA_NS(expand_mask)
+#define sample_in_ball MLDSA_NS(sample_in_ball)
+
+void pack_pk(uint8_t pk[MLDSA_PUBLICKEYBYTES], const uint8_t rho[MLDSA_SEEDBYTES],
+             const mldsa_polyveck *t1);
+void unpack_pk(uint8_t rho[MLDSA_SEEDBYTES], mldsa_polyveck *t1,
+               const uint8_t pk[MLDSA_PUBLICKEYBYTES]);
+void pack_sk(uint8_t sk[MLDSA_SECRETKEYBYTES], const uint8_t rho[MLDSA_SEEDBYTES],
+             const uint8_t key[MLDSA_SEEDBYTES], const uint8_t tr[MLDSA_TRBYTES],
+             const mldsa_polyvecl *s1, const mldsa_polyveck *s2, const mldsa_polyveck *t0);
+/* Returns -1 if a coefficient of s1 or s2 is outside [-eta, eta] (the outputs are then
+ * still fully written, so callers wipe them the same way on both paths). */
+int unpack_sk(uint8_t rho[MLDSA_SEEDBYTES], uint8_t key[MLDSA_SEEDBYTES],
+              uint8_t tr[MLDSA_TRBYTES], mldsa_polyvecl *s1, mldsa_polyveck *s2,
+              mldsa_polyveck *t0, const uint8_t sk[MLDSA_SECRETKEYBYTES]);
+/* The t0 part of an encoded secret key (for comparing recomputed keys). */
+void pack_t0(uint8_t out[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES], const mldsa_polyveck *t0);
+void pack_sig(uint8_t sig[MLDSA_SIGBYTES], const uint8_t ctilde[MLDSA_CTILDEBYTES],
+              const mldsa_polyvecl *z, const mldsa_polyveck *h);
+/* Strict: -1 unless the hint encoding is canonical (indices strictly increasing within
+ * a polynomial, counts non-decreasing and at most omega, unused bytes zero). z is not
+ * range-checked here. */
+int unpack_sig(uint8_t ctilde[MLDSA_CTILDEBYTES], mldsa_polyvecl *z, mldsa_polyveck *h,
+               const uint8_t sig[MLDSA_SIGBYTES]);
+void pack_w1(uint8_t out[MLDSA_K * MLDSA_POLYW1_PACKEDBYTES], const mldsa_polyveck *w1);
+
+/* Samplers (FIPS 204 Alg. 29-34). */
+void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]);
+void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]);
+void expand_mask(mldsa_polyvecl *y, const uint8_t rhoprime[MLDSA_CRHBYTES], uint16_t kappa);
+void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES]);
+#endif /* MLDSA_MODE */
+
+#endif

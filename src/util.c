@@ -1,0 +1,16 @@
+#include "util.h"
+
+#include <string.h>
+
+void mldsa_zeroize(void *p, size_t len) {
+  if (len == 0) return;
+  memset(p, 0, len);
+  /* The barrier makes the stores observable, so they cannot be removed as dead. */
+  __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+int mldsa_ct_differ(const uint8_t *a, const uint8_t *b, size_t len) {
+  uint8_t acc = 0;
+  for (size_t i = 0; i < len; ++i) acc |= (uint8_t)(a[i] ^ b[i]);
+  return (int)((-(uint32_t)acc) >> 31);
+}

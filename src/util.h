@@ -1,0 +1,17 @@
+/* Small helpers of the C layer: wiping secrets and constant-time comparison. */
+#ifndef MLDSA_UTIL_H
+#define MLDSA_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Overwrite len bytes with zeros in a way the compiler may not elide. */
+void mldsa_zeroize(void *p, size_t len);
+
+/* 0 if the buffers are equal, else 1; time depends on len only. */
+int mldsa_ct_differ(const uint8_t *a, const uint8_t *b, size_t len);
+
+/* Fill buf with len bytes from the OS; 0 on success, -1 when the OS gives none. */
+int mldsa_randombytes(uint8_t *buf, size_t len);
+
+#endif
