@@ -2,6 +2,7 @@
  *   mldsa keygen --param 44|65|87 --pk FILE --sk FILE [--seed HEX64]
  *   mldsa sign   --param P --sk FILE --in FILE --sig FILE [--context TEXT] [--deterministic]
  *   mldsa verify --param P --pk FILE --in FILE --sig FILE [--context TEXT]
+ *   mldsa isa    (prints the arithmetic backend in use)
  * Exit status 0 only on success; otherwise one line on stderr saying why. */
 #include <errno.h>
 #include <stdio.h>
@@ -27,7 +28,8 @@ static int usage(void) {
           "usage: mldsa keygen --param 44|65|87 --pk FILE --sk FILE [--seed HEX64]\n"
           "       mldsa sign   --param P --sk FILE --in FILE --sig FILE [--context TEXT]"
           " [--deterministic]\n"
-          "       mldsa verify --param P --pk FILE --in FILE --sig FILE [--context TEXT]\n");
+          "       mldsa verify --param P --pk FILE --in FILE --sig FILE [--context TEXT]\n"
+          "       mldsa isa\n");
   return 2;
 }
 
@@ -182,6 +184,10 @@ static int cmd_verify(const options *o) {
 int main(int argc, char **argv) {
   options o;
   if (parse_args(&o, argc, argv) != 0) return usage();
+  if (strcmp(o.cmd, "isa") == 0) {
+    printf("%s\n", mldsa_isa());
+    return 0;
+  }
   if (o.param != 44 && o.param != 65 && o.param != 87)
     return fail("--param must be 44, 65 or 87%s", "");
   if (strcmp(o.cmd, "keygen") == 0) return cmd_keygen(&o);
