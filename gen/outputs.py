@@ -11,7 +11,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import constants, keccak
+from . import constants, cpuid, keccak
 from .isa import ISAS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,9 +62,18 @@ def kernel_outputs(env: jinja2.Environment) -> dict:
     return out
 
 
+def gate_outputs(env: jinja2.Environment) -> dict:
+    isas = [dict(name=i.name, features=i.features, gate=cpuid.gate(i.features))
+            for i in ISAS.values()]
+    text = env.get_template("c/isa_gates.h.j2").render(
+        isas=isas, regs=["eax", "ebx", "ecx", "edx"])
+    return {"isa_gates.h": text}
+
+
 def all_outputs() -> dict:
     env = environment()
     out = {}
     out.update(scalar_outputs(env))
+    out.update(gate_outputs(env))
     out.update(kernel_outputs(env))
     return out
