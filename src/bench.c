@@ -1,0 +1,282 @@
+/* mldsa-bench: median (and 10th/90th percentile) rdtsc ticks per operation for each
+ * parameter set x ISA the CPU has x {keygen, sign, verify}, and per arithmetic kernel.
+ *
+ *   mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]
+ *
+ * rdtsc counts reference cycles (the TSC's constant rate), not core clock cycles. Sign is
+ * timed over --runs different messages, since its rejection loop varies; keygen over as
+ * many seeds; verify over as many signatures. Sign and verify include hashing a 32-byte
+ * message into mu, as the public API does. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include "backend.h"
+#include "cpu.h"
+#include "fips202.h"
+#include "kernels.h"
+
+typedef struct {
+  const char *name;
+  int (*supported)(void);
+  const mldsa_backend *sets[3];
+} bench_isa;
+
+#define BENCH_ISA(isa) \
+  {#isa, mldsa_cpu_has_##isa, {&mldsa44_backend_##isa, &mldsa65_backend_##isa, &mldsa87_backend_##isa}},
+static const bench_isa isas[] = {MLDSA_FOR_EACH_ISA(BENCH_ISA)};
+static const int params[3] = {44, 65, 87};
+
+static int json = 0, progress_shown = 0;
+
+static inline uint64_t ticks_begin(void) {
+  _mm_lfence();
+  uint64_t t = __rdtsc();
+  _mm_lfence();
+  return t;
+}
+
+static inline uint64_t ticks_end(void) {
+  unsigned aux;
+  uint64_t t = __rdtscp(&aux);
+  _mm_lfence();
+  return t;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+typedef struct {
+  uint64_t median, p10, p90;
+} stats;
+
+static stats summarize(uint64_t *t, size_t n) {
+  qsort(t, n, sizeof *t, cmp_u64);
+  return (stats){t[n / 2], t[n / 10], t[(n * 9) / 10]};
+}
+
+static void progress(const char *what) {
+  if (json || !isatty(STDERR_FILENO)) return;
+  fprintf(stderr, "\r  measuring %-40s", what);
+  progress_shown = 1;
+}
+
+static void clear_progress(void) {
+  if (progress_shown) fprintf(stderr, "\r%60s\r", "");
+  progress_shown = 0;
+}
+
+/* Deterministic inputs: SHAKE128 of a counter. */
+static void fill(uint8_t *out, size_t len, uint32_t counter) {
+  uint8_t in[4] = {(uint8_t)counter, (uint8_t)(counter >> 8), (uint8_t)(counter >> 16), 0xB5};
+  mldsa_shake128(out, len, in, sizeof in);
+}
+
+static void message_mu(uint8_t mu[64], const uint8_t *key, size_t key_len, int key_is_pk,
+                       const uint8_t msg[32]) {
+  uint8_t tr[64];
+  static const uint8_t prefix[2] = {0, 0}; /* pure, empty context */
+  mldsa_keccak st;
+  if (key_is_pk) mldsa_shake256(tr, 64, key, key_len);
+  else memcpy(tr, key + 64, 64);
+  mldsa_shake256_init(&st);
+  mldsa_shake_absorb(&st, tr, 64);
+  mldsa_shake_absorb(&st, prefix, 2);
+  mldsa_shake_absorb(&st, msg, 32);
+  mldsa_shake_finalize(&st);
+  mldsa_shake_squeeze(&st, mu, 64);
+}
+
+static int first_row = 1;
+
+static void print_op(int param, const char *isa, const char *op, stats s) {
+  if (json) {
+    printf("%s\n  {\"param\": %d, \"isa\": \"%s\", \"op\": \"%s\", \"median\": %llu, "
+           "\"p10\": %llu, \"p90\": %llu}",
+           first_row ? "" : ",", param, isa, op, (unsigned long long)s.median,
+           (unsigned long long)s.p10, (unsigned long long)s.p90);
+  } else {
+    clear_progress();
+    printf("  ML-DSA-%d  %-7s %-8s %10llu %10llu %10llu\n", param, isa, op,
+           (unsigned long long)s.median, (unsigned long long)s.p10, (unsigned long long)s.p90);
+  }
+  first_row = 0;
+}
+
+static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, size_t runs) {
+  uint8_t *pk = malloc(b->pk_bytes), *sk = malloc(b->sk_bytes), *sig = malloc(b->sig_bytes);
+  uint64_t *t = malloc(runs * sizeof *t);
+  uint8_t seed[32], msg[32], mu[64], rnd[32] = {0};
+  char what[64];
+  if (!pk || !sk || !sig || !t) abort();
+
+  snprintf(what, sizeof what, "ML-DSA-%d %s keygen", param, isa->name);
+  progress(what);
+  for (size_t i = 0; i < runs + runs / 10; ++i) { /* the first tenth warms up */
+    fill(seed, sizeof seed, (uint32_t)i);
+    uint64_t t0 = ticks_begin();
+    b->keygen(pk, sk, seed);
+    uint64_t t1 = ticks_end();
+    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
+  }
+  print_op(param, isa->name, "keygen", summarize(t, runs));
+
+  snprintf(what, sizeof what, "ML-DSA-%d %s sign", param, isa->name);
+  progress(what);
+  for (size_t i = 0; i < runs + runs / 10; ++i) {
+    fill(msg, sizeof msg, (uint32_t)(i + 1000000));
+    uint64_t t0 = ticks_begin();
+    message_mu(mu, sk, b->sk_bytes, 0, msg);
+    int rc = b->sign(sig, mu, rnd, sk);
+    uint64_t t1 = ticks_end();
+    if (rc != 0) abort();
+    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
+  }
+  print_op(param, isa->name, "sign", summarize(t, runs));
+
+  snprintf(what, sizeof what, "ML-DSA-%d %s verify", param, isa->name);
+  progress(what);
+  for (size_t i = 0; i < runs + runs / 10; ++i) {
+    uint64_t t0 = ticks_begin();
+    message_mu(mu, pk, b->pk_bytes, 1, msg);
+    int rc = b->verify(sig, mu, pk);
+    uint64_t t1 = ticks_end();
+    if (rc != 0) abort();
+    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
+  }
+  print_op(param, isa->name, "verify", summarize(t, runs));
+  free(pk);
+  free(sk);
+  free(sig);
+  free(t);
+}
+
+/* ---- kernels: one call each, median of many ---- */
+
+#define KERNEL_RUNS 2001
+
+static int32_t kin_a[8 * MLDSA_N], kin_b[8 * MLDSA_N], kout[MLDSA_N], kout2[MLDSA_N];
+
+static void kernel_inputs(void) {
+  uint8_t buf[4 * 8 * MLDSA_N];
+  fill(buf, sizeof buf, 7);
+  for (unsigned i = 0; i < 8 * MLDSA_N; ++i) {
+    uint32_t v = buf[4 * i] | (uint32_t)buf[4 * i + 1] << 8 | (uint32_t)buf[4 * i + 2] << 16;
+    kin_a[i] = (int32_t)(v % MLDSA_Q); /* [0, q): inside every kernel's contract */
+    kin_b[i] = (int32_t)((v >> 1) % MLDSA_Q) - MLDSA_Q / 2;
+  }
+}
+
+#define TIME_KERNEL(isa_name, kname, call)                                   \
+  do {                                                                       \
+    uint64_t t[KERNEL_RUNS];                                                 \
+    for (unsigned r = 0; r < KERNEL_RUNS; ++r) {                             \
+      memcpy(kout, kin_a, sizeof kout);                                      \
+      uint64_t t0 = ticks_begin();                                           \
+      call;                                                                  \
+      uint64_t t1 = ticks_end();                                             \
+      t[r] = t1 - t0;                                                        \
+    }                                                                        \
+    print_kernel(isa_name, kname, summarize(t, KERNEL_RUNS).median - overhead); \
+  } while (0)
+
+static uint64_t overhead;
+
+static void print_kernel(const char *isa, const char *kernel, uint64_t median) {
+  if (json) {
+    printf("%s\n  {\"isa\": \"%s\", \"kernel\": \"%s\", \"median\": %llu}", first_row ? "" : ",",
+           isa, kernel, (unsigned long long)median);
+  } else {
+    clear_progress();
+    printf("  %-7s %-22s %8llu\n", isa, kernel, (unsigned long long)median);
+  }
+  first_row = 0;
+}
+
+#define BENCH_KERNELS(isa)                                                                \
+  static void bench_kernels_##isa(void) {                                                 \
+    const char *n = #isa;                                                                 \
+    TIME_KERNEL(n, "ntt", mldsa_ntt_##isa(kout));                                         \
+    TIME_KERNEL(n, "invntt_tomont", mldsa_invntt_tomont_##isa(kout));                     \
+    TIME_KERNEL(n, "ntt_reorder", mldsa_ntt_reorder_##isa(kout));                         \
+    TIME_KERNEL(n, "pointwise_montgomery", mldsa_pointwise_montgomery_##isa(kout, kin_a, kin_b)); \
+    TIME_KERNEL(n, "pointwise_acc(L=5)", mldsa_pointwise_acc_##isa(kout, kin_a, kin_b, 5)); \
+    TIME_KERNEL(n, "add", mldsa_add_##isa(kout, kin_a, kin_b));                           \
+    TIME_KERNEL(n, "sub", mldsa_sub_##isa(kout, kin_a, kin_b));                           \
+    TIME_KERNEL(n, "reduce32", mldsa_reduce32_##isa(kout));                               \
+    TIME_KERNEL(n, "caddq", mldsa_caddq_##isa(kout));                                     \
+    TIME_KERNEL(n, "shiftl", mldsa_shiftl_##isa(kout));                                   \
+    TIME_KERNEL(n, "power2round", mldsa_power2round_##isa(kout, kout2, kin_a));           \
+    TIME_KERNEL(n, "decompose_g32", mldsa_decompose_g32_##isa(kout, kout2, kin_a));       \
+    TIME_KERNEL(n, "decompose_g88", mldsa_decompose_g88_##isa(kout, kout2, kin_a));       \
+    TIME_KERNEL(n, "make_hint_g32", (void)mldsa_make_hint_g32_##isa(kout, kin_b, kin_a)); \
+    TIME_KERNEL(n, "use_hint_g32", mldsa_use_hint_g32_##isa(kout, kin_a, kout2));         \
+    TIME_KERNEL(n, "chknorm", (void)mldsa_chknorm_##isa(kin_b, 1 << 19));                 \
+  }
+MLDSA_FOR_EACH_ISA(BENCH_KERNELS)
+
+typedef struct {
+  const char *name;
+  void (*run)(void);
+} kernel_bench;
+#define KERNEL_BENCH_ENTRY(isa) {#isa, bench_kernels_##isa},
+static const kernel_bench kernel_benches[] = {MLDSA_FOR_EACH_ISA(KERNEL_BENCH_ENTRY)};
+
+static void measure_overhead(void) {
+  uint64_t t[KERNEL_RUNS];
+  for (unsigned r = 0; r < KERNEL_RUNS; ++r) {
+    uint64_t t0 = ticks_begin();
+    uint64_t t1 = ticks_end();
+    t[r] = t1 - t0;
+  }
+  overhead = summarize(t, KERNEL_RUNS).median;
+}
+
+int main(int argc, char **argv) {
+  const char *only_isa = NULL;
+  int only_param = 0;
+  size_t runs = 1000;
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--json") == 0) json = 1;
+    else if (strcmp(argv[i], "--isa") == 0 && i + 1 < argc) only_isa = argv[++i];
+    else if (strcmp(argv[i], "--param") == 0 && i + 1 < argc) only_param = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = (size_t)atol(argv[++i]);
+    else {
+      fprintf(stderr, "usage: mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]\n");
+      return 2;
+    }
+  }
+  if (runs < 10) runs = 10;
+  kernel_inputs();
+  measure_overhead();
+  if (json) printf("[");
+  else
+    printf("libmldsa benchmark: rdtsc ticks (reference cycles at the TSC rate, not core "
+           "clock cycles)\nmedian, 10th and 90th percentile of %zu runs; sign over %zu "
+           "different messages\n\n  %-9s %-7s %-8s %10s %10s %10s\n",
+           runs, runs, "set", "isa", "op", "median", "p10", "p90");
+  for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
+    if (only_isa && strcmp(only_isa, isas[i].name) != 0) continue;
+    if (!isas[i].supported()) {
+      if (!json) printf("  (%s: not supported by this CPU, skipped)\n", isas[i].name);
+      continue;
+    }
+    for (int p = 0; p < 3; ++p)
+      if (!only_param || only_param == params[p]) bench_ops(&isas[i], params[p], isas[i].sets[p], runs);
+  }
+  if (!json) printf("\nkernels: median ticks of one call (timer overhead %llu subtracted)\n",
+                    (unsigned long long)overhead);
+  for (size_t i = 0; i < sizeof kernel_benches / sizeof kernel_benches[0]; ++i) {
+    if (only_isa && strcmp(only_isa, kernel_benches[i].name) != 0) continue;
+    if (!isas[i].supported()) continue;
+    if (!json) progress(kernel_benches[i].name);
+    kernel_benches[i].run();
+  }
+  clear_progress();
+  if (json) printf("\n]\n");
+  return 0;
+}
