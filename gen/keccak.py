@@ -35,3 +35,35 @@ def rho_offsets() -> list:
         off[x + 5 * y] = ((t + 1) * (t + 2) // 2) % 64
         x, y = y, (2 * x + 3 * y) % 5
     return off
+
+
+def pi_target(x: int, y: int) -> tuple:
+    """rho-pi moves lane (x, y) to (y, 2x + 3y mod 5)."""
+    return y, (2 * x + 3 * y) % 5
+
+
+def round_statements(src: str, dst: str) -> list:
+    """C statements of one unrolled Keccak round from lanes src00..src44 (named by x, y)
+    into dst00..dst44, with the round constant in `rc`: theta, rho and pi, chi, iota."""
+    rho = rho_offsets()
+    s = []
+    for x in range(5):
+        s.append(f"c{x} = " + " ^ ".join(f"{src}{x}{y}" for y in range(5)) + ";")
+    for x in range(5):
+        s.append(f"d{x} = c{(x + 4) % 5} ^ ROL(c{(x + 1) % 5}, 1);")
+    b = {}
+    for x in range(5):
+        for y in range(5):
+            b[pi_target(x, y)] = (f"{src}{x}{y} ^ d{x}", rho[x + 5 * y])
+    for (x, y), (expr, r) in sorted(b.items()):
+        s.append(f"b{x}{y} = ROL({expr}, {r});" if r else f"b{x}{y} = {expr};")
+    for y in range(5):
+        for x in range(5):
+            s.append(f"{dst}{x}{y} = b{x}{y} ^ (~b{(x + 1) % 5}{y} & b{(x + 2) % 5}{y});")
+    s.append(f"{dst}00 ^= rc;")
+    return s
+
+
+def lane_names(prefix: str) -> list:
+    """Local variable names of the 25 lanes, in state order s[x + 5y]."""
+    return [f"{prefix}{x}{y}" for y in range(5) for x in range(5)]

@@ -2,6 +2,9 @@
  * parameter set x ISA the CPU has x {keygen, sign, verify}, and per arithmetic kernel.
  *
  *   mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]
+ *   mldsa-bench --once keygen|sign|verify --isa NAME --param P
+ *       one operation with fixed inputs, inside once_<op>() alone, for
+ *       valgrind --tool=callgrind --toggle-collect=once_<op> (ci/callgrind.sh)
  *
  * rdtsc counts reference cycles (the TSC's constant rate), not core clock cycles. Sign is
  * timed over --runs different messages, since its rejection loop varies; keygen over as
@@ -236,8 +239,46 @@ static void measure_overhead(void) {
   overhead = summarize(t, KERNEL_RUNS).median;
 }
 
+/* ---- one operation for instruction counting ---- */
+
+static uint8_t once_pk[4096], once_sk[8192], once_sig[8192], once_mu[64];
+static const uint8_t once_seed[32] = {1, 2, 3}, once_rnd[32];
+static const uint8_t once_msg[32] = "libmldsa callgrind message";
+
+__attribute__((noinline)) void once_keygen(const mldsa_backend *b) {
+  b->keygen(once_pk, once_sk, once_seed);
+}
+__attribute__((noinline)) int once_sign(const mldsa_backend *b) {
+  message_mu(once_mu, once_sk, b->sk_bytes, 0, once_msg);
+  return b->sign(once_sig, once_mu, once_rnd, once_sk);
+}
+__attribute__((noinline)) int once_verify(const mldsa_backend *b) {
+  message_mu(once_mu, once_pk, b->pk_bytes, 1, once_msg);
+  return b->verify(once_sig, once_mu, once_pk);
+}
+
+static int run_once(const char *op, const char *isa_name, int param) {
+  for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
+    if (strcmp(isas[i].name, isa_name) != 0) continue;
+    for (int p = 0; p < 3; ++p) {
+      if (params[p] != param) continue;
+      const mldsa_backend *b = isas[i].sets[p];
+      if (strcmp(op, "keygen") == 0) {
+        once_keygen(b);
+        return 0;
+      }
+      b->keygen(once_pk, once_sk, once_seed);
+      if (strcmp(op, "sign") == 0) return once_sign(b) != 0;
+      if (strcmp(op, "verify") == 0) return once_sign(b) != 0 || once_verify(b) != 0;
+      return 2;
+    }
+  }
+  fprintf(stderr, "mldsa-bench --once: unknown isa or param\n");
+  return 2;
+}
+
 int main(int argc, char **argv) {
-  const char *only_isa = NULL;
+  const char *only_isa = NULL, *once = NULL;
   int only_param = 0;
   size_t runs = 1000;
   for (int i = 1; i < argc; ++i) {
@@ -245,11 +286,14 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--isa") == 0 && i + 1 < argc) only_isa = argv[++i];
     else if (strcmp(argv[i], "--param") == 0 && i + 1 < argc) only_param = atoi(argv[++i]);
     else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = (size_t)atol(argv[++i]);
+    else if (strcmp(argv[i], "--once") == 0 && i + 1 < argc) once = argv[++i];
     else {
-      fprintf(stderr, "usage: mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]\n");
+      fprintf(stderr, "usage: mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]\n"
+                      "       mldsa-bench --once keygen|sign|verify --isa NAME --param P\n");
       return 2;
     }
   }
+  if (once) return run_once(once, only_isa ? only_isa : "scalar", only_param ? only_param : 65);
   if (runs < 10) runs = 10;
   kernel_inputs();
   measure_overhead();

@@ -4,28 +4,11 @@
 
 #include <string.h>
 
-#include "scalar/keccak_constants.h"
 
-#define ROL(x, n) (((x) << (n)) | ((x) >> ((64 - (n)) & 63)))
+#define ROL(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
+#include "scalar/keccak_f1600.h"
 
-void mldsa_keccak_f1600(uint64_t s[25]) {
-  uint64_t c[5], d[5], b[25];
-  for (unsigned round = 0; round < 24; ++round) {
-    /* theta */
-    for (unsigned x = 0; x < 5; ++x) c[x] = s[x] ^ s[x + 5] ^ s[x + 10] ^ s[x + 15] ^ s[x + 20];
-    for (unsigned x = 0; x < 5; ++x) d[x] = c[(x + 4) % 5] ^ ROL(c[(x + 1) % 5], 1);
-    /* rho and pi: lane (x, y) moves to (y, 2x + 3y) */
-    for (unsigned x = 0; x < 5; ++x)
-      for (unsigned y = 0; y < 5; ++y)
-        b[y + 5 * ((2 * x + 3 * y) % 5)] = ROL(s[x + 5 * y] ^ d[x], mldsa_keccak_rho[x + 5 * y]);
-    /* chi */
-    for (unsigned y = 0; y < 25; y += 5)
-      for (unsigned x = 0; x < 5; ++x)
-        s[y + x] = b[y + x] ^ (~b[y + (x + 1) % 5] & b[y + (x + 2) % 5]);
-    /* iota */
-    s[0] ^= mldsa_keccak_rc[round];
-  }
-}
+void mldsa_keccak_f1600(uint64_t s[25]) { mldsa_keccak_f1600_body(s); }
 
 static void xor_byte(uint64_t s[25], unsigned pos, uint8_t v) {
   s[pos / 8] ^= (uint64_t)v << (8 * (pos % 8));
