@@ -140,8 +140,10 @@ static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a, uint16_t kapp
     KERNEL(add)(ws->z.v[i].c, ws->z.v[i].c, ws->y.v[i].c);
     KERNEL(reduce32)(ws->z.v[i].c);
   }
+  /* Each check's outcome is public, so an attempt stops at the first one that fails. */
   int reject = 0;
   FOR_EACH_POLY(MLDSA_L, i) reject |= KERNEL(chknorm)(ws->z.v[i].c, MLDSA_GAMMA1 - MLDSA_BETA);
+  if (reject) return 0;
 
   /* r0 = LowBits(w - c s2) must stay below gamma2 - beta */
   FOR_EACH_POLY(MLDSA_K, i) {
@@ -151,19 +153,23 @@ static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a, uint16_t kapp
     KERNEL(reduce32)(ws->w0.v[i].c);
     reject |= KERNEL(chknorm)(ws->w0.v[i].c, MLDSA_GAMMA2 - MLDSA_BETA);
   }
+  if (reject) return 0;
 
   /* c t0 must stay below gamma2; the hint then makes up for the dropped t0 */
-  unsigned ones = 0;
   FOR_EACH_POLY(MLDSA_K, i) {
     KERNEL(pointwise_montgomery)(ws->h.v[i].c, ws->c.c, ws->t0.v[i].c);
     KERNEL(invntt_tomont)(ws->h.v[i].c);
     KERNEL(reduce32)(ws->h.v[i].c);
     reject |= KERNEL(chknorm)(ws->h.v[i].c, MLDSA_GAMMA2);
+  }
+  if (reject) return 0;
+
+  unsigned ones = 0;
+  FOR_EACH_POLY(MLDSA_K, i) {
     KERNEL(add)(ws->w0.v[i].c, ws->w0.v[i].c, ws->h.v[i].c);
     ones += KERNEL_G2(make_hint)(ws->h.v[i].c, ws->w0.v[i].c, ws->w1.v[i].c);
   }
-  reject |= ones > MLDSA_OMEGA;
-  return !reject;
+  return ones <= MLDSA_OMEGA;
 }
 
 int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const uint8_t *sk) {
