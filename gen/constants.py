@@ -56,3 +56,68 @@ def invntt_scale_montgomery() -> int:
 def montgomery_twist(x: int) -> int:
     """x * q^-1 mod 2^32 as int32: precomputed low half for a Montgomery product by x."""
     return signed32(x * QINV)
+
+
+# -- constants of the elementwise kernels (reduce32, power2round, decompose, hints) --------
+
+REDUCE32_SHIFT = Q.bit_length()      # 23: reduce32 subtracts round(a / 2^23) * q
+
+
+def signed_digits(x: int) -> list:
+    """x as a sum of signed powers of two with the fewest terms (non-adjacent form), as
+    [(shift, +1 or -1), ...] from the highest power down: q = 2^23 - 2^13 + 2^0. A product
+    t * x becomes shifts and adds where there is no 32-bit multiply (SSE2)."""
+    digits, k = [], 0
+    while x:
+        if x & 1:
+            d = 2 - (x & 3)          # +1 or -1, chosen so that the next bit becomes 0
+            digits.append((k, d))
+            x -= d
+        x >>= 1
+        k += 1
+    return digits[::-1]
+
+
+def two_adic(x: int) -> tuple:
+    """(odd, k) with x = odd * 2^k."""
+    k = (x & -x).bit_length() - 1
+    return x >> k, k
+
+
+HIGHBITS_BLOCK_SHIFT = (Q - 1).bit_length() - 16   # 7: ceil(a / 2^7) < 2^16 for a < q
+
+
+def highbits_modulus(gamma2: int) -> int:
+    """(q - 1) / (2 gamma2): the number of values of HighBits (44 or 16)."""
+    assert (Q - 1) % (2 * gamma2) == 0
+    return (Q - 1) // (2 * gamma2)
+
+
+_HIGHBITS_MAGIC = {}
+
+
+def highbits_magic(gamma2: int) -> tuple:
+    """(mult, shift): the multiply-and-shift of the scalar decompose. With
+    x = ceil(a / 2^HIGHBITS_BLOCK_SHIFT), (x * mult + 2^(shift-1)) >> shift is
+    floor((a + gamma2 - 1) / (2 gamma2)), the HighBits of FIPS 204 Alg. 36 before the
+    wrap of its last interval to 0, for every a in [0, q). The smallest shift that works,
+    with mult = round(2^(shift + block) / (2 gamma2)), checked here on every block of a
+    (within one block of 2^block values of a the answer is constant, because gamma2 is a
+    multiple of 2^block)."""
+    if gamma2 in _HIGHBITS_MAGIC:
+        return _HIGHBITS_MAGIC[gamma2]
+    b = HIGHBITS_BLOCK_SHIFT
+    assert gamma2 % (1 << b) == 0
+    xmax = -(-(Q - 1) >> b)
+
+    def want(a):
+        return (a + gamma2 - 1) // (2 * gamma2)
+
+    for shift in range(1, 32):
+        mult = round((1 << (shift + b)) / (2 * gamma2))
+        if all((x * mult + (1 << (shift - 1))) >> shift
+               == want(min(x << b, Q - 1)) == want(max((x << b) - (1 << b) + 1, 0))
+               for x in range(xmax + 1)):
+            _HIGHBITS_MAGIC[gamma2] = (mult, shift)
+            return mult, shift
+    raise ValueError(f"no multiply-and-shift for gamma2 = {gamma2}")

@@ -16,8 +16,8 @@
  *  pointwise_acc  c = sum_{j<len} a_j*b_j*2^-32 mod q over len polynomials stored one
  *                 after another (len 1..8), |a|,|b| < 9q; |c| < len*q
  *  add, sub       c = a +- b exactly (no reduction)
- *  reduce32       exactly a - round(a / 2^23) * q as (a + 2^22) >> 23, for
- *                 a <= 2^31 - 2^22 - 1; out in [-6283009, 6283007]
+ *  reduce32       exactly a - ((a + 2^22) >> 23) * q, for
+ *                 a <= 2^31 - 2^22 - 1; out in [-6283009, 6283008]
  *  caddq          exactly a + q if a < 0, else a
  *  shiftl         exactly a * 2^13, for 0 <= a < 2^10
  *  power2round    a in [0, q): a1 = (a - a0) / 2^13, a0 = a mod+- 2^13, a0 in (-2^12, 2^12]

@@ -1,0 +1,7 @@
+"""Context of templates/kernels/use_hint.S.j2: one symbol per gamma2."""
+
+from . import gamma2_variants
+
+
+def context(isa) -> dict:
+    return {"variants": gamma2_variants()}
