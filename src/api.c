@@ -38,16 +38,26 @@ MLDSA_API size_t mldsa_signature_bytes(mldsa_param p) {
 
 MLDSA_API const char *mldsa_strerror(int code) {
   switch (code) {
-    case MLDSA_OK: return "success";
-    case MLDSA_ERR_VERIFY: return "the signature does not verify";
-    case MLDSA_ERR_PARAM: return "unknown parameter set";
-    case MLDSA_ERR_LENGTH: return "a key, signature, digest or mu has the wrong length";
-    case MLDSA_ERR_CONTEXT: return "context longer than 255 bytes";
-    case MLDSA_ERR_NULL: return "NULL pointer with a non-zero length, or a required pointer";
-    case MLDSA_ERR_RANDOM: return "the OS gave no randomness";
-    case MLDSA_ERR_KEY: return "malformed secret key";
-    case MLDSA_ERR_HASH: return "unknown pre-hash algorithm";
-    default: return "unknown error code";
+    case MLDSA_OK:
+      return "success";
+    case MLDSA_ERR_VERIFY:
+      return "the signature does not verify";
+    case MLDSA_ERR_PARAM:
+      return "unknown parameter set";
+    case MLDSA_ERR_LENGTH:
+      return "a key, signature, digest or mu has the wrong length";
+    case MLDSA_ERR_CONTEXT:
+      return "context longer than 255 bytes";
+    case MLDSA_ERR_NULL:
+      return "NULL pointer with a non-zero length, or a required pointer";
+    case MLDSA_ERR_RANDOM:
+      return "the OS gave no randomness";
+    case MLDSA_ERR_KEY:
+      return "malformed secret key";
+    case MLDSA_ERR_HASH:
+      return "unknown pre-hash algorithm";
+    default:
+      return "unknown error code";
   }
 }
 
@@ -65,8 +75,8 @@ typedef struct {
   size_t msg_len;
 } mprime;
 
-static void frame(mprime *m, uint8_t domain, const uint8_t *ctx, size_t ctx_len,
-                  const uint8_t *oid, size_t oid_len, const uint8_t *msg, size_t msg_len) {
+static void frame(mprime *m, uint8_t domain, const uint8_t *ctx, size_t ctx_len, const uint8_t *oid,
+                  size_t oid_len, const uint8_t *msg, size_t msg_len) {
   m->prefix[0] = domain;
   m->prefix[1] = (uint8_t)ctx_len;
   if (ctx_len) memcpy(m->prefix + 2, ctx, ctx_len);
@@ -96,7 +106,7 @@ static void public_tr(uint8_t tr[TR_BYTES], const uint8_t *pk, size_t pk_len) {
 /* ---- pre-hash algorithms (FIPS 204 section 5.4) ---- */
 
 typedef struct {
-  uint8_t oid_last;   /* 2.16.840.1.101.3.4.2.<oid_last> */
+  uint8_t oid_last; /* 2.16.840.1.101.3.4.2.<oid_last> */
   uint8_t digest_len;
 } hash_info;
 
@@ -127,9 +137,12 @@ MLDSA_API int mldsa_keygen_from_seed(mldsa_param p, uint8_t *pk, size_t pk_len, 
                                      size_t sk_len, const uint8_t seed[32]) {
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
-  if (b == NULL) ret = MLDSA_ERR_PARAM;
-  else if (pk == NULL || sk == NULL || seed == NULL) ret = MLDSA_ERR_NULL;
-  else if (pk_len != b->pk_bytes || sk_len != b->sk_bytes) ret = MLDSA_ERR_LENGTH;
+  if (b == NULL)
+    ret = MLDSA_ERR_PARAM;
+  else if (pk == NULL || sk == NULL || seed == NULL)
+    ret = MLDSA_ERR_NULL;
+  else if (pk_len != b->pk_bytes || sk_len != b->sk_bytes)
+    ret = MLDSA_ERR_LENGTH;
   if (ret != MLDSA_OK) {
     wipe_output(pk, pk_len);
     wipe_output(sk, sk_len);
@@ -139,16 +152,20 @@ MLDSA_API int mldsa_keygen_from_seed(mldsa_param p, uint8_t *pk, size_t pk_len, 
   return MLDSA_OK;
 }
 
-MLDSA_API int mldsa_keygen(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk,
-                           size_t sk_len) {
+MLDSA_API int mldsa_keygen(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk, size_t sk_len) {
   uint8_t seed[SEED_BYTES];
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
-  if (b == NULL) ret = MLDSA_ERR_PARAM;
-  else if (pk == NULL || sk == NULL) ret = MLDSA_ERR_NULL;
-  else if (pk_len != b->pk_bytes || sk_len != b->sk_bytes) ret = MLDSA_ERR_LENGTH;
-  else if (mldsa_randombytes(seed, sizeof seed) != 0) ret = MLDSA_ERR_RANDOM;
-  else ret = mldsa_keygen_from_seed(p, pk, pk_len, sk, sk_len, seed);
+  if (b == NULL)
+    ret = MLDSA_ERR_PARAM;
+  else if (pk == NULL || sk == NULL)
+    ret = MLDSA_ERR_NULL;
+  else if (pk_len != b->pk_bytes || sk_len != b->sk_bytes)
+    ret = MLDSA_ERR_LENGTH;
+  else if (mldsa_randombytes(seed, sizeof seed) != 0)
+    ret = MLDSA_ERR_RANDOM;
+  else
+    ret = mldsa_keygen_from_seed(p, pk, pk_len, sk, sk_len, seed);
   if (ret != MLDSA_OK) {
     wipe_output(pk, pk_len);
     wipe_output(sk, sk_len);
@@ -161,9 +178,9 @@ MLDSA_API int mldsa_keygen(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *s
 
 /* Common checks of every signing entry point. */
 static int check_sign_args(const mldsa_backend *b, const uint8_t *sig, size_t sig_len,
-                           const uint8_t *sk, size_t sk_len) {
+                           const uint8_t *sk, size_t sk_len, int other_null) {
   if (b == NULL) return MLDSA_ERR_PARAM;
-  if (sig == NULL || sk == NULL) return MLDSA_ERR_NULL;
+  if (sig == NULL || sk == NULL || other_null) return MLDSA_ERR_NULL;
   if (sig_len != b->sig_bytes || sk_len != b->sk_bytes) return MLDSA_ERR_LENGTH;
   return MLDSA_OK;
 }
@@ -183,8 +200,8 @@ static int sign_mu(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYT
   return ret;
 }
 
-static int sign_mprime(const mldsa_backend *b, uint8_t *sig, const mprime *m,
-                       const uint8_t *rnd, const uint8_t *sk) {
+static int sign_mprime(const mldsa_backend *b, uint8_t *sig, const mprime *m, const uint8_t *rnd,
+                       const uint8_t *sk) {
   uint8_t mu[MU_BYTES];
   compute_mu(mu, SECRET_TR(sk), m);
   int ret = sign_mu(b, sig, mu, rnd, sk);
@@ -196,8 +213,8 @@ MLDSA_API int mldsa_sign(mldsa_param p, uint8_t *sig, size_t sig_len, const uint
                          size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *rnd,
                          const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
-  int ret = check_sign_args(b, sig, sig_len, sk, sk_len);
-  if (ret == MLDSA_OK && (MISSING(msg, msg_len) || MISSING(ctx, ctx_len))) ret = MLDSA_ERR_NULL;
+  int ret =
+      check_sign_args(b, sig, sig_len, sk, sk_len, MISSING(msg, msg_len) || MISSING(ctx, ctx_len));
   if (ret == MLDSA_OK && ctx_len > 255) ret = MLDSA_ERR_CONTEXT;
   if (ret == MLDSA_OK) {
     mprime m;
@@ -208,14 +225,13 @@ MLDSA_API int mldsa_sign(mldsa_param p, uint8_t *sig, size_t sig_len, const uint
   return ret;
 }
 
-MLDSA_API int mldsa_sign_prehash(mldsa_param p, uint8_t *sig, size_t sig_len,
-                                 const uint8_t *digest, size_t digest_len, mldsa_hash h,
-                                 const uint8_t *ctx, size_t ctx_len, const uint8_t *rnd,
-                                 const uint8_t *sk, size_t sk_len) {
+MLDSA_API int mldsa_sign_prehash(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *digest,
+                                 size_t digest_len, mldsa_hash h, const uint8_t *ctx,
+                                 size_t ctx_len, const uint8_t *rnd, const uint8_t *sk,
+                                 size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
   const hash_info *info = hash_lookup(h);
-  int ret = check_sign_args(b, sig, sig_len, sk, sk_len);
-  if (ret == MLDSA_OK && (digest == NULL || MISSING(ctx, ctx_len))) ret = MLDSA_ERR_NULL;
+  int ret = check_sign_args(b, sig, sig_len, sk, sk_len, digest == NULL || MISSING(ctx, ctx_len));
   if (ret == MLDSA_OK && info != NULL && digest_len != info->digest_len) ret = MLDSA_ERR_LENGTH;
   if (ret == MLDSA_OK && ctx_len > 255) ret = MLDSA_ERR_CONTEXT;
   if (ret == MLDSA_OK && info == NULL) ret = MLDSA_ERR_HASH;
@@ -234,8 +250,8 @@ MLDSA_API int mldsa_sign_internal(mldsa_param p, uint8_t *sig, size_t sig_len,
                                   const uint8_t *mprime_bytes, size_t mprime_len,
                                   const uint8_t rnd[32], const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
-  int ret = check_sign_args(b, sig, sig_len, sk, sk_len);
-  if (ret == MLDSA_OK && (MISSING(mprime_bytes, mprime_len) || rnd == NULL)) ret = MLDSA_ERR_NULL;
+  int ret = check_sign_args(b, sig, sig_len, sk, sk_len,
+                            MISSING(mprime_bytes, mprime_len) || rnd == NULL);
   if (ret == MLDSA_OK) {
     mprime m = {.prefix_len = 0, .msg = mprime_bytes, .msg_len = mprime_len};
     ret = sign_mprime(b, sig, &m, rnd, sk);
@@ -247,8 +263,7 @@ MLDSA_API int mldsa_sign_internal(mldsa_param p, uint8_t *sig, size_t sig_len,
 MLDSA_API int mldsa_sign_mu(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t mu[64],
                             const uint8_t *rnd, const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
-  int ret = check_sign_args(b, sig, sig_len, sk, sk_len);
-  if (ret == MLDSA_OK && mu == NULL) ret = MLDSA_ERR_NULL;
+  int ret = check_sign_args(b, sig, sig_len, sk, sk_len, mu == NULL);
   if (ret == MLDSA_OK) ret = sign_mu(b, sig, mu, rnd, sk);
   if (ret != MLDSA_OK) wipe_output(sig, sig_len);
   return ret;
@@ -257,9 +272,9 @@ MLDSA_API int mldsa_sign_mu(mldsa_param p, uint8_t *sig, size_t sig_len, const u
 /* ---- verification ---- */
 
 static int check_verify_args(const mldsa_backend *b, const uint8_t *sig, size_t sig_len,
-                             const uint8_t *pk, size_t pk_len) {
+                             const uint8_t *pk, size_t pk_len, int other_null) {
   if (b == NULL) return MLDSA_ERR_PARAM;
-  if (sig == NULL || pk == NULL) return MLDSA_ERR_NULL;
+  if (sig == NULL || pk == NULL || other_null) return MLDSA_ERR_NULL;
   if (sig_len != b->sig_bytes || pk_len != b->pk_bytes) return MLDSA_ERR_LENGTH;
   return MLDSA_OK;
 }
@@ -272,13 +287,13 @@ static int verify_mprime(const mldsa_backend *b, const uint8_t *sig, const mprim
   return b->verify(sig, mu, pk);
 }
 
-MLDSA_API int mldsa_verify(mldsa_param p, const uint8_t *sig, size_t sig_len,
-                           const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
-                           size_t ctx_len, const uint8_t *pk, size_t pk_len) {
+MLDSA_API int mldsa_verify(mldsa_param p, const uint8_t *sig, size_t sig_len, const uint8_t *msg,
+                           size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *pk,
+                           size_t pk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
-  int ret = check_verify_args(b, sig, sig_len, pk, pk_len);
+  int ret = check_verify_args(b, sig, sig_len, pk, pk_len,
+                              MISSING(msg, msg_len) || MISSING(ctx, ctx_len));
   if (ret != MLDSA_OK) return ret;
-  if (MISSING(msg, msg_len) || MISSING(ctx, ctx_len)) return MLDSA_ERR_NULL;
   if (ctx_len > 255) return MLDSA_ERR_CONTEXT;
   mprime m;
   frame(&m, 0, ctx, ctx_len, NULL, 0, msg, msg_len);
@@ -291,9 +306,8 @@ MLDSA_API int mldsa_verify_prehash(mldsa_param p, const uint8_t *sig, size_t sig
                                    size_t pk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
   const hash_info *info = hash_lookup(h);
-  int ret = check_verify_args(b, sig, sig_len, pk, pk_len);
+  int ret = check_verify_args(b, sig, sig_len, pk, pk_len, digest == NULL || MISSING(ctx, ctx_len));
   if (ret != MLDSA_OK) return ret;
-  if (digest == NULL || MISSING(ctx, ctx_len)) return MLDSA_ERR_NULL;
   if (info != NULL && digest_len != info->digest_len) return MLDSA_ERR_LENGTH;
   if (ctx_len > 255) return MLDSA_ERR_CONTEXT;
   if (info == NULL) return MLDSA_ERR_HASH;
@@ -308,9 +322,8 @@ MLDSA_API int mldsa_verify_internal(mldsa_param p, const uint8_t *sig, size_t si
                                     const uint8_t *mprime_bytes, size_t mprime_len,
                                     const uint8_t *pk, size_t pk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
-  int ret = check_verify_args(b, sig, sig_len, pk, pk_len);
+  int ret = check_verify_args(b, sig, sig_len, pk, pk_len, MISSING(mprime_bytes, mprime_len));
   if (ret != MLDSA_OK) return ret;
-  if (MISSING(mprime_bytes, mprime_len)) return MLDSA_ERR_NULL;
   mprime m = {.prefix_len = 0, .msg = mprime_bytes, .msg_len = mprime_len};
   return verify_mprime(b, sig, &m, pk);
 }
@@ -318,9 +331,8 @@ MLDSA_API int mldsa_verify_internal(mldsa_param p, const uint8_t *sig, size_t si
 MLDSA_API int mldsa_verify_mu(mldsa_param p, const uint8_t *sig, size_t sig_len,
                               const uint8_t mu[64], const uint8_t *pk, size_t pk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
-  int ret = check_verify_args(b, sig, sig_len, pk, pk_len);
+  int ret = check_verify_args(b, sig, sig_len, pk, pk_len, mu == NULL);
   if (ret != MLDSA_OK) return ret;
-  if (mu == NULL) return MLDSA_ERR_NULL;
   return b->verify(sig, mu, pk);
 }
 
@@ -329,11 +341,14 @@ MLDSA_API int mldsa_compute_mu(mldsa_param p, uint8_t mu[64], const uint8_t *pk,
                                size_t ctx_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
-  if (b == NULL) ret = MLDSA_ERR_PARAM;
+  if (b == NULL)
+    ret = MLDSA_ERR_PARAM;
   else if (mu == NULL || pk == NULL || MISSING(msg, msg_len) || MISSING(ctx, ctx_len))
     ret = MLDSA_ERR_NULL;
-  else if (pk_len != b->pk_bytes) ret = MLDSA_ERR_LENGTH;
-  else if (ctx_len > 255) ret = MLDSA_ERR_CONTEXT;
+  else if (pk_len != b->pk_bytes)
+    ret = MLDSA_ERR_LENGTH;
+  else if (ctx_len > 255)
+    ret = MLDSA_ERR_CONTEXT;
   if (ret != MLDSA_OK) {
     wipe_output(mu, MU_BYTES);
     return ret;
@@ -352,10 +367,14 @@ MLDSA_API int mldsa_public_key_from_secret(mldsa_param p, uint8_t *pk, size_t pk
                                            const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
-  if (b == NULL) ret = MLDSA_ERR_PARAM;
-  else if (pk == NULL || sk == NULL) ret = MLDSA_ERR_NULL;
-  else if (pk_len != b->pk_bytes || sk_len != b->sk_bytes) ret = MLDSA_ERR_LENGTH;
-  else ret = b->public_from_secret(pk, sk);
+  if (b == NULL)
+    ret = MLDSA_ERR_PARAM;
+  else if (pk == NULL || sk == NULL)
+    ret = MLDSA_ERR_NULL;
+  else if (pk_len != b->pk_bytes || sk_len != b->sk_bytes)
+    ret = MLDSA_ERR_LENGTH;
+  else
+    ret = b->public_from_secret(pk, sk);
   if (ret != MLDSA_OK) wipe_output(pk, pk_len);
   return ret;
 }

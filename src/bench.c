@@ -27,8 +27,10 @@ typedef struct {
   const mldsa_backend *sets[3];
 } bench_isa;
 
-#define BENCH_ISA(isa) \
-  {#isa, mldsa_cpu_has_##isa, {&mldsa44_backend_##isa, &mldsa65_backend_##isa, &mldsa87_backend_##isa}},
+#define BENCH_ISA(isa)  \
+  {#isa,                \
+   mldsa_cpu_has_##isa, \
+   {&mldsa44_backend_##isa, &mldsa65_backend_##isa, &mldsa87_backend_##isa}},
 static const bench_isa isas[] = {MLDSA_FOR_EACH_ISA(BENCH_ISA)};
 static const int params[3] = {44, 65, 87};
 
@@ -84,8 +86,10 @@ static void message_mu(uint8_t mu[64], const uint8_t *key, size_t key_len, int k
   uint8_t tr[64];
   static const uint8_t prefix[2] = {0, 0}; /* pure, empty context */
   mldsa_keccak st;
-  if (key_is_pk) mldsa_shake256(tr, 64, key, key_len);
-  else memcpy(tr, key + 64, 64);
+  if (key_is_pk)
+    mldsa_shake256(tr, 64, key, key_len);
+  else
+    memcpy(tr, key + 64, 64);
   mldsa_shake256_init(&st);
   mldsa_shake_absorb(&st, tr, 64);
   mldsa_shake_absorb(&st, prefix, 2);
@@ -98,10 +102,11 @@ static int first_row = 1;
 
 static void print_op(int param, const char *isa, const char *op, stats s) {
   if (json) {
-    printf("%s\n  {\"param\": %d, \"isa\": \"%s\", \"op\": \"%s\", \"median\": %llu, "
-           "\"p10\": %llu, \"p90\": %llu}",
-           first_row ? "" : ",", param, isa, op, (unsigned long long)s.median,
-           (unsigned long long)s.p10, (unsigned long long)s.p90);
+    printf(
+        "%s\n  {\"param\": %d, \"isa\": \"%s\", \"op\": \"%s\", \"median\": %llu, "
+        "\"p10\": %llu, \"p90\": %llu}",
+        first_row ? "" : ",", param, isa, op, (unsigned long long)s.median,
+        (unsigned long long)s.p10, (unsigned long long)s.p90);
   } else {
     clear_progress();
     printf("  ML-DSA-%d  %-7s %-8s %10llu %10llu %10llu\n", param, isa, op,
@@ -174,16 +179,16 @@ static void kernel_inputs(void) {
   }
 }
 
-#define TIME_KERNEL(isa_name, kname, call)                                   \
-  do {                                                                       \
-    uint64_t t[KERNEL_RUNS];                                                 \
-    for (unsigned r = 0; r < KERNEL_RUNS; ++r) {                             \
-      memcpy(kout, kin_a, sizeof kout);                                      \
-      uint64_t t0 = ticks_begin();                                           \
-      call;                                                                  \
-      uint64_t t1 = ticks_end();                                             \
-      t[r] = t1 - t0;                                                        \
-    }                                                                        \
+#define TIME_KERNEL(isa_name, kname, call)                                      \
+  do {                                                                          \
+    uint64_t t[KERNEL_RUNS];                                                    \
+    for (unsigned r = 0; r < KERNEL_RUNS; ++r) {                                \
+      memcpy(kout, kin_a, sizeof kout);                                         \
+      uint64_t t0 = ticks_begin();                                              \
+      call;                                                                     \
+      uint64_t t1 = ticks_end();                                                \
+      t[r] = t1 - t0;                                                           \
+    }                                                                           \
     print_kernel(isa_name, kname, summarize(t, KERNEL_RUNS).median - overhead); \
   } while (0)
 
@@ -200,25 +205,25 @@ static void print_kernel(const char *isa, const char *kernel, uint64_t median) {
   first_row = 0;
 }
 
-#define BENCH_KERNELS(isa)                                                                \
-  static void bench_kernels_##isa(void) {                                                 \
-    const char *n = #isa;                                                                 \
-    TIME_KERNEL(n, "ntt", mldsa_ntt_##isa(kout));                                         \
-    TIME_KERNEL(n, "invntt_tomont", mldsa_invntt_tomont_##isa(kout));                     \
-    TIME_KERNEL(n, "ntt_reorder", mldsa_ntt_reorder_##isa(kout));                         \
+#define BENCH_KERNELS(isa)                                                                        \
+  static void bench_kernels_##isa(void) {                                                         \
+    const char *n = #isa;                                                                         \
+    TIME_KERNEL(n, "ntt", mldsa_ntt_##isa(kout));                                                 \
+    TIME_KERNEL(n, "invntt_tomont", mldsa_invntt_tomont_##isa(kout));                             \
+    TIME_KERNEL(n, "ntt_reorder", mldsa_ntt_reorder_##isa(kout));                                 \
     TIME_KERNEL(n, "pointwise_montgomery", mldsa_pointwise_montgomery_##isa(kout, kin_a, kin_b)); \
-    TIME_KERNEL(n, "pointwise_acc(L=5)", mldsa_pointwise_acc_##isa(kout, kin_a, kin_b, 5)); \
-    TIME_KERNEL(n, "add", mldsa_add_##isa(kout, kin_a, kin_b));                           \
-    TIME_KERNEL(n, "sub", mldsa_sub_##isa(kout, kin_a, kin_b));                           \
-    TIME_KERNEL(n, "reduce32", mldsa_reduce32_##isa(kout));                               \
-    TIME_KERNEL(n, "caddq", mldsa_caddq_##isa(kout));                                     \
-    TIME_KERNEL(n, "shiftl", mldsa_shiftl_##isa(kout));                                   \
-    TIME_KERNEL(n, "power2round", mldsa_power2round_##isa(kout, kout2, kin_a));           \
-    TIME_KERNEL(n, "decompose_g32", mldsa_decompose_g32_##isa(kout, kout2, kin_a));       \
-    TIME_KERNEL(n, "decompose_g88", mldsa_decompose_g88_##isa(kout, kout2, kin_a));       \
-    TIME_KERNEL(n, "make_hint_g32", (void)mldsa_make_hint_g32_##isa(kout, kin_b, kin_a)); \
-    TIME_KERNEL(n, "use_hint_g32", mldsa_use_hint_g32_##isa(kout, kin_a, kout2));         \
-    TIME_KERNEL(n, "chknorm", (void)mldsa_chknorm_##isa(kin_b, 1 << 19));                 \
+    TIME_KERNEL(n, "pointwise_acc(L=5)", mldsa_pointwise_acc_##isa(kout, kin_a, kin_b, 5));       \
+    TIME_KERNEL(n, "add", mldsa_add_##isa(kout, kin_a, kin_b));                                   \
+    TIME_KERNEL(n, "sub", mldsa_sub_##isa(kout, kin_a, kin_b));                                   \
+    TIME_KERNEL(n, "reduce32", mldsa_reduce32_##isa(kout));                                       \
+    TIME_KERNEL(n, "caddq", mldsa_caddq_##isa(kout));                                             \
+    TIME_KERNEL(n, "shiftl", mldsa_shiftl_##isa(kout));                                           \
+    TIME_KERNEL(n, "power2round", mldsa_power2round_##isa(kout, kout2, kin_a));                   \
+    TIME_KERNEL(n, "decompose_g32", mldsa_decompose_g32_##isa(kout, kout2, kin_a));               \
+    TIME_KERNEL(n, "decompose_g88", mldsa_decompose_g88_##isa(kout, kout2, kin_a));               \
+    TIME_KERNEL(n, "make_hint_g32", (void)mldsa_make_hint_g32_##isa(kout, kin_b, kin_a));         \
+    TIME_KERNEL(n, "use_hint_g32", mldsa_use_hint_g32_##isa(kout, kin_a, kout2));                 \
+    TIME_KERNEL(n, "chknorm", (void)mldsa_chknorm_##isa(kin_b, 1 << 19));                         \
   }
 MLDSA_FOR_EACH_ISA(BENCH_KERNELS)
 
@@ -282,14 +287,20 @@ int main(int argc, char **argv) {
   int only_param = 0;
   size_t runs = 1000;
   for (int i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "--json") == 0) json = 1;
-    else if (strcmp(argv[i], "--isa") == 0 && i + 1 < argc) only_isa = argv[++i];
-    else if (strcmp(argv[i], "--param") == 0 && i + 1 < argc) only_param = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = (size_t)atol(argv[++i]);
-    else if (strcmp(argv[i], "--once") == 0 && i + 1 < argc) once = argv[++i];
+    if (strcmp(argv[i], "--json") == 0)
+      json = 1;
+    else if (strcmp(argv[i], "--isa") == 0 && i + 1 < argc)
+      only_isa = argv[++i];
+    else if (strcmp(argv[i], "--param") == 0 && i + 1 < argc)
+      only_param = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+      runs = (size_t)atol(argv[++i]);
+    else if (strcmp(argv[i], "--once") == 0 && i + 1 < argc)
+      once = argv[++i];
     else {
-      fprintf(stderr, "usage: mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]\n"
-                      "       mldsa-bench --once keygen|sign|verify --isa NAME --param P\n");
+      fprintf(stderr,
+              "usage: mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]\n"
+              "       mldsa-bench --once keygen|sign|verify --isa NAME --param P\n");
       return 2;
     }
   }
@@ -297,12 +308,14 @@ int main(int argc, char **argv) {
   if (runs < 10) runs = 10;
   kernel_inputs();
   measure_overhead();
-  if (json) printf("[");
+  if (json)
+    printf("[");
   else
-    printf("libmldsa benchmark: rdtsc ticks (reference cycles at the TSC rate, not core "
-           "clock cycles)\nmedian, 10th and 90th percentile of %zu runs; sign over %zu "
-           "different messages\n\n  %-9s %-7s %-8s %10s %10s %10s\n",
-           runs, runs, "set", "isa", "op", "median", "p10", "p90");
+    printf(
+        "libmldsa benchmark: rdtsc ticks (reference cycles at the TSC rate, not core "
+        "clock cycles)\nmedian, 10th and 90th percentile of %zu runs; sign over %zu "
+        "different messages\n\n  %-9s %-7s %-8s %10s %10s %10s\n",
+        runs, runs, "set", "isa", "op", "median", "p10", "p90");
   for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
     if (only_isa && strcmp(only_isa, isas[i].name) != 0) continue;
     if (!isas[i].supported()) {
@@ -310,10 +323,12 @@ int main(int argc, char **argv) {
       continue;
     }
     for (int p = 0; p < 3; ++p)
-      if (!only_param || only_param == params[p]) bench_ops(&isas[i], params[p], isas[i].sets[p], runs);
+      if (!only_param || only_param == params[p])
+        bench_ops(&isas[i], params[p], isas[i].sets[p], runs);
   }
-  if (!json) printf("\nkernels: median ticks of one call (timer overhead %llu subtracted)\n",
-                    (unsigned long long)overhead);
+  if (!json)
+    printf("\nkernels: median ticks of one call (timer overhead %llu subtracted)\n",
+           (unsigned long long)overhead);
   for (size_t i = 0; i < sizeof kernel_benches / sizeof kernel_benches[0]; ++i) {
     if (only_isa && strcmp(only_isa, kernel_benches[i].name) != 0) continue;
     if (!isas[i].supported()) continue;

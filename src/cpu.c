@@ -31,8 +31,9 @@ static int gate_open(const mldsa_cpuid_bits *bits, size_t n, uint64_t xcr0_mask)
   return xcr0_mask == 0 || (xcr0() & xcr0_mask) == xcr0_mask;
 }
 
-#define GATE(isa, ISA) \
-  gate_open(mldsa_gate_##isa, sizeof mldsa_gate_##isa / sizeof mldsa_gate_##isa[0], MLDSA_GATE_##ISA##_XCR0)
+#define GATE(isa, ISA)                                                              \
+  gate_open(mldsa_gate_##isa, sizeof mldsa_gate_##isa / sizeof mldsa_gate_##isa[0], \
+            MLDSA_GATE_##ISA##_XCR0)
 
 int mldsa_cpu_has_sse2(void) { return GATE(sse2, SSE2); }
 int mldsa_cpu_has_avx2(void) { return GATE(avx2, AVX2); }

@@ -15,8 +15,10 @@ typedef struct {
 } isa_entry;
 
 /* In MLDSA_FOR_EACH_ISA order: each entry is preferred over the ones before it. */
-#define ISA_ENTRY(isa) \
-  {#isa, mldsa_cpu_has_##isa, {&mldsa44_backend_##isa, &mldsa65_backend_##isa, &mldsa87_backend_##isa}},
+#define ISA_ENTRY(isa)  \
+  {#isa,                \
+   mldsa_cpu_has_##isa, \
+   {&mldsa44_backend_##isa, &mldsa65_backend_##isa, &mldsa87_backend_##isa}},
 static const isa_entry isas[] = {MLDSA_FOR_EACH_ISA(ISA_ENTRY)};
 #define NUM_ISAS (sizeof isas / sizeof isas[0])
 
@@ -43,10 +45,14 @@ static const isa_entry *chosen_isa(void) {
 const mldsa_backend *mldsa_backend_for(int p) {
   const isa_entry *isa = chosen_isa();
   switch (p) {
-    case 44: return isa->sets[0];
-    case 65: return isa->sets[1];
-    case 87: return isa->sets[2];
-    default: return NULL;
+    case 44:
+      return isa->sets[0];
+    case 65:
+      return isa->sets[1];
+    case 87:
+      return isa->sets[2];
+    default:
+      return NULL;
   }
 }
 
