@@ -121,3 +121,47 @@ def highbits_magic(gamma2: int) -> tuple:
             _HIGHBITS_MAGIC[gamma2] = (mult, shift)
             return mult, shift
     raise ValueError(f"no multiply-and-shift for gamma2 = {gamma2}")
+
+
+# -- constants of the NTT kernels (gen/kernels/ntt_plan.py) ---------------------------
+
+def ntt_twiddle(k: int) -> int:
+    """zeta^BitRev8(k) mod q, centered: the twiddle of the k-th butterfly block of the
+    forward NTT (k = 1..255, FIPS 204 Alg. 41), as a plain (not Montgomery) factor."""
+    return centered(pow(ZETA, bitrev8(k), Q))
+
+
+def intt_twiddle(k: int) -> int:
+    """The inverse of ntt_twiddle(k), centered: the factor of the Gentleman-Sande
+    butterfly that undoes block k ((a + b, (a - b) w^-1) = 2 (a, b) for a CT butterfly
+    with w; the factors 2 are divided out at the end)."""
+    return centered(pow(ZETA, -bitrev8(k), Q))
+
+
+def invntt_scale_plain() -> int:
+    """2^32 / 256 mod q, centered: the last factor of an inverse NTT that multiplies
+    plainly (no 2^-32 per product) and returns its result in Montgomery form."""
+    return centered(R * pow(N, -1, Q))
+
+
+def shoup_twist(x: int) -> int:
+    """round(x 2^32 / q) for centered x (|x| < q/2, so the result is an int32): the
+    precomputed quotient of a Shoup product by x. With h = floor(a shoup_twist(x) / 2^32),
+    a x - h q is congruent to a x and lies in [0, q) up to q |a| / 2^33."""
+    x = centered(x)
+    return (2 * x * R + Q) // (2 * Q)
+
+
+def mod_q(x: int) -> int:
+    """The representative of x mod q in [0, q)."""
+    return x % Q
+
+
+def montgomery_form_unsigned(x: int) -> int:
+    """x 2^32 mod q in [0, q): a Montgomery factor for unsigned products (pmuludq)."""
+    return (x * R) % Q
+
+
+def montgomery_twist_unsigned(x: int) -> int:
+    """x q^-1 mod 2^32 in [0, 2^32): montgomery_twist for unsigned products."""
+    return (x * QINV) % R

@@ -35,9 +35,6 @@ typedef struct {
 #define unpack_sig MLDSA_NS(unpack_sig)
 #define pack_w1 MLDSA_NS(pack_w1)
 #define pack_t0 MLDSA_NS(pack_t0)
-#define expand_a MLDSA_NS(expand_a)
-#define expand_s MLDSA_NS(expand_s)
-#define expand_mask MLDSA_NS(expand_mask)
 #define sample_in_ball MLDSA_NS(sample_in_ball)
 
 void pack_pk(uint8_t pk[MLDSA_PUBLICKEYBYTES], const uint8_t rho[MLDSA_SEEDBYTES],
@@ -63,10 +60,7 @@ int unpack_sig(uint8_t ctilde[MLDSA_CTILDEBYTES], mldsa_polyvecl *z, mldsa_polyv
                const uint8_t sig[MLDSA_SIGBYTES]);
 void pack_w1(uint8_t out[MLDSA_K * MLDSA_POLYW1_PACKEDBYTES], const mldsa_polyveck *w1);
 
-/* Samplers (FIPS 204 Alg. 29-34). */
-void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]);
-void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]);
-void expand_mask(mldsa_polyvecl *y, const uint8_t rhoprime[MLDSA_CRHBYTES], uint16_t kappa);
+/* SampleInBall (FIPS 204 Alg. 29); the other samplers are per ISA (expand.h). */
 void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES]);
 #endif /* MLDSA_MODE */
 

@@ -4,27 +4,13 @@
 #include <string.h>
 
 #include "backend.h"
+#include "expand.h"
 #include "fips202.h"
+#include "isa_names.h"
 #include "kernels.h"
 #include "mldsa.h"
 #include "poly.h"
 #include "util.h"
-
-#ifndef MLDSA_ISA
-#error "compile with -DMLDSA_ISA=<isa>"
-#endif
-
-#define CAT3_(a, b, c) a##b##c
-#define CAT3(a, b, c) CAT3_(a, b, c)
-/* KERNEL(ntt) is mldsa_ntt_<isa>; KERNEL_G2(decompose) picks this set's gamma2 variant. */
-#define KERNEL(name) CAT3(mldsa_, name, CAT3(_, MLDSA_ISA, ))
-#if MLDSA_GAMMA2 == MLDSA_GAMMA2_88
-#define KERNEL_G2(name) KERNEL(CAT3(name, _g88, ))
-#else
-#define KERNEL_G2(name) KERNEL(CAT3(name, _g32, ))
-#endif
-/* This file's entry points: mldsa65_sign_avx2 ... */
-#define ENTRY(name) MLDSA_NS(CAT3(name, _, MLDSA_ISA))
 
 /* Vector-wide applications of the kernels. */
 #define FOR_EACH_POLY(n, i) for (unsigned i = 0; i < (n); ++i)

@@ -1,0 +1,7 @@
+"""Context of templates/kernels/invntt_tomont.S.j2: the plan of gen/kernels/ntt_plan.py."""
+
+from . import ntt_plan
+
+
+def context(isa) -> dict:
+    return ntt_plan.context(isa, "invntt_tomont")

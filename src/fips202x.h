@@ -1,0 +1,67 @@
+/* Batched SHAKE128 / SHAKE256: W independent streams through one W-way Keccak-f[1600],
+ * for the samplers of ML-DSA (ExpandA, ExpandS, ExpandMask), which hash many seeds of
+ * the same length at once.
+ *
+ * W depends on the ISA (MLDSA_KECCAKX_W(isa)): 1 on scalar (the single-state
+ * mldsa_keccak_f1600), 2 on sse2, 4 on avx2, 8 on avx512 (asm_out/<isa>/
+ * keccak_f1600_batch.S). Every function exists for every ISA of MLDSA_FOR_EACH_ISA, as
+ * mldsa_<function>_<isa>, so code compiled per ISA calls the same API everywhere:
+ *
+ *   mldsa_keccakx st;
+ *   mldsa_shake128x_absorb_avx2(&st, in, 34, n);          in[0..n-1], 34 bytes each
+ *   mldsa_shake128x_squeezeblocks_avx2(out, 5, &st, n);  out[0..n-1], 5 * 168 bytes each
+ *   mldsa_zeroize(&st, sizeof st);                      when the inputs were secret
+ *
+ * Streams: n in 1..W streams are in use (n > W counts as W); in[j], out[j] for j < n
+ * only, the other lanes of the state are permuted along and never read. Stream j's
+ * output is exactly mldsa_shake128/256(in[j], inlen)'s, block after block.
+ *
+ * The state: lane i (0..24) of stream j is s[i * W + j] (the kernel's layout), aligned
+ * for every ISA's vectors. It holds secrets when the inputs are secret; the caller wipes
+ * it. Not thread-safe per state (no shared state otherwise). */
+#ifndef MLDSA_FIPS202X_H
+#define MLDSA_FIPS202X_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fips202.h"
+#include "isas.h"
+
+#define MLDSA_KECCAKX_MAXW 8
+
+/* Lanes (streams) per ISA; MLDSA_KECCAKX_W(MLDSA_ISA) works where MLDSA_ISA is a macro. */
+#define MLDSA_KECCAKX_W_scalar 1
+#define MLDSA_KECCAKX_W_sse2 2
+#define MLDSA_KECCAKX_W_avx2 4
+#define MLDSA_KECCAKX_W_avx512 8
+#define MLDSA_KECCAKX_W_(isa) MLDSA_KECCAKX_W_##isa
+#define MLDSA_KECCAKX_W(isa) MLDSA_KECCAKX_W_(isa)
+
+typedef struct {
+  _Alignas(64) uint64_t s[25 * MLDSA_KECCAKX_MAXW];
+} mldsa_keccakx;
+
+/* mldsa_keccak_f1600_batch_<isa>(states): Keccak-f[1600] on W states, lane i of state j
+ *   at states[i * W + j]; states 8-byte aligned (64 is best). The generated assembly for
+ *   sse2, avx2, avx512; mldsa_keccak_f1600 for scalar (W = 1).
+ * mldsa_shake{128,256}x_absorb_<isa>(st, in, inlen, n): st = the SHAKE sponge of each
+ *   in[j] (inlen bytes, any length, the same for every stream), padded and ready to
+ *   squeeze. Absorb once: this also initialises st.
+ * mldsa_shake{128,256}x_squeezeblocks_<isa>(out, nblocks, st, n): the next nblocks whole
+ *   blocks (168 bytes for SHAKE128, 136 for SHAKE256) of each stream into out[j]; may be
+ *   called again for more. */
+#define MLDSA_DECLARE_KECCAKX(isa)                                                                 \
+  void mldsa_keccak_f1600_batch_##isa(uint64_t *states);                                           \
+  void mldsa_shake128x_absorb_##isa(mldsa_keccakx *st, const uint8_t *const *in, size_t inlen,     \
+                                    unsigned n);                                                   \
+  void mldsa_shake256x_absorb_##isa(mldsa_keccakx *st, const uint8_t *const *in, size_t inlen,     \
+                                    unsigned n);                                                   \
+  void mldsa_shake128x_squeezeblocks_##isa(uint8_t *const *out, size_t nblocks, mldsa_keccakx *st, \
+                                           unsigned n);                                            \
+  void mldsa_shake256x_squeezeblocks_##isa(uint8_t *const *out, size_t nblocks, mldsa_keccakx *st, \
+                                           unsigned n);
+
+MLDSA_FOR_EACH_ISA(MLDSA_DECLARE_KECCAKX)
+
+#endif
