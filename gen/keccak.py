@@ -44,22 +44,24 @@ def pi_target(x: int, y: int) -> tuple:
 
 def round_statements(src: str, dst: str) -> list:
     """C statements of one unrolled Keccak round from lanes src00..src44 (named by x, y)
-    into dst00..dst44, with the round constant in `rc`: theta, rho and pi, chi, iota."""
+    into dst00..dst44, with the round constant in `rc`: theta, then rho, pi and chi one
+    output plane at a time (only five rotated lanes b0..b4 are live, which keeps the
+    compiler's register pressure low), then iota."""
     rho = rho_offsets()
     s = []
     for x in range(5):
         s.append(f"c{x} = " + " ^ ".join(f"{src}{x}{y}" for y in range(5)) + ";")
     for x in range(5):
         s.append(f"d{x} = c{(x + 4) % 5} ^ ROL(c{(x + 1) % 5}, 1);")
-    b = {}
-    for x in range(5):
-        for y in range(5):
-            b[pi_target(x, y)] = (f"{src}{x}{y} ^ d{x}", rho[x + 5 * y])
-    for (x, y), (expr, r) in sorted(b.items()):
-        s.append(f"b{x}{y} = ROL({expr}, {r});" if r else f"b{x}{y} = {expr};")
+    source = {pi_target(x, y): (x, y) for x in range(5) for y in range(5)}
     for y in range(5):
         for x in range(5):
-            s.append(f"{dst}{x}{y} = b{x}{y} ^ (~b{(x + 1) % 5}{y} & b{(x + 2) % 5}{y});")
+            sx, sy = source[(x, y)]
+            r = rho[sx + 5 * sy]
+            expr = f"{src}{sx}{sy} ^ d{sx}"
+            s.append(f"b{x} = ROL({expr}, {r});" if r else f"b{x} = {expr};")
+        for x in range(5):
+            s.append(f"{dst}{x}{y} = b{x} ^ (~b{(x + 1) % 5} & b{(x + 2) % 5});")
     s.append(f"{dst}00 ^= rc;")
     return s
 

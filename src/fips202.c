@@ -31,9 +31,7 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
   while (len > 0) {
     /* whole lanes at a time when aligned to a lane boundary */
     if (st->pos % 8 == 0 && len >= 8 && st->pos + 8 <= st->rate) {
-      uint64_t w = 0;
-      for (unsigned i = 0; i < 8; ++i) w |= (uint64_t)in[i] << (8 * i);
-      st->s[st->pos / 8] ^= w;
+      st->s[st->pos / 8] ^= mldsa_load64_le(in);
       st->pos += 8;
       in += 8;
       len -= 8;
@@ -65,8 +63,7 @@ void mldsa_shake_squeeze(mldsa_keccak *st, uint8_t *out, size_t len) {
       st->pos = 0;
     }
     if (st->pos % 8 == 0 && len >= 8 && st->pos + 8 <= st->rate) {
-      uint64_t w = st->s[st->pos / 8];
-      for (unsigned i = 0; i < 8; ++i) out[i] = (uint8_t)(w >> (8 * i));
+      mldsa_store64_le(out, st->s[st->pos / 8]);
       st->pos += 8;
       out += 8;
       len -= 8;

@@ -4,9 +4,30 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define MLDSA_SHAKE128_RATE 168
 #define MLDSA_SHAKE256_RATE 136
+
+/* Keccak lanes are little-endian 64-bit words: a plain copy where the CPU is, bytewise
+ * elsewhere. */
+static inline uint64_t mldsa_load64_le(const uint8_t *p) {
+  uint64_t v = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(&v, p, 8);
+#else
+  for (unsigned i = 0; i < 8; ++i) v |= (uint64_t)p[i] << (8 * i);
+#endif
+  return v;
+}
+
+static inline void mldsa_store64_le(uint8_t *p, uint64_t v) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(p, &v, 8);
+#else
+  for (unsigned i = 0; i < 8; ++i) p[i] = (uint8_t)(v >> (8 * i));
+#endif
+}
 
 /* An incremental sponge: init, absorb any number of times, finalize, squeeze any number
  * of times. */

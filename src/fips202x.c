@@ -1,6 +1,6 @@
 /* Batched SHAKE128 / SHAKE256 over W streams (fips202x.h), compiled once: the generic
  * sponge below is instantiated for every ISA of MLDSA_FOR_EACH_ISA with that ISA's W and
- * permutation. Bytes are read and written little-endian one by one, like fips202.c, so
+ * permutation. Lanes are read and written as little-endian words (mldsa_load64_le, mldsa_store64_le), so
  * the code is endian-neutral; none of it depends on the data (constant time). */
 #include "fips202x.h"
 
@@ -9,15 +9,6 @@
 /* W = 1 on the portable backend: the single-state permutation. */
 void mldsa_keccak_f1600_batch_scalar(uint64_t *states) { mldsa_keccak_f1600(states); }
 
-static inline uint64_t load64(const uint8_t *p) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < 8; ++i) v |= (uint64_t)p[i] << (8 * i);
-  return v;
-}
-
-static inline void store64(uint8_t *p, uint64_t v) {
-  for (unsigned i = 0; i < 8; ++i) p[i] = (uint8_t)(v >> (8 * i));
-}
 
 /* Absorb n streams of inlen bytes into a zeroed state, pad each (SHAKE domain bits 1111,
  * then pad10*1); squeezing then starts with a permutation. */
@@ -28,14 +19,14 @@ static inline void absorb(uint64_t *s, unsigned w, void (*perm)(uint64_t *), uns
   memset(s, 0, 25 * w * sizeof *s);
   for (; inlen - off >= rate; off += rate) {
     for (unsigned j = 0; j < n; ++j)
-      for (unsigned i = 0; i < rate / 8; ++i) s[i * w + j] ^= load64(in[j] + off + 8 * i);
+      for (unsigned i = 0; i < rate / 8; ++i) s[i * w + j] ^= mldsa_load64_le(in[j] + off + 8 * i);
     perm(s);
   }
   size_t rem = inlen - off;
   for (unsigned j = 0; j < n; ++j) {
     const uint8_t *p = in[j] + off;
     size_t i = 0;
-    for (; i + 8 <= rem; i += 8) s[i / 8 * w + j] ^= load64(p + i);
+    for (; i + 8 <= rem; i += 8) s[i / 8 * w + j] ^= mldsa_load64_le(p + i);
     for (; i < rem; ++i) s[i / 8 * w + j] ^= (uint64_t)p[i] << (8 * (i % 8));
     s[rem / 8 * w + j] ^= (uint64_t)0x1F << (8 * (rem % 8));
     s[(rate - 1) / 8 * w + j] ^= (uint64_t)0x80 << (8 * ((rate - 1) % 8));
@@ -48,7 +39,7 @@ static inline void squeezeblocks(uint8_t *const *out, size_t nblocks, uint64_t *
   for (size_t off = 0; nblocks > 0; --nblocks, off += rate) {
     perm(s);
     for (unsigned j = 0; j < n; ++j)
-      for (unsigned i = 0; i < rate / 8; ++i) store64(out[j] + off + 8 * i, s[i * w + j]);
+      for (unsigned i = 0; i < rate / 8; ++i) mldsa_store64_le(out[j] + off + 8 * i, s[i * w + j]);
   }
 }
 
