@@ -40,6 +40,7 @@
 
 #include <check.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -570,7 +571,26 @@ static uint64_t hash_name(const char *s) {
 static long g_iters = 10000;
 static int g_exhaustive = 1;
 
+/* A kernel that faults (out-of-bounds access onto a guard page, an instruction the CPU
+ * lacks) kills the forked test; say where before Check reports the signal. */
+static void on_crash(int sig) {
+  fprintf(stderr,
+          "\nkernels %s: %s CRASHED with signal %d (%s)\n  case: %s\n  arrays (of the call "
+          "in progress): %s; %s\n  replay: MLDSA_TEST_SEED=0x%llx\n",
+          T->name, C.kernel, sig,
+          sig == SIGSEGV || sig == SIGBUS ? "out-of-bounds access? arrays placed next to an "
+                                            "inaccessible page fault there"
+          : sig == SIGILL                 ? "an instruction this CPU lacks?"
+                                          : "arithmetic fault",
+          C.vcase, PL_NAME[C.pl], C.alias, (unsigned long long)g_seed);
+  fflush(stderr);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 static void begin(int i, const char *kernel) {
+  static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+  for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; ++k) signal(sigs[k], on_crash);
   T_index = i;
   T = &isas[i];
   REF = i == 0 ? &model : &isas[0];
@@ -788,8 +808,8 @@ static void ps_pairs(polyset *s, const int32_t *va, size_t na, const int32_t *vb
   /* alternating first/last of each list (the lists start and end with their extremes) */
   for (int m = 0; m < 4; ++m) {
     for (size_t i = 0; i < N; ++i) {
-      a[i] = (i & 1) ^ (m & 1) ? va[na - 1] : va[0];
-      b[i] = (i & 1) ^ (m >> 1) ? vb[nb - 1] : vb[0];
+      a[i] = (i & 1) ^ (size_t)(m & 1) ? va[na - 1] : va[0];
+      b[i] = (i & 1) ^ (size_t)(m >> 1) ? vb[nb - 1] : vb[0];
     }
     snprintf(label, sizeof label, "edge: alternating extremes, pattern %d", m);
     ps_add(s, a, b, label);
@@ -827,7 +847,7 @@ static void ntt_edges(polyset *s) {
     }
   for (size_t blk = 1; blk < N; blk *= 2)
     for (int sg = 0; sg < 2; ++sg) {
-      for (size_t i = 0; i < N; ++i) p[i] = ((i / blk) & 1) ^ sg ? -NTT_IN_MAX : NTT_IN_MAX;
+      for (size_t i = 0; i < N; ++i) p[i] = ((i / blk) & 1) ^ (size_t)sg ? -NTT_IN_MAX : NTT_IN_MAX;
       snprintf(label, sizeof label, "edge: blocks of %zu alternating +-(q-1), phase %d", blk, sg);
       ps_add(s, p, NULL, label);
     }
