@@ -3,6 +3,7 @@
  * one-stream definition, so the result is the same on every ISA. */
 #include <string.h>
 
+#include "ct.h"
 #include "expand.h"
 #include "fips202x.h"
 #include "util.h"
@@ -35,9 +36,9 @@ static unsigned rej_eta(int32_t *a, unsigned n, const uint8_t *buf, size_t len) 
   for (size_t i = 0; i < 2 * len && n < MLDSA_N; ++i) {
     uint32_t b = (buf[i / 2] >> (4 * (i % 2))) & 15;
 #if MLDSA_ETA == 2
-    if (b < 15) a[n++] = 2 - (int32_t)(b - ((b * 205) >> 10) * 5); /* b mod 5 */
+    if (MLDSA_CT_PUBLIC(b < 15)) a[n++] = 2 - (int32_t)(b - ((b * 205) >> 10) * 5); /* b mod 5 */
 #else
-    if (b < 9) a[n++] = 4 - (int32_t)b;
+    if (MLDSA_CT_PUBLIC(b < 9)) a[n++] = 4 - (int32_t)b;
 #endif
   }
   return n;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "ct.h"
 #include "expand.h"
 #include "fips202.h"
 #include "isa_names.h"
@@ -70,6 +71,7 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
   ws.seedbuf[MLDSA_SEEDBYTES] = MLDSA_K;
   ws.seedbuf[MLDSA_SEEDBYTES + 1] = MLDSA_L;
   mldsa_shake256(ws.expanded, sizeof ws.expanded, ws.seedbuf, sizeof ws.seedbuf);
+  MLDSA_CT_DECLASSIFY(ws.expanded, MLDSA_SEEDBYTES); /* rho: public, part of pk */
 
   expand_matrix(&a, rho);
   expand_s(&ws.s1, &ws.s2, rhoprime);
@@ -129,7 +131,7 @@ static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a, uint16_t kapp
   /* Each check's outcome is public, so an attempt stops at the first one that fails. */
   int reject = 0;
   FOR_EACH_POLY(MLDSA_L, i) reject |= KERNEL(chknorm)(ws->z.v[i].c, MLDSA_GAMMA1 - MLDSA_BETA);
-  if (reject) return 0;
+  if (MLDSA_CT_PUBLIC(reject)) return 0;
 
   /* r0 = LowBits(w - c s2) must stay below gamma2 - beta */
   FOR_EACH_POLY(MLDSA_K, i) {
@@ -139,7 +141,7 @@ static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a, uint16_t kapp
     KERNEL(reduce32)(ws->w0.v[i].c);
     reject |= KERNEL(chknorm)(ws->w0.v[i].c, MLDSA_GAMMA2 - MLDSA_BETA);
   }
-  if (reject) return 0;
+  if (MLDSA_CT_PUBLIC(reject)) return 0;
 
   /* c t0 must stay below gamma2; the hint then makes up for the dropped t0 */
   FOR_EACH_POLY(MLDSA_K, i) {
@@ -148,14 +150,14 @@ static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a, uint16_t kapp
     KERNEL(reduce32)(ws->h.v[i].c);
     reject |= KERNEL(chknorm)(ws->h.v[i].c, MLDSA_GAMMA2);
   }
-  if (reject) return 0;
+  if (MLDSA_CT_PUBLIC(reject)) return 0;
 
   unsigned ones = 0;
   FOR_EACH_POLY(MLDSA_K, i) {
     KERNEL(add)(ws->w0.v[i].c, ws->w0.v[i].c, ws->h.v[i].c);
     ones += KERNEL_G2(make_hint)(ws->h.v[i].c, ws->w0.v[i].c, ws->w1.v[i].c);
   }
-  return ones <= MLDSA_OMEGA;
+  return MLDSA_CT_PUBLIC(ones <= MLDSA_OMEGA);
 }
 
 int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const uint8_t *sk) {
@@ -164,7 +166,8 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
   int ret = MLDSA_ERR_KEY;
 
   int bad_key = unpack_sk(ws.rho, ws.key, ws.tr, &ws.s1, &ws.s2, &ws.t0, sk);
-  if (bad_key == 0) {
+  MLDSA_CT_PLANTED_LEAK(ws.s1.v[0].c[0]); /* nothing, except in ci/ct --self-test */
+  if (MLDSA_CT_PUBLIC(bad_key == 0)) { /* the key's validity is returned */
     /* rho'' = H(K || rnd || mu) */
     memcpy(ws.rhopp_in, ws.key, MLDSA_SEEDBYTES);
     memcpy(ws.rhopp_in + MLDSA_SEEDBYTES, rnd, MLDSA_RNDBYTES);
@@ -179,6 +182,7 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
 
     for (unsigned attempt = 0; attempt < MLDSA_MAX_SIGN_ATTEMPTS; ++attempt) {
       if (sign_attempt(&ws, &a, (uint16_t)(attempt * MLDSA_L))) {
+        MLDSA_CT_DECLASSIFY(&ws.h, sizeof ws.h); /* accepted: the hint is in sig */
         pack_sig(sig, ws.ctilde, &ws.z, &ws.h);
         ret = MLDSA_OK;
         break;
@@ -260,7 +264,7 @@ int ENTRY(public_from_secret)(uint8_t *pk, const uint8_t *sk) {
   mldsa_zeroize(key, sizeof key);
   mldsa_zeroize(&t0_given, sizeof t0_given);
   mldsa_zeroize(t0_packed, sizeof t0_packed);
-  if (bad) {
+  if (MLDSA_CT_PUBLIC(bad)) { /* the key's validity is returned */
     memset(pk, 0, MLDSA_PUBLICKEYBYTES);
     return MLDSA_ERR_KEY;
   }
