@@ -11,8 +11,6 @@
 #include "mldsa.h"
 #include "util.h"
 
-#define MLDSA_API __attribute__((visibility("default")))
-
 #define TR_BYTES 64
 #define MU_BYTES 64
 #define RND_BYTES 32

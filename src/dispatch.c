@@ -7,6 +7,7 @@
 
 #include "backend.h"
 #include "cpu.h"
+#include "util.h"
 
 typedef struct {
   const char *name;
@@ -56,4 +57,4 @@ const mldsa_backend *mldsa_backend_for(int p) {
   }
 }
 
-const char *mldsa_isa(void) { return chosen_isa()->name; }
+MLDSA_API const char *mldsa_isa(void) { return chosen_isa()->name; }

@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Marks the functions of include/mldsa.h: the only symbols the shared library exports. */
+#define MLDSA_API __attribute__((visibility("default")))
+
 /* Overwrite len bytes with zeros in a way the compiler may not elide. */
 void mldsa_zeroize(void *p, size_t len);
 
