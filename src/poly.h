@@ -35,6 +35,7 @@ typedef struct {
 #define unpack_sig MLDSA_NS(unpack_sig)
 #define pack_w1 MLDSA_NS(pack_w1)
 #define pack_t0 MLDSA_NS(pack_t0)
+#define unpack_z_poly MLDSA_NS(unpack_z_poly)
 #define sample_in_ball MLDSA_NS(sample_in_ball)
 
 void pack_pk(uint8_t pk[MLDSA_PUBLICKEYBYTES], const uint8_t rho[MLDSA_SEEDBYTES],
@@ -59,6 +60,9 @@ void pack_sig(uint8_t sig[MLDSA_SIGBYTES], const uint8_t ctilde[MLDSA_CTILDEBYTE
 int unpack_sig(uint8_t ctilde[MLDSA_CTILDEBYTES], mldsa_polyvecl *z, mldsa_polyveck *h,
                const uint8_t sig[MLDSA_SIGBYTES]);
 void pack_w1(uint8_t out[MLDSA_K * MLDSA_POLYW1_PACKEDBYTES], const mldsa_polyveck *w1);
+/* The one z decoder: a = gamma1 - BitUnpack(in, gamma1 - 1, gamma1) (z of a signature,
+ * and y of ExpandMask, which decodes its SHAKE256 output the same way). */
+void unpack_z_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYZ_PACKEDBYTES]);
 
 /* SampleInBall (FIPS 204 Alg. 29); the other samplers are per ISA (expand.h). */
 void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES]);
