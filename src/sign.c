@@ -60,9 +60,23 @@ struct keygen_ws {
   mldsa_polyveck s2, t1, t0;
 };
 
+/* From s1 and s2 in ws: t = A s1 + s2, (t1, t0) = Power2Round(t) into ws, then
+ * pk = pkEncode(rho, t1) and tr = H(pk). */
+static void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], struct keygen_ws *ws,
+                        const uint8_t rho[MLDSA_SEEDBYTES]) {
+  mldsa_matrix a;
+  expand_matrix(&a, rho);
+  ws->s1hat = ws->s1;
+  vecl_ntt(&ws->s1hat);
+  compute_t(&ws->t1, &a, &ws->s1hat, &ws->s2);
+  FOR_EACH_POLY(MLDSA_K, i)
+  KERNEL(power2round)(ws->t1.v[i].c, ws->t0.v[i].c, ws->t1.v[i].c);
+  pack_pk(pk, rho, &ws->t1);
+  mldsa_shake256(tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
+}
+
 void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
   struct keygen_ws ws;
-  mldsa_matrix a;
   uint8_t tr[MLDSA_TRBYTES];
   const uint8_t *rho = ws.expanded, *rhoprime = ws.expanded + MLDSA_SEEDBYTES,
                 *key = ws.expanded + MLDSA_SEEDBYTES + MLDSA_CRHBYTES;
@@ -73,16 +87,8 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
   mldsa_shake256(ws.expanded, sizeof ws.expanded, ws.seedbuf, sizeof ws.seedbuf);
   MLDSA_CT_DECLASSIFY(ws.expanded, MLDSA_SEEDBYTES); /* rho: public, part of pk */
 
-  expand_matrix(&a, rho);
   expand_s(&ws.s1, &ws.s2, rhoprime);
-  ws.s1hat = ws.s1;
-  vecl_ntt(&ws.s1hat);
-  compute_t(&ws.t1, &a, &ws.s1hat, &ws.s2);
-  FOR_EACH_POLY(MLDSA_K, i)
-  KERNEL(power2round)(ws.t1.v[i].c, ws.t0.v[i].c, ws.t1.v[i].c);
-
-  pack_pk(pk, rho, &ws.t1);
-  mldsa_shake256(tr, sizeof tr, pk, MLDSA_PUBLICKEYBYTES);
+  make_public(pk, tr, &ws, rho);
   pack_sk(sk, rho, key, tr, &ws.s1, &ws.s2, &ws.t0);
   mldsa_zeroize(&ws, sizeof ws);
 }
@@ -239,20 +245,12 @@ int ENTRY(verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk) {
 
 int ENTRY(public_from_secret)(uint8_t *pk, const uint8_t *sk) {
   struct keygen_ws ws;
-  mldsa_matrix a;
   uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES], tr[MLDSA_TRBYTES], tr2[MLDSA_TRBYTES];
   uint8_t t0_packed[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES];
   mldsa_polyveck t0_given;
 
   int bad = unpack_sk(rho, key, tr, &ws.s1, &ws.s2, &t0_given, sk);
-  expand_matrix(&a, rho);
-  ws.s1hat = ws.s1;
-  vecl_ntt(&ws.s1hat);
-  compute_t(&ws.t1, &a, &ws.s1hat, &ws.s2);
-  FOR_EACH_POLY(MLDSA_K, i)
-  KERNEL(power2round)(ws.t1.v[i].c, ws.t0.v[i].c, ws.t1.v[i].c);
-  pack_pk(pk, rho, &ws.t1);
-  mldsa_shake256(tr2, sizeof tr2, pk, MLDSA_PUBLICKEYBYTES);
+  make_public(pk, tr2, &ws, rho);
   pack_t0(t0_packed, &ws.t0);
 
   /* The key is consistent when tr = H(pk) and its t0 is the recomputed one. */

@@ -4,7 +4,7 @@
 #   a: %rdi   (unaligned, in place)
 #
 # Contract: for |a_i| < q in the NTT order below, a = INTT(a) 2^32 mod q (the natural
-# order of a polynomial) with |a_i| < q (this code: |a_i| < 0.7449q, checked by
+# order of a polynomial) with |a_i| < q (this code: |a_i| < 0.7448746q, checked by
 # the generator).
 #
 # NTT order of avx2: the standard order (FIPS 204, as ntt_scalar writes it) with
@@ -12,12 +12,14 @@
 # transposed: position 64g + 8i + j holds standard index 64g + 8j + i
 # (i, j < 8). It is what the last layers find in their registers after the one
 # 8 x 8 transposition that lets them pair whole registers; keeping it saves a second
-# transposition in ntt and one in invntt_tomont. ntt_reorder applies it (it is its own
-# inverse).
+# transposition in ntt and one in invntt_tomont (measured on Zen 4: the standard order
+# would cost 5-7% per call on every ISA). ntt_reorder applies it (its own inverse).
 #
 # Method: the mirror image of mldsa_ntt_avx2 (gen/kernels/ntt_plan.py), with
 # Gentleman-Sande butterflies (a, b) = (a + b, (a - b) w), w = the inverse of the forward
 # twiddle; the last layer multiplies both outputs by 2^32/256 (w includes it).
+#   Registers: %rdi (the array), %rax, %rsi, %ecx (all caller-saved), vector
+#   registers; no stack. No branch or address depends on the coefficients.
 #   Products by Shoup's method (see ntt.S): t in [0, q) up to q|x|/2^33, sums grow as in
 #   the scalar code (< 256q); in the last layer h is rounded, |t| <= q/2 + q|x|/2^33.
     .section .rodata
@@ -27,193 +29,247 @@
     .long 8380417, 8380417, 8380417, 8380417, 8380417, 8380417, 8380417, 8380417
     # +32: 2^31 (qwords): rounds hi(x zb)
     .long 2147483648, 0, 2147483648, 0, 2147483648, 0, 2147483648, 0
-    # +64: layer 8 k 128..156: zb per lane
+    # +64: group 0: layer 8 k 128..156: zb per lane
     .long 374860238, 1934038751, 201262505, 1123958025, 776003547, 283780712, 394851342, -1547952704
-    # +96: layer 8 k 128..156: z per lane
+    # +96: group 0: layer 8 k 128..156: z per lane
     .long 731434, 3773731, 392707, 2193087, 1514152, 553718, 770441, -3020393
-    # +128: layer 8 k 129..157: zb per lane
+    # +128: group 0: layer 8 k 129..157: zb per lane
     .long -540420426, 2036925262, -1499603926, -1208667171, -71875110, -260424530, -279505433, 702390549
-    # +160: layer 8 k 129..157: z per lane
+    # +160: group 0: layer 8 k 129..157: z per lane
     .long -1054478, 3974485, -2926054, -2358373, -140244, -508145, -545376, 1370517
-    # +192: layer 8 k 130..158: zb per lane
+    # +192: group 0: layer 8 k 130..158: zb per lane
     .long 400711272, -1809756372, 879867909, -1600929361, -1758099917, 565464272, -110126092, 6087993
-    # +224: layer 8 k 130..158: z per lane
+    # +224: group 0: layer 8 k 130..158: z per lane
     .long 781875, -3531229, 1716814, -3123762, -3430436, 1103344, -214880, 11879
-    # +256: layer 8 k 131..159: zb per lane
+    # +256: group 0: layer 8 k 131..159: zb per lane
     .long -973777462, 155290192, 1544891539, 1119856484, -440824168, -1591599803, -1723816713, -2047270596
-    # +288: layer 8 k 131..159: z per lane
+    # +288: group 0: layer 8 k 131..159: z per lane
     .long -1900052, 303005, 3014420, 2185084, -860144, -3105558, -3363542, -3994671
-    # +320: layer 7 k 64..78: zb per lane
+    # +320: group 0: layer 7 k 64..78: zb per lane
     .long -894060583, 985155484, 1206536194, 168022240, 235321234, -1185330464, 1424130038, 1422575624
-    # +352: layer 7 k 64..78: z per lane
+    # +352: group 0: layer 7 k 64..78: z per lane
     .long -1744507, 1922253, 2354215, 327848, 459163, -2312838, 2778788, 2775755
-    # +384: layer 7 k 65..79: zb per lane
+    # +384: group 0: layer 7 k 65..79: zb per lane
     .long 1146323031, 1957047970, -518252220, -178766299, 334803717, 1777179795, -1375177022, -695180180
-    # +416: layer 7 k 65..79: z per lane
+    # +416: group 0: layer 7 k 65..79: z per lane
     .long 2236726, 3818627, -1011223, -348812, 653275, 3467665, -2683270, -1356448
-    # +448: layer 6 k 32..39: zb per lane
+    # +448: group 0: layer 6 k 32..39: zb per lane
     .long -952438995, -1714807468, -950076368, -1495136972, -1983539117, -285388938, -1636082790, 1484874664
-    # +480: layer 6 k 32..39: z per lane
+    # +480: group 0: layer 6 k 32..39: z per lane
     .long -1858416, -3345963, -1853806, -2917338, -3870317, -556856, -3192354, 2897314
-    # +512: layer 5 k 16: zb, z
-    .long -1170414139, -2283733
-    # +520: layer 5 k 17: zb, z
-    .long -1443016191, -2815639
-    # +528: layer 5 k 18: zb, z
-    .long 1837364258, 3585098
-    # +536: layer 5 k 19: zb, z
-    .long 329347125, 642628
-    # +544: layer 4 k 8: zb, z
-    .long 625853735, 1221177
-    # +552: layer 4 k 9: zb, z
-    .long -285697463, -557458
-    # +560: (alignment)
-    .long 0, 0, 0, 0
-    # +576: layer 8 k 160..188: zb per lane
+    # +512: group 0: layer 5 k 16: zb
+    .long -1170414139, -1170414139, -1170414139, -1170414139, -1170414139, -1170414139, -1170414139, -1170414139
+    # +544: group 0: layer 5 k 16: z
+    .long -2283733, -2283733, -2283733, -2283733, -2283733, -2283733, -2283733, -2283733
+    # +576: group 0: layer 5 k 17: zb
+    .long -1443016191, -1443016191, -1443016191, -1443016191, -1443016191, -1443016191, -1443016191, -1443016191
+    # +608: group 0: layer 5 k 17: z
+    .long -2815639, -2815639, -2815639, -2815639, -2815639, -2815639, -2815639, -2815639
+    # +640: group 0: layer 5 k 18: zb
+    .long 1837364258, 1837364258, 1837364258, 1837364258, 1837364258, 1837364258, 1837364258, 1837364258
+    # +672: group 0: layer 5 k 18: z
+    .long 3585098, 3585098, 3585098, 3585098, 3585098, 3585098, 3585098, 3585098
+    # +704: group 0: layer 5 k 19: zb
+    .long 329347125, 329347125, 329347125, 329347125, 329347125, 329347125, 329347125, 329347125
+    # +736: group 0: layer 5 k 19: z
+    .long 642628, 642628, 642628, 642628, 642628, 642628, 642628, 642628
+    # +768: group 0: layer 4 k 8: zb
+    .long 625853735, 625853735, 625853735, 625853735, 625853735, 625853735, 625853735, 625853735
+    # +800: group 0: layer 4 k 8: z
+    .long 1221177, 1221177, 1221177, 1221177, 1221177, 1221177, 1221177, 1221177
+    # +832: group 0: layer 4 k 9: zb
+    .long -285697463, -285697463, -285697463, -285697463, -285697463, -285697463, -285697463, -285697463
+    # +864: group 0: layer 4 k 9: z
+    .long -557458, -557458, -557458, -557458, -557458, -557458, -557458, -557458
+    # +896: group 1: layer 8 k 160..188: zb per lane
     .long 1726753853, -883155599, 2061661095, -1542497137, 940195359, 713994583, 1405999311, 1042326957
-    # +608: layer 8 k 160..188: z per lane
+    # +928: group 1: layer 8 k 160..188: z per lane
     .long 3369273, -1723229, 4022750, -3009748, 1834526, 1393159, 2743411, 2033807
-    # +640: layer 8 k 161..189: zb per lane
+    # +960: group 1: layer 8 k 161..189: zb per lane
     .long -596344473, 827959816, -384158533, -1357098057, 371462360, -1276805128, -270590488, 1216882040
-    # +672: layer 8 k 161..189: z per lane
+    # +992: group 1: layer 8 k 161..189: z per lane
     .long -1163598, 1615530, -749577, -2647994, 724804, -2491325, -527981, 2374402
-    # +704: layer 8 k 162..190: zb per lane
+    # +1024: group 1: layer 8 k 162..190: zb per lane
     .long -1039370342, -1316619236, -2126092136, 173440395, 608791570, -1021949428, 604552167, -1078959975
-    # +736: layer 8 k 162..190: z per lane
+    # +1056: group 1: layer 8 k 162..190: z per lane
     .long -2028038, -2569011, -4148469, 338420, 1187885, -1994046, 1179613, -2105286
-    # +768: layer 8 k 163..191: zb per lane
+    # +1088: group 1: layer 8 k 163..191: zb per lane
     .long -853476187, -2040058690, 1339088280, 1554794072, -260312805, 756955444, -300448763, 831969619
-    # +800: layer 8 k 163..191: z per lane
+    # +1120: group 1: layer 8 k 163..191: z per lane
     .long -1665318, -3980599, 2612853, 3033742, -507927, 1476985, -586241, 1623354
-    # +832: layer 7 k 80..94: zb per lane
+    # +1152: group 1: layer 7 k 80..94: zb per lane
     .long -1729304568, 628664287, -318346816, -1261461890, 1210558298, 2143745726, 1155548552, -916321552
-    # +864: layer 7 k 80..94: z per lane
+    # +1184: group 1: layer 7 k 80..94: z per lane
     .long -3374250, 1226661, -621164, -2461387, 2362063, 4182915, 2254727, -1787943
-    # +896: layer 7 k 81..95: zb per lane
+    # +1216: group 1: layer 7 k 81..95: zb per lane
     .long -1499481951, -1999506068, -1555941048, 675310538, 666258756, -1784632064, 1225434135, 1321868265
-    # +928: layer 7 k 81..95: z per lane
+    # +1248: group 1: layer 7 k 81..95: z per lane
     .long -2925816, -3901472, -3035980, 1317678, 1300016, -3482206, 2391089, 2579253
-    # +960: layer 6 k 40..47: zb per lane
+    # +1280: group 1: layer 6 k 40..47: zb per lane
     .long 2024403852, 879957084, 992097815, -1925356481, 1831915353, 418987550, -901666090, -1750224323
-    # +992: layer 6 k 40..47: z per lane
+    # +1312: group 1: layer 6 k 40..47: z per lane
     .long 3950053, 1716988, 1935799, -3756790, 3574466, 817536, -1759347, -3415069
-    # +1024: layer 5 k 20: zb, z
-    .long -748618600, -1460718
-    # +1032: layer 5 k 21: zb, z
-    .long -1257667337, -2453983
-    # +1040: layer 5 k 22: zb, z
-    .long -878576921, -1714295
-    # +1048: layer 5 k 23: zb, z
-    .long 1654287830, 3227876
-    # +1056: layer 4 k 10: zb, z
-    .long 515185417, 1005239
-    # +1064: layer 4 k 11: zb, z
-    .long -1929495947, -3764867
-    # +1072: (alignment)
-    .long 0, 0, 0, 0
-    # +1088: layer 8 k 192..220: zb per lane
+    # +1344: group 1: layer 5 k 20: zb
+    .long -748618600, -748618600, -748618600, -748618600, -748618600, -748618600, -748618600, -748618600
+    # +1376: group 1: layer 5 k 20: z
+    .long -1460718, -1460718, -1460718, -1460718, -1460718, -1460718, -1460718, -1460718
+    # +1408: group 1: layer 5 k 21: zb
+    .long -1257667337, -1257667337, -1257667337, -1257667337, -1257667337, -1257667337, -1257667337, -1257667337
+    # +1440: group 1: layer 5 k 21: z
+    .long -2453983, -2453983, -2453983, -2453983, -2453983, -2453983, -2453983, -2453983
+    # +1472: group 1: layer 5 k 22: zb
+    .long -878576921, -878576921, -878576921, -878576921, -878576921, -878576921, -878576921, -878576921
+    # +1504: group 1: layer 5 k 22: z
+    .long -1714295, -1714295, -1714295, -1714295, -1714295, -1714295, -1714295, -1714295
+    # +1536: group 1: layer 5 k 23: zb
+    .long 1654287830, 1654287830, 1654287830, 1654287830, 1654287830, 1654287830, 1654287830, 1654287830
+    # +1568: group 1: layer 5 k 23: z
+    .long 3227876, 3227876, 3227876, 3227876, 3227876, 3227876, 3227876, 3227876
+    # +1600: group 1: layer 4 k 10: zb
+    .long 515185417, 515185417, 515185417, 515185417, 515185417, 515185417, 515185417, 515185417
+    # +1632: group 1: layer 4 k 10: z
+    .long 1005239, 1005239, 1005239, 1005239, 1005239, 1005239, 1005239, 1005239
+    # +1664: group 1: layer 4 k 11: zb
+    .long -1929495947, -1929495947, -1929495947, -1929495947, -1929495947, -1929495947, -1929495947, -1929495947
+    # +1696: group 1: layer 4 k 11: z
+    .long -3764867, -3764867, -3764867, -3764867, -3764867, -3764867, -3764867, -3764867
+    # +1728: group 2: layer 8 k 192..220: zb per lane
     .long 1116720494, 1779436847, 1136965286, -1287922800, 6363718, 1967222129, 1629985060, 885133339
-    # +1120: layer 8 k 192..220: z per lane
+    # +1760: group 2: layer 8 k 192..220: z per lane
     .long 2178965, 3472069, 2218467, -2513018, 12417, 3838479, 3180456, 1727088
-    # +1152: layer 8 k 193..221: zb per lane
+    # +1792: group 2: layer 8 k 193..221: zb per lane
     .long 419615363, -2070602178, 671509323, 45766801, -642772911, -635454918, 137583815, -1123881663
-    # +1184: layer 8 k 193..221: z per lane
+    # +1824: group 2: layer 8 k 193..221: z per lane
     .long 818761, -4040196, 1310261, 89301, -1254190, -1239911, 268456, -2192938
-    # +1216: layer 8 k 194..222: zb per lane
+    # +1856: group 2: layer 8 k 194..222: zb per lane
     .long 963438279, 985022747, -314284737, -72690498, -1354528380, -1176751719, 1851023419, 908452108
-    # +1248: layer 8 k 194..222: z per lane
+    # +1888: group 2: layer 8 k 194..222: z per lane
     .long 1879878, 1921994, -613238, -141835, -2642980, -2296099, 3611750, 1772588
-    # +1280: layer 8 k 195..223: zb per lane
+    # +1920: group 2: layer 8 k 195..223: zb per lane
     .long -1045062172, 235104446, 694382729, -1536588520, -1637785316, -1920467227, -1223601433, 2124962073
-    # +1312: layer 8 k 195..223: z per lane
+    # +1952: group 2: layer 8 k 195..223: z per lane
     .long -2039144, 458740, 1354892, -2998219, -3195676, -3747250, -2387513, 4146264
-    # +1344: layer 7 k 96..110: zb per lane
+    # +1984: group 2: layer 7 k 96..110: zb per lane
     .long -1669960606, -120646188, 1638590967, 1787797779, 1708872713, -86965173, 1518161567, -247357819
-    # +1376: layer 7 k 96..110: z per lane
+    # +2016: group 2: layer 7 k 96..110: z per lane
     .long -3258457, -235407, 3197248, 3488383, 3334383, -169688, 2962264, -482649
-    # +1408: layer 7 k 97..111: zb per lane
+    # +2048: group 2: layer 7 k 97..111: zb per lane
     .long 1665705315, -889861155, -1018755525, 2135294594, -1262003603, 289871779, -588790216, -783134478
-    # +1440: layer 7 k 97..111: z per lane
+    # +2080: group 2: layer 7 k 97..111: z per lane
     .long 3250154, -1736313, -1987814, 4166425, -2462444, 565603, -1148858, -1528066
-    # +1472: layer 6 k 48..55: zb per lane
+    # +2112: group 2: layer 6 k 48..55: zb per lane
     .long -1104976547, -1661512036, 2059733581, -1061813248, 1797021249, -561427818, -475984260, -202001019
-    # +1504: layer 6 k 48..55: z per lane
+    # +2144: group 2: layer 6 k 48..55: z per lane
     .long -2156050, -3241972, 4018989, -2071829, 3506380, -1095468, -928749, -394148
-    # +1536: layer 5 k 24: zb, z
-    .long 684667771, 1335936
-    # +1544: layer 5 k 25: zb, z
-    .long -346752664, -676590
-    # +1552: layer 5 k 26: zb, z
-    .long 222489248, 434125
-    # +1560: layer 5 k 27: zb, z
-    .long 1806278032, 3524442
-    # +1568: layer 4 k 12: zb, z
-    .long -1091570561, -2129892
-    # +1576: layer 4 k 13: zb, z
-    .long -1374673747, -2682288
-    # +1584: (alignment)
-    .long 0, 0, 0, 0
-    # +1600: layer 8 k 224..252: zb per lane
+    # +2176: group 2: layer 5 k 24: zb
+    .long 684667771, 684667771, 684667771, 684667771, 684667771, 684667771, 684667771, 684667771
+    # +2208: group 2: layer 5 k 24: z
+    .long 1335936, 1335936, 1335936, 1335936, 1335936, 1335936, 1335936, 1335936
+    # +2240: group 2: layer 5 k 25: zb
+    .long -346752664, -346752664, -346752664, -346752664, -346752664, -346752664, -346752664, -346752664
+    # +2272: group 2: layer 5 k 25: z
+    .long -676590, -676590, -676590, -676590, -676590, -676590, -676590, -676590
+    # +2304: group 2: layer 5 k 26: zb
+    .long 222489248, 222489248, 222489248, 222489248, 222489248, 222489248, 222489248, 222489248
+    # +2336: group 2: layer 5 k 26: z
+    .long 434125, 434125, 434125, 434125, 434125, 434125, 434125, 434125
+    # +2368: group 2: layer 5 k 27: zb
+    .long 1806278032, 1806278032, 1806278032, 1806278032, 1806278032, 1806278032, 1806278032, 1806278032
+    # +2400: group 2: layer 5 k 27: z
+    .long 3524442, 3524442, 3524442, 3524442, 3524442, 3524442, 3524442, 3524442
+    # +2432: group 2: layer 4 k 12: zb
+    .long -1091570561, -1091570561, -1091570561, -1091570561, -1091570561, -1091570561, -1091570561, -1091570561
+    # +2464: group 2: layer 4 k 12: z
+    .long -2129892, -2129892, -2129892, -2129892, -2129892, -2129892, -2129892, -2129892
+    # +2496: group 2: layer 4 k 13: zb
+    .long -1374673747, -1374673747, -1374673747, -1374673747, -1374673747, -1374673747, -1374673747, -1374673747
+    # +2528: group 2: layer 4 k 13: z
+    .long -2682288, -2682288, -2682288, -2682288, -2682288, -2682288, -2682288, -2682288
+    # +2560: group 3: layer 8 k 224..252: zb per lane
     .long 1258381762, 1931587462, 1926727420, 1257750362, 1904936414, 2032221021, -1420958686, 746144248
-    # +1632: layer 8 k 224..252: z per lane
+    # +2592: group 3: layer 8 k 224..252: z per lane
     .long 2455377, 3768948, 3759465, 2454145, 3716946, 3965306, -2772600, 1455890
-    # +1664: layer 8 k 225..253: zb per lane
+    # +2624: group 3: layer 8 k 225..253: zb per lane
     .long 128353682, -1372618620, 2027935492, -517299994, 1683520342, -326425360, 30313375, 1363007700
-    # +1696: layer 8 k 225..253: z per lane
+    # +2656: group 3: layer 8 k 225..253: z per lane
     .long 250446, -2678278, 3956944, -1009365, 3284915, -636927, 59148, 2659525
-    # +1728: layer 8 k 226..254: zb per lane
+    # +2688: group 3: layer 8 k 226..254: zb per lane
     .long -325927722, 1747917558, -818371958, -421552614, 1176904444, -44694137, 912367099, 991903578
-    # +1760: layer 8 k 226..254: z per lane
+    # +2720: group 3: layer 8 k 226..254: z per lane
     .long -635956, 3410568, -1596822, -822541, 2296397, -87208, 1780227, 1935420
-    # +1792: layer 8 k 227..255: zb per lane
+    # +2752: group 3: layer 8 k 227..255: zb per lane
     .long 1819892093, 863641633, 1014493059, 14253662, 2027833504, -605900043, -1363460238, -898413
-    # +1824: layer 8 k 227..255: z per lane
+    # +2784: group 3: layer 8 k 227..255: z per lane
     .long 3551006, 1685153, 1979497, 27812, 3956745, -1182243, -2660408, -1753
-    # +1856: layer 7 k 112..126: zb per lane
+    # +2816: group 3: layer 7 k 112..126: zb per lane
     .long -2131021878, 1529189038, 1955560694, -1039411342, 140455867, 1651689966, -1974159335, -654783359
-    # +1888: layer 7 k 112..126: z per lane
+    # +2848: group 3: layer 7 k 112..126: z per lane
     .long -4158088, 2983781, 3815725, -2028118, 274060, 3222807, -3852015, -1277625
-    # +1920: layer 7 k 113..127: zb per lane
+    # +2880: group 3: layer 7 k 113..127: zb per lane
     .long 568627424, -1440787840, -993005454, -1285853323, 1599739335, -2143979939, 1350681039, -1574918427
-    # +1952: layer 7 k 113..127: z per lane
+    # +2912: group 3: layer 7 k 113..127: z per lane
     .long 1109516, -2811291, -1937570, -2508980, 3121440, -4183372, 2635473, -3073009
-    # +1984: layer 6 k 56..63: zb per lane
+    # +2944: group 3: layer 6 k 56..63: zb per lane
     .long -594436433, -1898723372, -1076973524, 1594295555, 1838055109, -1404529459, -1631226336, -1846138265
-    # +2016: layer 6 k 56..63: z per lane
+    # +2976: group 3: layer 6 k 56..63: z per lane
     .long -1159875, -3704823, -2101410, 3110818, 3586446, -2740543, -3182878, -3602218
-    # +2048: layer 5 k 28: zb, z
-    .long 858240904, 1674615
-    # +2056: layer 5 k 29: zb, z
-    .long -1364982364, -2663378
-    # +2064: layer 5 k 30: zb, z
-    .long 2082316400, 4063053
-    # +2072: layer 5 k 31: zb, z
-    .long 1727305304, 3370349
-    # +2080: layer 4 k 14: zb, z
-    .long -1815525077, -3542485
-    # +2088: layer 4 k 15: zb, z
-    .long 308362795, 601683
-    # +2096: layer 3 k 4: zb, z
-    .long 1640734244, 3201430
-    # +2104: layer 3 k 5: zb, z
-    .long 1612161320, 3145678
-    # +2112: layer 3 k 6: zb, z
-    .long 1477910808, 2883726
-    # +2120: layer 3 k 7: zb, z
-    .long 1640767044, 3201494
-    # +2128: layer 2 k 2: zb, z
-    .long -1927777021, -3761513
-    # +2136: layer 2 k 3: zb, z
-    .long -1929875198, -3765607
-    # +2144: layer 1 k 1 times 2^32/256: zb, z
-    .long -151046689, -294725
-    # +2152: (alignment)
-    .long 0, 0, 0, 0, 0, 0
-    # +2176: 2^32/256: zb per lane
+    # +3008: group 3: layer 5 k 28: zb
+    .long 858240904, 858240904, 858240904, 858240904, 858240904, 858240904, 858240904, 858240904
+    # +3040: group 3: layer 5 k 28: z
+    .long 1674615, 1674615, 1674615, 1674615, 1674615, 1674615, 1674615, 1674615
+    # +3072: group 3: layer 5 k 29: zb
+    .long -1364982364, -1364982364, -1364982364, -1364982364, -1364982364, -1364982364, -1364982364, -1364982364
+    # +3104: group 3: layer 5 k 29: z
+    .long -2663378, -2663378, -2663378, -2663378, -2663378, -2663378, -2663378, -2663378
+    # +3136: group 3: layer 5 k 30: zb
+    .long 2082316400, 2082316400, 2082316400, 2082316400, 2082316400, 2082316400, 2082316400, 2082316400
+    # +3168: group 3: layer 5 k 30: z
+    .long 4063053, 4063053, 4063053, 4063053, 4063053, 4063053, 4063053, 4063053
+    # +3200: group 3: layer 5 k 31: zb
+    .long 1727305304, 1727305304, 1727305304, 1727305304, 1727305304, 1727305304, 1727305304, 1727305304
+    # +3232: group 3: layer 5 k 31: z
+    .long 3370349, 3370349, 3370349, 3370349, 3370349, 3370349, 3370349, 3370349
+    # +3264: group 3: layer 4 k 14: zb
+    .long -1815525077, -1815525077, -1815525077, -1815525077, -1815525077, -1815525077, -1815525077, -1815525077
+    # +3296: group 3: layer 4 k 14: z
+    .long -3542485, -3542485, -3542485, -3542485, -3542485, -3542485, -3542485, -3542485
+    # +3328: group 3: layer 4 k 15: zb
+    .long 308362795, 308362795, 308362795, 308362795, 308362795, 308362795, 308362795, 308362795
+    # +3360: group 3: layer 4 k 15: z
+    .long 601683, 601683, 601683, 601683, 601683, 601683, 601683, 601683
+    # +3392: layer 3 k 4: zb
+    .long 1640734244, 1640734244, 1640734244, 1640734244, 1640734244, 1640734244, 1640734244, 1640734244
+    # +3424: layer 3 k 4: z
+    .long 3201430, 3201430, 3201430, 3201430, 3201430, 3201430, 3201430, 3201430
+    # +3456: layer 3 k 5: zb
+    .long 1612161320, 1612161320, 1612161320, 1612161320, 1612161320, 1612161320, 1612161320, 1612161320
+    # +3488: layer 3 k 5: z
+    .long 3145678, 3145678, 3145678, 3145678, 3145678, 3145678, 3145678, 3145678
+    # +3520: layer 3 k 6: zb
+    .long 1477910808, 1477910808, 1477910808, 1477910808, 1477910808, 1477910808, 1477910808, 1477910808
+    # +3552: layer 3 k 6: z
+    .long 2883726, 2883726, 2883726, 2883726, 2883726, 2883726, 2883726, 2883726
+    # +3584: layer 3 k 7: zb
+    .long 1640767044, 1640767044, 1640767044, 1640767044, 1640767044, 1640767044, 1640767044, 1640767044
+    # +3616: layer 3 k 7: z
+    .long 3201494, 3201494, 3201494, 3201494, 3201494, 3201494, 3201494, 3201494
+    # +3648: layer 2 k 2: zb
+    .long -1927777021, -1927777021, -1927777021, -1927777021, -1927777021, -1927777021, -1927777021, -1927777021
+    # +3680: layer 2 k 2: z
+    .long -3761513, -3761513, -3761513, -3761513, -3761513, -3761513, -3761513, -3761513
+    # +3712: layer 2 k 3: zb
+    .long -1929875198, -1929875198, -1929875198, -1929875198, -1929875198, -1929875198, -1929875198, -1929875198
+    # +3744: layer 2 k 3: z
+    .long -3765607, -3765607, -3765607, -3765607, -3765607, -3765607, -3765607, -3765607
+    # +3776: layer 1 k 1 times 2^32/256: zb
+    .long -151046689, -151046689, -151046689, -151046689, -151046689, -151046689, -151046689, -151046689
+    # +3808: layer 1 k 1 times 2^32/256: z
+    .long -294725, -294725, -294725, -294725, -294725, -294725, -294725, -294725
+    # +3840: 2^32/256: zb
     .long 8395782, 8395782, 8395782, 8395782, 8395782, 8395782, 8395782, 8395782
-    # +2208: 2^32/256: z per lane
+    # +3872: 2^32/256: z
     .long 16382, 16382, 16382, 16382, 16382, 16382, 16382, 16382
-    # +2240: (padding: zbo reads 4 bytes past a zb vector)
+    # +3904: (padding: zbo reads 4 bytes past a zb vector)
     .long 0, 0, 0, 0, 0, 0, 0, 0
 
     .text
@@ -223,1846 +279,464 @@
     .p2align 5
 mldsa_invntt_tomont_avx2:
     endbr64
-    # pass 2, layers 4-8 (inverse): rows 0, 8, ... (group 0)
-    vmovdqu 0(%rdi), %ymm0
-    vmovdqu 32(%rdi), %ymm1
-    vmovdqu 64(%rdi), %ymm2
-    vmovdqu 96(%rdi), %ymm3
-    vmovdqu 128(%rdi), %ymm4
-    vmovdqu 160(%rdi), %ymm5
-    vmovdqu 192(%rdi), %ymm6
-    vmovdqu 224(%rdi), %ymm7
-    # layer 8 (len 1), inverse
-    vpsubd %ymm1, %ymm0, %ymm8  # d = a - b
+    # pass 2, layers 4-8 (inverse): 4 groups of rows 0, 8, ..., 1 per iteration
+    mov %rdi, %rax
+    lea .Lntt_data+64(%rip), %rsi
+    mov $4, %ecx
+    .p2align 4
+1:
+    vmovdqu 0(%rax), %ymm0
+    vmovdqu 32(%rax), %ymm1
+    vmovdqu 64(%rax), %ymm2
+    vmovdqu 96(%rax), %ymm3
+    vmovdqu 128(%rax), %ymm4
+    vmovdqu 160(%rax), %ymm5
+    vmovdqu 192(%rax), %ymm6
+    vmovdqu 224(%rax), %ymm7
+    # layer 8: %ymm0 %ymm1; layer 8: %ymm2 %ymm3
+    vpsubd %ymm1, %ymm0, %ymm10  # d = a - b
+    vpsubd %ymm3, %ymm2, %ymm13  # d = a - b
     vpaddd %ymm1, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+64(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+68(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+96(%rip), %ymm8, %ymm1  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm1, %ymm1  # x z - h q
-    vpsubd %ymm3, %ymm2, %ymm11  # d = a - b
     vpaddd %ymm3, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+128(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+132(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+160(%rip), %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm5, %ymm4, %ymm8  # d = a - b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 0(%rsi), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 64(%rsi), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 4(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 68(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 32(%rsi), %ymm10, %ymm1  # lo(x z)
+    vpmulld 96(%rsi), %ymm13, %ymm3  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm1, %ymm1  # x z - h q
+    vpsubd %ymm14, %ymm3, %ymm3  # x z - h q
+    # layer 8: %ymm4 %ymm5; layer 8: %ymm6 %ymm7
+    vpsubd %ymm5, %ymm4, %ymm10  # d = a - b
+    vpsubd %ymm7, %ymm6, %ymm13  # d = a - b
     vpaddd %ymm5, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+224(%rip), %ymm8, %ymm5  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm5, %ymm5  # x z - h q
-    vpsubd %ymm7, %ymm6, %ymm11  # d = a - b
     vpaddd %ymm7, %ymm6, %ymm6  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+256(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+260(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+288(%rip), %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 7 (len 2), inverse
-    vpsubd %ymm2, %ymm0, %ymm8  # d = a - b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 128(%rsi), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 192(%rsi), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 132(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 196(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 160(%rsi), %ymm10, %ymm5  # lo(x z)
+    vpmulld 224(%rsi), %ymm13, %ymm7  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm5, %ymm5  # x z - h q
+    vpsubd %ymm14, %ymm7, %ymm7  # x z - h q
+    # layer 7: %ymm0 %ymm2; layer 7: %ymm1 %ymm3
+    vpsubd %ymm2, %ymm0, %ymm10  # d = a - b
+    vpsubd %ymm3, %ymm1, %ymm13  # d = a - b
     vpaddd %ymm2, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+320(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+324(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+352(%rip), %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm2, %ymm2  # x z - h q
-    vpsubd %ymm3, %ymm1, %ymm11  # d = a - b
     vpaddd %ymm3, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+320(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+324(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+352(%rip), %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm6, %ymm4, %ymm8  # d = a - b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 256(%rsi), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 256(%rsi), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 260(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 260(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 288(%rsi), %ymm10, %ymm2  # lo(x z)
+    vpmulld 288(%rsi), %ymm13, %ymm3  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm2, %ymm2  # x z - h q
+    vpsubd %ymm14, %ymm3, %ymm3  # x z - h q
+    # layer 7: %ymm4 %ymm6; layer 7: %ymm5 %ymm7
+    vpsubd %ymm6, %ymm4, %ymm10  # d = a - b
+    vpsubd %ymm7, %ymm5, %ymm13  # d = a - b
     vpaddd %ymm6, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+384(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+388(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+416(%rip), %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vpsubd %ymm7, %ymm5, %ymm11  # d = a - b
     vpaddd %ymm7, %ymm5, %ymm5  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+384(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+388(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+416(%rip), %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 6 (len 4), inverse
-    vpsubd %ymm4, %ymm0, %ymm8  # d = a - b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 320(%rsi), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 320(%rsi), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 324(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 324(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 352(%rsi), %ymm10, %ymm6  # lo(x z)
+    vpmulld 352(%rsi), %ymm13, %ymm7  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm6, %ymm6  # x z - h q
+    vpsubd %ymm14, %ymm7, %ymm7  # x z - h q
+    # layer 6: %ymm0 %ymm4; layer 6: %ymm1 %ymm5
+    vpsubd %ymm4, %ymm0, %ymm10  # d = a - b
+    vpsubd %ymm5, %ymm1, %ymm13  # d = a - b
     vpaddd %ymm4, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+448(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+452(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+480(%rip), %ymm8, %ymm4  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm4, %ymm4  # x z - h q
-    vpsubd %ymm5, %ymm1, %ymm11  # d = a - b
     vpaddd %ymm5, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+448(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+452(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+480(%rip), %ymm11, %ymm5  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm5, %ymm5  # x z - h q
-    vpsubd %ymm6, %ymm2, %ymm8  # d = a - b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 384(%rsi), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 384(%rsi), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 388(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 388(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 416(%rsi), %ymm10, %ymm4  # lo(x z)
+    vpmulld 416(%rsi), %ymm13, %ymm5  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm4, %ymm4  # x z - h q
+    vpsubd %ymm14, %ymm5, %ymm5  # x z - h q
+    # layer 6: %ymm2 %ymm6; layer 6: %ymm3 %ymm7
+    vpsubd %ymm6, %ymm2, %ymm10  # d = a - b
+    vpsubd %ymm7, %ymm3, %ymm13  # d = a - b
     vpaddd %ymm6, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+448(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+452(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+480(%rip), %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vpsubd %ymm7, %ymm3, %ymm11  # d = a - b
     vpaddd %ymm7, %ymm3, %ymm3  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+448(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+452(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+480(%rip), %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    vpunpckhdq %ymm1, %ymm0, %ymm9  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm1, %ymm0, %ymm8  # x0 y0 x1 y1
-    vpunpckhdq %ymm3, %ymm2, %ymm11  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm3, %ymm2, %ymm10  # x0 y0 x1 y1
-    vpunpckhdq %ymm5, %ymm4, %ymm13  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm5, %ymm4, %ymm12  # x0 y0 x1 y1
-    vpunpckhdq %ymm7, %ymm6, %ymm1  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm7, %ymm6, %ymm0  # x0 y0 x1 y1
-    vpunpckhqdq %ymm10, %ymm8, %ymm3  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm10, %ymm8, %ymm2  # x01 y01
-    vpunpckhqdq %ymm11, %ymm9, %ymm5  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm11, %ymm9, %ymm4  # x01 y01
-    vpunpckhqdq %ymm0, %ymm12, %ymm7  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm0, %ymm12, %ymm6  # x01 y01
-    vpunpckhqdq %ymm1, %ymm13, %ymm10  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm1, %ymm13, %ymm8  # x01 y01
-    vperm2i128 $0x31, %ymm6, %ymm2, %ymm11  # x.hi y.hi
-    vperm2i128 $0x20, %ymm6, %ymm2, %ymm9  # x.lo y.lo
-    vperm2i128 $0x31, %ymm7, %ymm3, %ymm0  # x.hi y.hi
-    vperm2i128 $0x20, %ymm7, %ymm3, %ymm12  # x.lo y.lo
-    vperm2i128 $0x31, %ymm8, %ymm4, %ymm1  # x.hi y.hi
-    vperm2i128 $0x20, %ymm8, %ymm4, %ymm13  # x.lo y.lo
-    vperm2i128 $0x31, %ymm10, %ymm5, %ymm6  # x.hi y.hi
-    vperm2i128 $0x20, %ymm10, %ymm5, %ymm2  # x.lo y.lo
-    # layer 5 (len 8), inverse
-    vpbroadcastd .Lntt_data+512(%rip), %ymm14
-    vpbroadcastd .Lntt_data+516(%rip), %ymm15
-    vpsubd %ymm12, %ymm9, %ymm3  # d = a - b
-    vpaddd %ymm12, %ymm9, %ymm9  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm12  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm12, %ymm12  # x z - h q
-    vpbroadcastd .Lntt_data+520(%rip), %ymm14
-    vpbroadcastd .Lntt_data+524(%rip), %ymm15
-    vpsubd %ymm2, %ymm13, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm13, %ymm13  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm2, %ymm2  # x z - h q
-    vpbroadcastd .Lntt_data+528(%rip), %ymm14
-    vpbroadcastd .Lntt_data+532(%rip), %ymm15
-    vpsubd %ymm0, %ymm11, %ymm3  # d = a - b
-    vpaddd %ymm0, %ymm11, %ymm11  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm0  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm0, %ymm0  # x z - h q
-    vpbroadcastd .Lntt_data+536(%rip), %ymm14
-    vpbroadcastd .Lntt_data+540(%rip), %ymm15
-    vpsubd %ymm6, %ymm1, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm6, %ymm6  # x z - h q
-    # layer 4 (len 16), inverse
-    vpbroadcastd .Lntt_data+544(%rip), %ymm14
-    vpbroadcastd .Lntt_data+548(%rip), %ymm15
-    vpsubd %ymm13, %ymm9, %ymm3  # d = a - b
-    vpaddd %ymm13, %ymm9, %ymm9  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm13  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm13, %ymm13  # x z - h q
-    vpsubd %ymm2, %ymm12, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm12, %ymm12  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm2, %ymm2  # x z - h q
-    vpbroadcastd .Lntt_data+552(%rip), %ymm14
-    vpbroadcastd .Lntt_data+556(%rip), %ymm15
-    vpsubd %ymm1, %ymm11, %ymm3  # d = a - b
-    vpaddd %ymm1, %ymm11, %ymm11  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm1  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm1, %ymm1  # x z - h q
-    vpsubd %ymm6, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm6, %ymm6  # x z - h q
-    vmovdqu %ymm9, 0(%rdi)
-    vmovdqu %ymm12, 32(%rdi)
-    vmovdqu %ymm13, 64(%rdi)
-    vmovdqu %ymm2, 96(%rdi)
-    vmovdqu %ymm11, 128(%rdi)
-    vmovdqu %ymm0, 160(%rdi)
-    vmovdqu %ymm1, 192(%rdi)
-    vmovdqu %ymm6, 224(%rdi)
-    # pass 2, layers 4-8 (inverse): rows 64, 72, ... (group 1)
-    vmovdqu 256(%rdi), %ymm0
-    vmovdqu 288(%rdi), %ymm1
-    vmovdqu 320(%rdi), %ymm2
-    vmovdqu 352(%rdi), %ymm3
-    vmovdqu 384(%rdi), %ymm4
-    vmovdqu 416(%rdi), %ymm5
-    vmovdqu 448(%rdi), %ymm6
-    vmovdqu 480(%rdi), %ymm7
-    # layer 8 (len 1), inverse
-    vpsubd %ymm1, %ymm0, %ymm8  # d = a - b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 384(%rsi), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 384(%rsi), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 388(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 388(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 416(%rsi), %ymm10, %ymm6  # lo(x z)
+    vpmulld 416(%rsi), %ymm13, %ymm7  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm6, %ymm6  # x z - h q
+    vpsubd %ymm14, %ymm7, %ymm7  # x z - h q
+    vpunpckhdq %ymm1, %ymm0, %ymm8  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %ymm1, %ymm0, %ymm0  # x0 y0 x1 y1
+    vpunpckhdq %ymm5, %ymm4, %ymm9  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %ymm5, %ymm4, %ymm4  # x0 y0 x1 y1
+    vpunpckhdq %ymm3, %ymm2, %ymm1  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %ymm3, %ymm2, %ymm2  # x0 y0 x1 y1
+    vpunpckhdq %ymm7, %ymm6, %ymm5  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %ymm7, %ymm6, %ymm6  # x0 y0 x1 y1
+    vpunpckhqdq %ymm2, %ymm0, %ymm3  # x23 y23 per 128 bits
+    vpunpcklqdq %ymm2, %ymm0, %ymm0  # x01 y01
+    vpunpckhqdq %ymm1, %ymm8, %ymm7  # x23 y23 per 128 bits
+    vpunpcklqdq %ymm1, %ymm8, %ymm8  # x01 y01
+    vpunpckhqdq %ymm6, %ymm4, %ymm2  # x23 y23 per 128 bits
+    vpunpcklqdq %ymm6, %ymm4, %ymm4  # x01 y01
+    vpunpckhqdq %ymm5, %ymm9, %ymm1  # x23 y23 per 128 bits
+    vpunpcklqdq %ymm5, %ymm9, %ymm9  # x01 y01
+    vperm2i128 $0x31, %ymm4, %ymm0, %ymm6  # x.hi y.hi
+    vperm2i128 $0x20, %ymm4, %ymm0, %ymm0  # x.lo y.lo
+    vperm2i128 $0x31, %ymm2, %ymm3, %ymm5  # x.hi y.hi
+    vperm2i128 $0x20, %ymm2, %ymm3, %ymm3  # x.lo y.lo
+    vperm2i128 $0x31, %ymm9, %ymm8, %ymm4  # x.hi y.hi
+    vperm2i128 $0x20, %ymm9, %ymm8, %ymm8  # x.lo y.lo
+    vperm2i128 $0x31, %ymm1, %ymm7, %ymm2  # x.hi y.hi
+    vperm2i128 $0x20, %ymm1, %ymm7, %ymm7  # x.lo y.lo
+    # layer 5: %ymm0 %ymm3; layer 5: %ymm8 %ymm7
+    vpsubd %ymm3, %ymm0, %ymm10  # d = a - b
+    vpsubd %ymm7, %ymm8, %ymm13  # d = a - b
+    vpaddd %ymm3, %ymm0, %ymm0  # a = a + b
+    vpaddd %ymm7, %ymm8, %ymm8  # a = a + b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 448(%rsi), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 512(%rsi), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 448(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 512(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 480(%rsi), %ymm10, %ymm3  # lo(x z)
+    vpmulld 544(%rsi), %ymm13, %ymm7  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm3, %ymm3  # x z - h q
+    vpsubd %ymm14, %ymm7, %ymm7  # x z - h q
+    # layer 5: %ymm6 %ymm5; layer 5: %ymm4 %ymm2
+    vpsubd %ymm5, %ymm6, %ymm10  # d = a - b
+    vpsubd %ymm2, %ymm4, %ymm13  # d = a - b
+    vpaddd %ymm5, %ymm6, %ymm6  # a = a + b
+    vpaddd %ymm2, %ymm4, %ymm4  # a = a + b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 576(%rsi), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 640(%rsi), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 576(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 640(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 608(%rsi), %ymm10, %ymm5  # lo(x z)
+    vpmulld 672(%rsi), %ymm13, %ymm2  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm5, %ymm5  # x z - h q
+    vpsubd %ymm14, %ymm2, %ymm2  # x z - h q
+    # layer 4: %ymm0 %ymm8; layer 4: %ymm3 %ymm7
+    vpsubd %ymm8, %ymm0, %ymm10  # d = a - b
+    vpsubd %ymm7, %ymm3, %ymm13  # d = a - b
+    vpaddd %ymm8, %ymm0, %ymm0  # a = a + b
+    vpaddd %ymm7, %ymm3, %ymm3  # a = a + b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 704(%rsi), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 704(%rsi), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 704(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 704(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 736(%rsi), %ymm10, %ymm8  # lo(x z)
+    vpmulld 736(%rsi), %ymm13, %ymm7  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm8, %ymm8  # x z - h q
+    vpsubd %ymm14, %ymm7, %ymm7  # x z - h q
+    # layer 4: %ymm6 %ymm4; layer 4: %ymm5 %ymm2
+    vpsubd %ymm4, %ymm6, %ymm10  # d = a - b
+    vpsubd %ymm2, %ymm5, %ymm13  # d = a - b
+    vpaddd %ymm4, %ymm6, %ymm6  # a = a + b
+    vpaddd %ymm2, %ymm5, %ymm5  # a = a + b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 768(%rsi), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 768(%rsi), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 768(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 768(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 800(%rsi), %ymm10, %ymm4  # lo(x z)
+    vpmulld 800(%rsi), %ymm13, %ymm2  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm4, %ymm4  # x z - h q
+    vpsubd %ymm14, %ymm2, %ymm2  # x z - h q
+    vmovdqu %ymm0, 0(%rax)
+    vmovdqu %ymm8, 64(%rax)
+    vmovdqu %ymm3, 32(%rax)
+    vmovdqu %ymm7, 96(%rax)
+    vmovdqu %ymm6, 128(%rax)
+    vmovdqu %ymm4, 192(%rax)
+    vmovdqu %ymm5, 160(%rax)
+    vmovdqu %ymm2, 224(%rax)
+    add $256, %rax
+    add $832, %rsi
+    dec %ecx
+    jnz 1b
+    # pass 1, layers 1-3 (inverse): 4 groups of rows 0, 32, ..., 1 per iteration
+    mov %rdi, %rax
+    mov $4, %ecx
+    .p2align 4
+1:
+    vmovdqu 0(%rax), %ymm0
+    vmovdqu 128(%rax), %ymm1
+    vmovdqu 256(%rax), %ymm2
+    vmovdqu 384(%rax), %ymm3
+    vmovdqu 512(%rax), %ymm4
+    vmovdqu 640(%rax), %ymm5
+    vmovdqu 768(%rax), %ymm6
+    vmovdqu 896(%rax), %ymm7
+    # layer 3: %ymm0 %ymm1; layer 3: %ymm2 %ymm3
+    vpsubd %ymm1, %ymm0, %ymm10  # d = a - b
+    vpsubd %ymm3, %ymm2, %ymm13  # d = a - b
     vpaddd %ymm1, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+576(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+580(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+608(%rip), %ymm8, %ymm1  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm1, %ymm1  # x z - h q
-    vpsubd %ymm3, %ymm2, %ymm11  # d = a - b
     vpaddd %ymm3, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+640(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+644(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+672(%rip), %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm5, %ymm4, %ymm8  # d = a - b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+3392(%rip), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3456(%rip), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3392(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+3456(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld .Lntt_data+3424(%rip), %ymm10, %ymm1  # lo(x z)
+    vpmulld .Lntt_data+3488(%rip), %ymm13, %ymm3  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm1, %ymm1  # x z - h q
+    vpsubd %ymm14, %ymm3, %ymm3  # x z - h q
+    # layer 3: %ymm4 %ymm5; layer 3: %ymm6 %ymm7
+    vpsubd %ymm5, %ymm4, %ymm10  # d = a - b
+    vpsubd %ymm7, %ymm6, %ymm13  # d = a - b
     vpaddd %ymm5, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+704(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+708(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+736(%rip), %ymm8, %ymm5  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm5, %ymm5  # x z - h q
-    vpsubd %ymm7, %ymm6, %ymm11  # d = a - b
     vpaddd %ymm7, %ymm6, %ymm6  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+768(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+772(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+800(%rip), %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 7 (len 2), inverse
-    vpsubd %ymm2, %ymm0, %ymm8  # d = a - b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+3520(%rip), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3584(%rip), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3520(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+3584(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld .Lntt_data+3552(%rip), %ymm10, %ymm5  # lo(x z)
+    vpmulld .Lntt_data+3616(%rip), %ymm13, %ymm7  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm5, %ymm5  # x z - h q
+    vpsubd %ymm14, %ymm7, %ymm7  # x z - h q
+    # layer 2: %ymm0 %ymm2; layer 2: %ymm1 %ymm3
+    vpsubd %ymm2, %ymm0, %ymm10  # d = a - b
+    vpsubd %ymm3, %ymm1, %ymm13  # d = a - b
     vpaddd %ymm2, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+832(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+836(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+864(%rip), %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm2, %ymm2  # x z - h q
-    vpsubd %ymm3, %ymm1, %ymm11  # d = a - b
     vpaddd %ymm3, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+832(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+836(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+864(%rip), %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm6, %ymm4, %ymm8  # d = a - b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+3648(%rip), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3648(%rip), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3648(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+3648(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld .Lntt_data+3680(%rip), %ymm10, %ymm2  # lo(x z)
+    vpmulld .Lntt_data+3680(%rip), %ymm13, %ymm3  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm2, %ymm2  # x z - h q
+    vpsubd %ymm14, %ymm3, %ymm3  # x z - h q
+    # layer 2: %ymm4 %ymm6; layer 2: %ymm5 %ymm7
+    vpsubd %ymm6, %ymm4, %ymm10  # d = a - b
+    vpsubd %ymm7, %ymm5, %ymm13  # d = a - b
     vpaddd %ymm6, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+896(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+900(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+928(%rip), %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vpsubd %ymm7, %ymm5, %ymm11  # d = a - b
     vpaddd %ymm7, %ymm5, %ymm5  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+896(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+900(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+928(%rip), %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 6 (len 4), inverse
-    vpsubd %ymm4, %ymm0, %ymm8  # d = a - b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+3712(%rip), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3712(%rip), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3712(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+3712(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld .Lntt_data+3744(%rip), %ymm10, %ymm6  # lo(x z)
+    vpmulld .Lntt_data+3744(%rip), %ymm13, %ymm7  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm6, %ymm6  # x z - h q
+    vpsubd %ymm14, %ymm7, %ymm7  # x z - h q
+    # layer 1: %ymm0 %ymm4; layer 1: %ymm1 %ymm5
+    vpsubd %ymm4, %ymm0, %ymm10  # d = a - b
+    vpsubd %ymm5, %ymm1, %ymm13  # d = a - b
     vpaddd %ymm4, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+960(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+964(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+992(%rip), %ymm8, %ymm4  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm4, %ymm4  # x z - h q
-    vpsubd %ymm5, %ymm1, %ymm11  # d = a - b
     vpaddd %ymm5, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+960(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+964(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+992(%rip), %ymm11, %ymm5  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm5, %ymm5  # x z - h q
-    vpsubd %ymm6, %ymm2, %ymm8  # d = a - b
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+3776(%rip), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3776(%rip), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3776(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+3776(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12  # + 2^31: h rounded
+    vpaddq .Lntt_data+32(%rip), %ymm15, %ymm15  # + 2^31: h rounded
+    vpaddq .Lntt_data+32(%rip), %ymm11, %ymm11
+    vpaddq .Lntt_data+32(%rip), %ymm14, %ymm14
+    vpmulld .Lntt_data+3808(%rip), %ymm10, %ymm4  # lo(x z)
+    vpmulld .Lntt_data+3808(%rip), %ymm13, %ymm5  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm4, %ymm4  # x z - h q
+    vpsubd %ymm14, %ymm5, %ymm5  # x z - h q
+    vmovshdup %ymm0, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm1, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+3840(%rip), %ymm0, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3840(%rip), %ymm1, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3840(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+3840(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12  # + 2^31: h rounded
+    vpaddq .Lntt_data+32(%rip), %ymm15, %ymm15  # + 2^31: h rounded
+    vpaddq .Lntt_data+32(%rip), %ymm11, %ymm11
+    vpaddq .Lntt_data+32(%rip), %ymm14, %ymm14
+    vpmulld .Lntt_data+3872(%rip), %ymm0, %ymm0  # lo(x z)
+    vpmulld .Lntt_data+3872(%rip), %ymm1, %ymm1  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm0, %ymm0  # x z - h q
+    vpsubd %ymm14, %ymm1, %ymm1  # x z - h q
+    # layer 1: %ymm2 %ymm6; layer 1: %ymm3 %ymm7
+    vpsubd %ymm6, %ymm2, %ymm10  # d = a - b
+    vpsubd %ymm7, %ymm3, %ymm13  # d = a - b
     vpaddd %ymm6, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+960(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+964(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+992(%rip), %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vpsubd %ymm7, %ymm3, %ymm11  # d = a - b
     vpaddd %ymm7, %ymm3, %ymm3  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+960(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+964(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+992(%rip), %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    vpunpckhdq %ymm1, %ymm0, %ymm9  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm1, %ymm0, %ymm8  # x0 y0 x1 y1
-    vpunpckhdq %ymm3, %ymm2, %ymm11  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm3, %ymm2, %ymm10  # x0 y0 x1 y1
-    vpunpckhdq %ymm5, %ymm4, %ymm13  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm5, %ymm4, %ymm12  # x0 y0 x1 y1
-    vpunpckhdq %ymm7, %ymm6, %ymm1  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm7, %ymm6, %ymm0  # x0 y0 x1 y1
-    vpunpckhqdq %ymm10, %ymm8, %ymm3  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm10, %ymm8, %ymm2  # x01 y01
-    vpunpckhqdq %ymm11, %ymm9, %ymm5  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm11, %ymm9, %ymm4  # x01 y01
-    vpunpckhqdq %ymm0, %ymm12, %ymm7  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm0, %ymm12, %ymm6  # x01 y01
-    vpunpckhqdq %ymm1, %ymm13, %ymm10  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm1, %ymm13, %ymm8  # x01 y01
-    vperm2i128 $0x31, %ymm6, %ymm2, %ymm11  # x.hi y.hi
-    vperm2i128 $0x20, %ymm6, %ymm2, %ymm9  # x.lo y.lo
-    vperm2i128 $0x31, %ymm7, %ymm3, %ymm0  # x.hi y.hi
-    vperm2i128 $0x20, %ymm7, %ymm3, %ymm12  # x.lo y.lo
-    vperm2i128 $0x31, %ymm8, %ymm4, %ymm1  # x.hi y.hi
-    vperm2i128 $0x20, %ymm8, %ymm4, %ymm13  # x.lo y.lo
-    vperm2i128 $0x31, %ymm10, %ymm5, %ymm6  # x.hi y.hi
-    vperm2i128 $0x20, %ymm10, %ymm5, %ymm2  # x.lo y.lo
-    # layer 5 (len 8), inverse
-    vpbroadcastd .Lntt_data+1024(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1028(%rip), %ymm15
-    vpsubd %ymm12, %ymm9, %ymm3  # d = a - b
-    vpaddd %ymm12, %ymm9, %ymm9  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm12  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm12, %ymm12  # x z - h q
-    vpbroadcastd .Lntt_data+1032(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1036(%rip), %ymm15
-    vpsubd %ymm2, %ymm13, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm13, %ymm13  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm2, %ymm2  # x z - h q
-    vpbroadcastd .Lntt_data+1040(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1044(%rip), %ymm15
-    vpsubd %ymm0, %ymm11, %ymm3  # d = a - b
-    vpaddd %ymm0, %ymm11, %ymm11  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm0  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm0, %ymm0  # x z - h q
-    vpbroadcastd .Lntt_data+1048(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1052(%rip), %ymm15
-    vpsubd %ymm6, %ymm1, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm6, %ymm6  # x z - h q
-    # layer 4 (len 16), inverse
-    vpbroadcastd .Lntt_data+1056(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1060(%rip), %ymm15
-    vpsubd %ymm13, %ymm9, %ymm3  # d = a - b
-    vpaddd %ymm13, %ymm9, %ymm9  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm13  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm13, %ymm13  # x z - h q
-    vpsubd %ymm2, %ymm12, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm12, %ymm12  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm2, %ymm2  # x z - h q
-    vpbroadcastd .Lntt_data+1064(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1068(%rip), %ymm15
-    vpsubd %ymm1, %ymm11, %ymm3  # d = a - b
-    vpaddd %ymm1, %ymm11, %ymm11  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm1  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm1, %ymm1  # x z - h q
-    vpsubd %ymm6, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm6, %ymm6  # x z - h q
-    vmovdqu %ymm9, 256(%rdi)
-    vmovdqu %ymm12, 288(%rdi)
-    vmovdqu %ymm13, 320(%rdi)
-    vmovdqu %ymm2, 352(%rdi)
-    vmovdqu %ymm11, 384(%rdi)
-    vmovdqu %ymm0, 416(%rdi)
-    vmovdqu %ymm1, 448(%rdi)
-    vmovdqu %ymm6, 480(%rdi)
-    # pass 2, layers 4-8 (inverse): rows 128, 136, ... (group 2)
-    vmovdqu 512(%rdi), %ymm0
-    vmovdqu 544(%rdi), %ymm1
-    vmovdqu 576(%rdi), %ymm2
-    vmovdqu 608(%rdi), %ymm3
-    vmovdqu 640(%rdi), %ymm4
-    vmovdqu 672(%rdi), %ymm5
-    vmovdqu 704(%rdi), %ymm6
-    vmovdqu 736(%rdi), %ymm7
-    # layer 8 (len 1), inverse
-    vpsubd %ymm1, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm1, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1088(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1092(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+1120(%rip), %ymm8, %ymm1  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm1, %ymm1  # x z - h q
-    vpsubd %ymm3, %ymm2, %ymm11  # d = a - b
-    vpaddd %ymm3, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1152(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1156(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+1184(%rip), %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm5, %ymm4, %ymm8  # d = a - b
-    vpaddd %ymm5, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1216(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1220(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+1248(%rip), %ymm8, %ymm5  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm5, %ymm5  # x z - h q
-    vpsubd %ymm7, %ymm6, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm6, %ymm6  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1280(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1284(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+1312(%rip), %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 7 (len 2), inverse
-    vpsubd %ymm2, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1344(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1348(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+1376(%rip), %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm2, %ymm2  # x z - h q
-    vpsubd %ymm3, %ymm1, %ymm11  # d = a - b
-    vpaddd %ymm3, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1344(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1348(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+1376(%rip), %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm6, %ymm4, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1408(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1412(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+1440(%rip), %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vpsubd %ymm7, %ymm5, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm5, %ymm5  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1408(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1412(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+1440(%rip), %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 6 (len 4), inverse
-    vpsubd %ymm4, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm4, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1472(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1476(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+1504(%rip), %ymm8, %ymm4  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm4, %ymm4  # x z - h q
-    vpsubd %ymm5, %ymm1, %ymm11  # d = a - b
-    vpaddd %ymm5, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1472(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1476(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+1504(%rip), %ymm11, %ymm5  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm5, %ymm5  # x z - h q
-    vpsubd %ymm6, %ymm2, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1472(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1476(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+1504(%rip), %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vpsubd %ymm7, %ymm3, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm3, %ymm3  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1472(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1476(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+1504(%rip), %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    vpunpckhdq %ymm1, %ymm0, %ymm9  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm1, %ymm0, %ymm8  # x0 y0 x1 y1
-    vpunpckhdq %ymm3, %ymm2, %ymm11  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm3, %ymm2, %ymm10  # x0 y0 x1 y1
-    vpunpckhdq %ymm5, %ymm4, %ymm13  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm5, %ymm4, %ymm12  # x0 y0 x1 y1
-    vpunpckhdq %ymm7, %ymm6, %ymm1  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm7, %ymm6, %ymm0  # x0 y0 x1 y1
-    vpunpckhqdq %ymm10, %ymm8, %ymm3  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm10, %ymm8, %ymm2  # x01 y01
-    vpunpckhqdq %ymm11, %ymm9, %ymm5  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm11, %ymm9, %ymm4  # x01 y01
-    vpunpckhqdq %ymm0, %ymm12, %ymm7  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm0, %ymm12, %ymm6  # x01 y01
-    vpunpckhqdq %ymm1, %ymm13, %ymm10  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm1, %ymm13, %ymm8  # x01 y01
-    vperm2i128 $0x31, %ymm6, %ymm2, %ymm11  # x.hi y.hi
-    vperm2i128 $0x20, %ymm6, %ymm2, %ymm9  # x.lo y.lo
-    vperm2i128 $0x31, %ymm7, %ymm3, %ymm0  # x.hi y.hi
-    vperm2i128 $0x20, %ymm7, %ymm3, %ymm12  # x.lo y.lo
-    vperm2i128 $0x31, %ymm8, %ymm4, %ymm1  # x.hi y.hi
-    vperm2i128 $0x20, %ymm8, %ymm4, %ymm13  # x.lo y.lo
-    vperm2i128 $0x31, %ymm10, %ymm5, %ymm6  # x.hi y.hi
-    vperm2i128 $0x20, %ymm10, %ymm5, %ymm2  # x.lo y.lo
-    # layer 5 (len 8), inverse
-    vpbroadcastd .Lntt_data+1536(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1540(%rip), %ymm15
-    vpsubd %ymm12, %ymm9, %ymm3  # d = a - b
-    vpaddd %ymm12, %ymm9, %ymm9  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm12  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm12, %ymm12  # x z - h q
-    vpbroadcastd .Lntt_data+1544(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1548(%rip), %ymm15
-    vpsubd %ymm2, %ymm13, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm13, %ymm13  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm2, %ymm2  # x z - h q
-    vpbroadcastd .Lntt_data+1552(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1556(%rip), %ymm15
-    vpsubd %ymm0, %ymm11, %ymm3  # d = a - b
-    vpaddd %ymm0, %ymm11, %ymm11  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm0  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm0, %ymm0  # x z - h q
-    vpbroadcastd .Lntt_data+1560(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1564(%rip), %ymm15
-    vpsubd %ymm6, %ymm1, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm6, %ymm6  # x z - h q
-    # layer 4 (len 16), inverse
-    vpbroadcastd .Lntt_data+1568(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1572(%rip), %ymm15
-    vpsubd %ymm13, %ymm9, %ymm3  # d = a - b
-    vpaddd %ymm13, %ymm9, %ymm9  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm13  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm13, %ymm13  # x z - h q
-    vpsubd %ymm2, %ymm12, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm12, %ymm12  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm2, %ymm2  # x z - h q
-    vpbroadcastd .Lntt_data+1576(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1580(%rip), %ymm15
-    vpsubd %ymm1, %ymm11, %ymm3  # d = a - b
-    vpaddd %ymm1, %ymm11, %ymm11  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm1  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm1, %ymm1  # x z - h q
-    vpsubd %ymm6, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm6, %ymm6  # x z - h q
-    vmovdqu %ymm9, 512(%rdi)
-    vmovdqu %ymm12, 544(%rdi)
-    vmovdqu %ymm13, 576(%rdi)
-    vmovdqu %ymm2, 608(%rdi)
-    vmovdqu %ymm11, 640(%rdi)
-    vmovdqu %ymm0, 672(%rdi)
-    vmovdqu %ymm1, 704(%rdi)
-    vmovdqu %ymm6, 736(%rdi)
-    # pass 2, layers 4-8 (inverse): rows 192, 200, ... (group 3)
-    vmovdqu 768(%rdi), %ymm0
-    vmovdqu 800(%rdi), %ymm1
-    vmovdqu 832(%rdi), %ymm2
-    vmovdqu 864(%rdi), %ymm3
-    vmovdqu 896(%rdi), %ymm4
-    vmovdqu 928(%rdi), %ymm5
-    vmovdqu 960(%rdi), %ymm6
-    vmovdqu 992(%rdi), %ymm7
-    # layer 8 (len 1), inverse
-    vpsubd %ymm1, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm1, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1600(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1604(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+1632(%rip), %ymm8, %ymm1  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm1, %ymm1  # x z - h q
-    vpsubd %ymm3, %ymm2, %ymm11  # d = a - b
-    vpaddd %ymm3, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1664(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1668(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+1696(%rip), %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm5, %ymm4, %ymm8  # d = a - b
-    vpaddd %ymm5, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1728(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1732(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+1760(%rip), %ymm8, %ymm5  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm5, %ymm5  # x z - h q
-    vpsubd %ymm7, %ymm6, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm6, %ymm6  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1792(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1796(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+1824(%rip), %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 7 (len 2), inverse
-    vpsubd %ymm2, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+1888(%rip), %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm2, %ymm2  # x z - h q
-    vpsubd %ymm3, %ymm1, %ymm11  # d = a - b
-    vpaddd %ymm3, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+1888(%rip), %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm6, %ymm4, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1920(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1924(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+1952(%rip), %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vpsubd %ymm7, %ymm5, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm5, %ymm5  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1920(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1924(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+1952(%rip), %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 6 (len 4), inverse
-    vpsubd %ymm4, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm4, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1984(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1988(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+2016(%rip), %ymm8, %ymm4  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm4, %ymm4  # x z - h q
-    vpsubd %ymm5, %ymm1, %ymm11  # d = a - b
-    vpaddd %ymm5, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1984(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1988(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+2016(%rip), %ymm11, %ymm5  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm5, %ymm5  # x z - h q
-    vpsubd %ymm6, %ymm2, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1984(%rip), %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1988(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld .Lntt_data+2016(%rip), %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vpsubd %ymm7, %ymm3, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm3, %ymm3  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1984(%rip), %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1988(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld .Lntt_data+2016(%rip), %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    vpunpckhdq %ymm1, %ymm0, %ymm9  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm1, %ymm0, %ymm8  # x0 y0 x1 y1
-    vpunpckhdq %ymm3, %ymm2, %ymm11  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm3, %ymm2, %ymm10  # x0 y0 x1 y1
-    vpunpckhdq %ymm5, %ymm4, %ymm13  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm5, %ymm4, %ymm12  # x0 y0 x1 y1
-    vpunpckhdq %ymm7, %ymm6, %ymm1  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm7, %ymm6, %ymm0  # x0 y0 x1 y1
-    vpunpckhqdq %ymm10, %ymm8, %ymm3  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm10, %ymm8, %ymm2  # x01 y01
-    vpunpckhqdq %ymm11, %ymm9, %ymm5  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm11, %ymm9, %ymm4  # x01 y01
-    vpunpckhqdq %ymm0, %ymm12, %ymm7  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm0, %ymm12, %ymm6  # x01 y01
-    vpunpckhqdq %ymm1, %ymm13, %ymm10  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm1, %ymm13, %ymm8  # x01 y01
-    vperm2i128 $0x31, %ymm6, %ymm2, %ymm11  # x.hi y.hi
-    vperm2i128 $0x20, %ymm6, %ymm2, %ymm9  # x.lo y.lo
-    vperm2i128 $0x31, %ymm7, %ymm3, %ymm0  # x.hi y.hi
-    vperm2i128 $0x20, %ymm7, %ymm3, %ymm12  # x.lo y.lo
-    vperm2i128 $0x31, %ymm8, %ymm4, %ymm1  # x.hi y.hi
-    vperm2i128 $0x20, %ymm8, %ymm4, %ymm13  # x.lo y.lo
-    vperm2i128 $0x31, %ymm10, %ymm5, %ymm6  # x.hi y.hi
-    vperm2i128 $0x20, %ymm10, %ymm5, %ymm2  # x.lo y.lo
-    # layer 5 (len 8), inverse
-    vpbroadcastd .Lntt_data+2048(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2052(%rip), %ymm15
-    vpsubd %ymm12, %ymm9, %ymm3  # d = a - b
-    vpaddd %ymm12, %ymm9, %ymm9  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm12  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm12, %ymm12  # x z - h q
-    vpbroadcastd .Lntt_data+2056(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2060(%rip), %ymm15
-    vpsubd %ymm2, %ymm13, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm13, %ymm13  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm2, %ymm2  # x z - h q
-    vpbroadcastd .Lntt_data+2064(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2068(%rip), %ymm15
-    vpsubd %ymm0, %ymm11, %ymm3  # d = a - b
-    vpaddd %ymm0, %ymm11, %ymm11  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm0  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm0, %ymm0  # x z - h q
-    vpbroadcastd .Lntt_data+2072(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2076(%rip), %ymm15
-    vpsubd %ymm6, %ymm1, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm6, %ymm6  # x z - h q
-    # layer 4 (len 16), inverse
-    vpbroadcastd .Lntt_data+2080(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2084(%rip), %ymm15
-    vpsubd %ymm13, %ymm9, %ymm3  # d = a - b
-    vpaddd %ymm13, %ymm9, %ymm9  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm13  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm13, %ymm13  # x z - h q
-    vpsubd %ymm2, %ymm12, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm12, %ymm12  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm2, %ymm2  # x z - h q
-    vpbroadcastd .Lntt_data+2088(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2092(%rip), %ymm15
-    vpsubd %ymm1, %ymm11, %ymm3  # d = a - b
-    vpaddd %ymm1, %ymm11, %ymm11  # a = a + b
-    vmovshdup %ymm3, %ymm7  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm1  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm1, %ymm1  # x z - h q
-    vpsubd %ymm6, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm5  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm6, %ymm6  # x z - h q
-    vmovdqu %ymm9, 768(%rdi)
-    vmovdqu %ymm12, 800(%rdi)
-    vmovdqu %ymm13, 832(%rdi)
-    vmovdqu %ymm2, 864(%rdi)
-    vmovdqu %ymm11, 896(%rdi)
-    vmovdqu %ymm0, 928(%rdi)
-    vmovdqu %ymm1, 960(%rdi)
-    vmovdqu %ymm6, 992(%rdi)
-    # pass 1, layers 1-3 (inverse): rows 0, 32, ... (group 0)
-    vmovdqu 0(%rdi), %ymm0
-    vmovdqu 128(%rdi), %ymm1
-    vmovdqu 256(%rdi), %ymm2
-    vmovdqu 384(%rdi), %ymm3
-    vmovdqu 512(%rdi), %ymm4
-    vmovdqu 640(%rdi), %ymm5
-    vmovdqu 768(%rdi), %ymm6
-    vmovdqu 896(%rdi), %ymm7
-    # layer 3 (len 32), inverse
-    vpbroadcastd .Lntt_data+2096(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2100(%rip), %ymm15
-    vpsubd %ymm1, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm1, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm1  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm1, %ymm1  # x z - h q
-    vpbroadcastd .Lntt_data+2104(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2108(%rip), %ymm15
-    vpsubd %ymm3, %ymm2, %ymm11  # d = a - b
-    vpaddd %ymm3, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpbroadcastd .Lntt_data+2112(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2116(%rip), %ymm15
-    vpsubd %ymm5, %ymm4, %ymm8  # d = a - b
-    vpaddd %ymm5, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm5  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm5, %ymm5  # x z - h q
-    vpbroadcastd .Lntt_data+2120(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2124(%rip), %ymm15
-    vpsubd %ymm7, %ymm6, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm6, %ymm6  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 2 (len 64), inverse
-    vpbroadcastd .Lntt_data+2128(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2132(%rip), %ymm15
-    vpsubd %ymm2, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm2, %ymm2  # x z - h q
-    vpsubd %ymm3, %ymm1, %ymm11  # d = a - b
-    vpaddd %ymm3, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpbroadcastd .Lntt_data+2136(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2140(%rip), %ymm15
-    vpsubd %ymm6, %ymm4, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vpsubd %ymm7, %ymm5, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm5, %ymm5  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 1 (len 128), inverse, times 2^32/256
-    vpbroadcastd .Lntt_data+2144(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2148(%rip), %ymm15
-    vpsubd %ymm4, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm4, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld %ymm15, %ymm8, %ymm4  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm4, %ymm4  # x z - h q
-    vmovshdup %ymm0, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm0, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld .Lntt_data+2208(%rip), %ymm0, %ymm0  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm0, %ymm0  # x z - h q
-    vpsubd %ymm5, %ymm1, %ymm11  # d = a - b
-    vpaddd %ymm5, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld %ymm15, %ymm11, %ymm5  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm5, %ymm5  # x z - h q
-    vmovshdup %ymm1, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm1, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld .Lntt_data+2208(%rip), %ymm1, %ymm1  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm1, %ymm1  # x z - h q
-    vpsubd %ymm6, %ymm2, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vmovshdup %ymm2, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld .Lntt_data+2208(%rip), %ymm2, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm2, %ymm2  # x z - h q
-    vpsubd %ymm7, %ymm3, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm3, %ymm3  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld %ymm15, %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld .Lntt_data+2208(%rip), %ymm3, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vmovdqu %ymm0, 0(%rdi)
-    vmovdqu %ymm1, 128(%rdi)
-    vmovdqu %ymm2, 256(%rdi)
-    vmovdqu %ymm3, 384(%rdi)
-    vmovdqu %ymm4, 512(%rdi)
-    vmovdqu %ymm5, 640(%rdi)
-    vmovdqu %ymm6, 768(%rdi)
-    vmovdqu %ymm7, 896(%rdi)
-    # pass 1, layers 1-3 (inverse): rows 8, 40, ... (group 1)
-    vmovdqu 32(%rdi), %ymm0
-    vmovdqu 160(%rdi), %ymm1
-    vmovdqu 288(%rdi), %ymm2
-    vmovdqu 416(%rdi), %ymm3
-    vmovdqu 544(%rdi), %ymm4
-    vmovdqu 672(%rdi), %ymm5
-    vmovdqu 800(%rdi), %ymm6
-    vmovdqu 928(%rdi), %ymm7
-    # layer 3 (len 32), inverse
-    vpbroadcastd .Lntt_data+2096(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2100(%rip), %ymm15
-    vpsubd %ymm1, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm1, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm1  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm1, %ymm1  # x z - h q
-    vpbroadcastd .Lntt_data+2104(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2108(%rip), %ymm15
-    vpsubd %ymm3, %ymm2, %ymm11  # d = a - b
-    vpaddd %ymm3, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpbroadcastd .Lntt_data+2112(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2116(%rip), %ymm15
-    vpsubd %ymm5, %ymm4, %ymm8  # d = a - b
-    vpaddd %ymm5, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm5  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm5, %ymm5  # x z - h q
-    vpbroadcastd .Lntt_data+2120(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2124(%rip), %ymm15
-    vpsubd %ymm7, %ymm6, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm6, %ymm6  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 2 (len 64), inverse
-    vpbroadcastd .Lntt_data+2128(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2132(%rip), %ymm15
-    vpsubd %ymm2, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm2, %ymm2  # x z - h q
-    vpsubd %ymm3, %ymm1, %ymm11  # d = a - b
-    vpaddd %ymm3, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpbroadcastd .Lntt_data+2136(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2140(%rip), %ymm15
-    vpsubd %ymm6, %ymm4, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vpsubd %ymm7, %ymm5, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm5, %ymm5  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 1 (len 128), inverse, times 2^32/256
-    vpbroadcastd .Lntt_data+2144(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2148(%rip), %ymm15
-    vpsubd %ymm4, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm4, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld %ymm15, %ymm8, %ymm4  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm4, %ymm4  # x z - h q
-    vmovshdup %ymm0, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm0, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld .Lntt_data+2208(%rip), %ymm0, %ymm0  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm0, %ymm0  # x z - h q
-    vpsubd %ymm5, %ymm1, %ymm11  # d = a - b
-    vpaddd %ymm5, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld %ymm15, %ymm11, %ymm5  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm5, %ymm5  # x z - h q
-    vmovshdup %ymm1, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm1, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld .Lntt_data+2208(%rip), %ymm1, %ymm1  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm1, %ymm1  # x z - h q
-    vpsubd %ymm6, %ymm2, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vmovshdup %ymm2, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld .Lntt_data+2208(%rip), %ymm2, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm2, %ymm2  # x z - h q
-    vpsubd %ymm7, %ymm3, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm3, %ymm3  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld %ymm15, %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld .Lntt_data+2208(%rip), %ymm3, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vmovdqu %ymm0, 32(%rdi)
-    vmovdqu %ymm1, 160(%rdi)
-    vmovdqu %ymm2, 288(%rdi)
-    vmovdqu %ymm3, 416(%rdi)
-    vmovdqu %ymm4, 544(%rdi)
-    vmovdqu %ymm5, 672(%rdi)
-    vmovdqu %ymm6, 800(%rdi)
-    vmovdqu %ymm7, 928(%rdi)
-    # pass 1, layers 1-3 (inverse): rows 16, 48, ... (group 2)
-    vmovdqu 64(%rdi), %ymm0
-    vmovdqu 192(%rdi), %ymm1
-    vmovdqu 320(%rdi), %ymm2
-    vmovdqu 448(%rdi), %ymm3
-    vmovdqu 576(%rdi), %ymm4
-    vmovdqu 704(%rdi), %ymm5
-    vmovdqu 832(%rdi), %ymm6
-    vmovdqu 960(%rdi), %ymm7
-    # layer 3 (len 32), inverse
-    vpbroadcastd .Lntt_data+2096(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2100(%rip), %ymm15
-    vpsubd %ymm1, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm1, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm1  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm1, %ymm1  # x z - h q
-    vpbroadcastd .Lntt_data+2104(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2108(%rip), %ymm15
-    vpsubd %ymm3, %ymm2, %ymm11  # d = a - b
-    vpaddd %ymm3, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpbroadcastd .Lntt_data+2112(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2116(%rip), %ymm15
-    vpsubd %ymm5, %ymm4, %ymm8  # d = a - b
-    vpaddd %ymm5, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm5  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm5, %ymm5  # x z - h q
-    vpbroadcastd .Lntt_data+2120(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2124(%rip), %ymm15
-    vpsubd %ymm7, %ymm6, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm6, %ymm6  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 2 (len 64), inverse
-    vpbroadcastd .Lntt_data+2128(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2132(%rip), %ymm15
-    vpsubd %ymm2, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm2, %ymm2  # x z - h q
-    vpsubd %ymm3, %ymm1, %ymm11  # d = a - b
-    vpaddd %ymm3, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpbroadcastd .Lntt_data+2136(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2140(%rip), %ymm15
-    vpsubd %ymm6, %ymm4, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vpsubd %ymm7, %ymm5, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm5, %ymm5  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 1 (len 128), inverse, times 2^32/256
-    vpbroadcastd .Lntt_data+2144(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2148(%rip), %ymm15
-    vpsubd %ymm4, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm4, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld %ymm15, %ymm8, %ymm4  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm4, %ymm4  # x z - h q
-    vmovshdup %ymm0, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm0, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld .Lntt_data+2208(%rip), %ymm0, %ymm0  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm0, %ymm0  # x z - h q
-    vpsubd %ymm5, %ymm1, %ymm11  # d = a - b
-    vpaddd %ymm5, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld %ymm15, %ymm11, %ymm5  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm5, %ymm5  # x z - h q
-    vmovshdup %ymm1, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm1, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld .Lntt_data+2208(%rip), %ymm1, %ymm1  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm1, %ymm1  # x z - h q
-    vpsubd %ymm6, %ymm2, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vmovshdup %ymm2, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld .Lntt_data+2208(%rip), %ymm2, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm2, %ymm2  # x z - h q
-    vpsubd %ymm7, %ymm3, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm3, %ymm3  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld %ymm15, %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld .Lntt_data+2208(%rip), %ymm3, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vmovdqu %ymm0, 64(%rdi)
-    vmovdqu %ymm1, 192(%rdi)
-    vmovdqu %ymm2, 320(%rdi)
-    vmovdqu %ymm3, 448(%rdi)
-    vmovdqu %ymm4, 576(%rdi)
-    vmovdqu %ymm5, 704(%rdi)
-    vmovdqu %ymm6, 832(%rdi)
-    vmovdqu %ymm7, 960(%rdi)
-    # pass 1, layers 1-3 (inverse): rows 24, 56, ... (group 3)
-    vmovdqu 96(%rdi), %ymm0
-    vmovdqu 224(%rdi), %ymm1
-    vmovdqu 352(%rdi), %ymm2
-    vmovdqu 480(%rdi), %ymm3
-    vmovdqu 608(%rdi), %ymm4
-    vmovdqu 736(%rdi), %ymm5
-    vmovdqu 864(%rdi), %ymm6
-    vmovdqu 992(%rdi), %ymm7
-    # layer 3 (len 32), inverse
-    vpbroadcastd .Lntt_data+2096(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2100(%rip), %ymm15
-    vpsubd %ymm1, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm1, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm1  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm1, %ymm1  # x z - h q
-    vpbroadcastd .Lntt_data+2104(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2108(%rip), %ymm15
-    vpsubd %ymm3, %ymm2, %ymm11  # d = a - b
-    vpaddd %ymm3, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpbroadcastd .Lntt_data+2112(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2116(%rip), %ymm15
-    vpsubd %ymm5, %ymm4, %ymm8  # d = a - b
-    vpaddd %ymm5, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm5  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm5, %ymm5  # x z - h q
-    vpbroadcastd .Lntt_data+2120(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2124(%rip), %ymm15
-    vpsubd %ymm7, %ymm6, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm6, %ymm6  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 2 (len 64), inverse
-    vpbroadcastd .Lntt_data+2128(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2132(%rip), %ymm15
-    vpsubd %ymm2, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm2, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm2, %ymm2  # x z - h q
-    vpsubd %ymm3, %ymm1, %ymm11  # d = a - b
-    vpaddd %ymm3, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vpbroadcastd .Lntt_data+2136(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2140(%rip), %ymm15
-    vpsubd %ymm6, %ymm4, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm4, %ymm4  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vpsubd %ymm7, %ymm5, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm5, %ymm5  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    # layer 1 (len 128), inverse, times 2^32/256
-    vpbroadcastd .Lntt_data+2144(%rip), %ymm14
-    vpbroadcastd .Lntt_data+2148(%rip), %ymm15
-    vpsubd %ymm4, %ymm0, %ymm8  # d = a - b
-    vpaddd %ymm4, %ymm0, %ymm0  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld %ymm15, %ymm8, %ymm4  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm4, %ymm4  # x z - h q
-    vmovshdup %ymm0, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm0, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld .Lntt_data+2208(%rip), %ymm0, %ymm0  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm0, %ymm0  # x z - h q
-    vpsubd %ymm5, %ymm1, %ymm11  # d = a - b
-    vpaddd %ymm5, %ymm1, %ymm1  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld %ymm15, %ymm11, %ymm5  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm5, %ymm5  # x z - h q
-    vmovshdup %ymm1, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm1, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld .Lntt_data+2208(%rip), %ymm1, %ymm1  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm1, %ymm1  # x z - h q
-    vpsubd %ymm6, %ymm2, %ymm8  # d = a - b
-    vpaddd %ymm6, %ymm2, %ymm2  # a = a + b
-    vmovshdup %ymm8, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm8, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld %ymm15, %ymm8, %ymm6  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm6, %ymm6  # x z - h q
-    vmovshdup %ymm2, %ymm9  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm9, %ymm9  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm10, %ymm10  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm9, %ymm9
-    vpmulld .Lntt_data+2208(%rip), %ymm2, %ymm2  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm2, %ymm2  # x z - h q
-    vpsubd %ymm7, %ymm3, %ymm11  # d = a - b
-    vpaddd %ymm7, %ymm3, %ymm3  # a = a + b
-    vmovshdup %ymm11, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm11, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld %ymm15, %ymm11, %ymm7  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm7, %ymm7  # x z - h q
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2176(%rip), %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2180(%rip), %ymm12, %ymm12  # x zb, odd lanes
-    vpaddq .Lntt_data+32(%rip), %ymm13, %ymm13  # + 2^31: h rounded
-    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12
-    vpmulld .Lntt_data+2208(%rip), %ymm3, %ymm3  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm3, %ymm3  # x z - h q
-    vmovdqu %ymm0, 96(%rdi)
-    vmovdqu %ymm1, 224(%rdi)
-    vmovdqu %ymm2, 352(%rdi)
-    vmovdqu %ymm3, 480(%rdi)
-    vmovdqu %ymm4, 608(%rdi)
-    vmovdqu %ymm5, 736(%rdi)
-    vmovdqu %ymm6, 864(%rdi)
-    vmovdqu %ymm7, 992(%rdi)
+    vmovshdup %ymm10, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm13, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+3776(%rip), %ymm10, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3776(%rip), %ymm13, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3776(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+3776(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12  # + 2^31: h rounded
+    vpaddq .Lntt_data+32(%rip), %ymm15, %ymm15  # + 2^31: h rounded
+    vpaddq .Lntt_data+32(%rip), %ymm11, %ymm11
+    vpaddq .Lntt_data+32(%rip), %ymm14, %ymm14
+    vpmulld .Lntt_data+3808(%rip), %ymm10, %ymm6  # lo(x z)
+    vpmulld .Lntt_data+3808(%rip), %ymm13, %ymm7  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm6, %ymm6  # x z - h q
+    vpsubd %ymm14, %ymm7, %ymm7  # x z - h q
+    vmovshdup %ymm2, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm3, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+3840(%rip), %ymm2, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3840(%rip), %ymm3, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+3840(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+3840(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpaddq .Lntt_data+32(%rip), %ymm12, %ymm12  # + 2^31: h rounded
+    vpaddq .Lntt_data+32(%rip), %ymm15, %ymm15  # + 2^31: h rounded
+    vpaddq .Lntt_data+32(%rip), %ymm11, %ymm11
+    vpaddq .Lntt_data+32(%rip), %ymm14, %ymm14
+    vpmulld .Lntt_data+3872(%rip), %ymm2, %ymm2  # lo(x z)
+    vpmulld .Lntt_data+3872(%rip), %ymm3, %ymm3  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm2, %ymm2  # x z - h q
+    vpsubd %ymm14, %ymm3, %ymm3  # x z - h q
+    vmovdqu %ymm0, 0(%rax)
+    vmovdqu %ymm4, 512(%rax)
+    vmovdqu %ymm1, 128(%rax)
+    vmovdqu %ymm5, 640(%rax)
+    vmovdqu %ymm2, 256(%rax)
+    vmovdqu %ymm6, 768(%rax)
+    vmovdqu %ymm3, 384(%rax)
+    vmovdqu %ymm7, 896(%rax)
+    add $32, %rax
+    dec %ecx
+    jnz 1b
     vzeroupper
     ret
     .size mldsa_invntt_tomont_avx2, .-mldsa_invntt_tomont_avx2

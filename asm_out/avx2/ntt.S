@@ -4,20 +4,23 @@
 #   a: %rdi   (unaligned, in place)
 #
 # Contract: for |a_i| < q, a = NTT(a) mod q in the NTT order below, with |a_i| < 9q
-# (this code: |a_i| < 8.0288q, checked by the generator).
+# (this code: |a_i| < 8.0287594q, checked by the generator).
 #
 # NTT order of avx2: the standard order (FIPS 204, as ntt_scalar writes it) with
 # every group of 64 consecutive coefficients, read as a 8 x 8 row-major matrix,
 # transposed: position 64g + 8i + j holds standard index 64g + 8j + i
 # (i, j < 8). It is what the last layers find in their registers after the one
 # 8 x 8 transposition that lets them pair whole registers; keeping it saves a second
-# transposition in ntt and one in invntt_tomont. ntt_reorder applies it (it is its own
-# inverse).
+# transposition in ntt and one in invntt_tomont (measured on Zen 4: the standard order
+# would cost 5-7% per call on every ISA). ntt_reorder applies it (its own inverse).
 #
-# Method (gen/kernels/ntt_plan.py plans every register and twiddle):
-#   pass 1: 4 columns of 8 rows at stride 32 coefficients, layers 1-3 (twiddles
-#   broadcast); pass 2: 4 blocks of 64 coefficients in ymm0-7, layers 4-5, an 8 x 8
-#   transposition (vpunpck{l,h}dq, vpunpck{l,h}qdq, vperm2i128), layers 6-8.
+# Method (gen/kernels/ntt_plan.py plans every register, step and twiddle; a row is one
+# register of 8 coefficients):
+#   pass 1, a loop over 4 columns of 8 rows at stride 32 coefficients: layers 1-3;
+#   pass 2, a loop over 4 blocks of 64 coefficients (%rsi walks their twiddles): layers
+#   4-5, an 8 x 8 transposition (vpunpck{l,h}dq, vpunpck{l,h}qdq, vperm2i128), 6-8.
+#   Registers: %rdi (the array), %rax, %rsi, %ecx (all caller-saved), vector
+#   registers; no stack. No branch or address depends on the coefficients.
 #   Butterflies (a, b) = (a + t, a - t) with t = b z mod q by Shoup's method:
 #   h = hi(b zb) (vpmuldq, even and odd lanes), zb = round(z 2^32 / q); t = lo(b z) -
 #   lo(h q) (vpmulld) in [0, q) up to q|b|/2^33. Layer 1 keeps a + t - q, layer 2
@@ -29,189 +32,243 @@
     .long 8380417, 8380417, 8380417, 8380417, 8380417, 8380417, 8380417, 8380417
     # +32: 2^31 (qwords): rounds hi(x zb)
     .long 2147483648, 0, 2147483648, 0, 2147483648, 0, 2147483648, 0
-    # +64: layer 1 k 1: zb, z
-    .long -1830765815, -3572223
-    # +72: layer 2 k 2: zb, z
-    .long 1929875198, 3765607
-    # +80: layer 2 k 3: zb, z
-    .long 1927777021, 3761513
-    # +88: layer 3 k 4: zb, z
-    .long -1640767044, -3201494
-    # +96: layer 3 k 5: zb, z
-    .long -1477910808, -2883726
-    # +104: layer 3 k 6: zb, z
-    .long -1612161320, -3145678
-    # +112: layer 3 k 7: zb, z
-    .long -1640734244, -3201430
-    # +120: layer 4 k 8: zb, z
-    .long -308362795, -601683
-    # +128: layer 4 k 9: zb, z
-    .long 1815525077, 3542485
-    # +136: layer 5 k 16: zb, z
-    .long -1727305304, -3370349
-    # +144: layer 5 k 17: zb, z
-    .long -2082316400, -4063053
-    # +152: layer 5 k 18: zb, z
-    .long 1364982364, 2663378
-    # +160: layer 5 k 19: zb, z
-    .long -858240904, -1674615
-    # +168: (alignment)
-    .long 0, 0, 0, 0, 0, 0
-    # +192: layer 6 k 32..39: zb per lane
+    # +64: layer 1 k 1: zb
+    .long -1830765815, -1830765815, -1830765815, -1830765815, -1830765815, -1830765815, -1830765815, -1830765815
+    # +96: layer 1 k 1: z
+    .long -3572223, -3572223, -3572223, -3572223, -3572223, -3572223, -3572223, -3572223
+    # +128: layer 2 k 2: zb
+    .long 1929875198, 1929875198, 1929875198, 1929875198, 1929875198, 1929875198, 1929875198, 1929875198
+    # +160: layer 2 k 2: z
+    .long 3765607, 3765607, 3765607, 3765607, 3765607, 3765607, 3765607, 3765607
+    # +192: layer 2 k 3: zb
+    .long 1927777021, 1927777021, 1927777021, 1927777021, 1927777021, 1927777021, 1927777021, 1927777021
+    # +224: layer 2 k 3: z
+    .long 3761513, 3761513, 3761513, 3761513, 3761513, 3761513, 3761513, 3761513
+    # +256: layer 3 k 4: zb
+    .long -1640767044, -1640767044, -1640767044, -1640767044, -1640767044, -1640767044, -1640767044, -1640767044
+    # +288: layer 3 k 4: z
+    .long -3201494, -3201494, -3201494, -3201494, -3201494, -3201494, -3201494, -3201494
+    # +320: layer 3 k 5: zb
+    .long -1477910808, -1477910808, -1477910808, -1477910808, -1477910808, -1477910808, -1477910808, -1477910808
+    # +352: layer 3 k 5: z
+    .long -2883726, -2883726, -2883726, -2883726, -2883726, -2883726, -2883726, -2883726
+    # +384: layer 3 k 6: zb
+    .long -1612161320, -1612161320, -1612161320, -1612161320, -1612161320, -1612161320, -1612161320, -1612161320
+    # +416: layer 3 k 6: z
+    .long -3145678, -3145678, -3145678, -3145678, -3145678, -3145678, -3145678, -3145678
+    # +448: layer 3 k 7: zb
+    .long -1640734244, -1640734244, -1640734244, -1640734244, -1640734244, -1640734244, -1640734244, -1640734244
+    # +480: layer 3 k 7: z
+    .long -3201430, -3201430, -3201430, -3201430, -3201430, -3201430, -3201430, -3201430
+    # +512: group 0: layer 4 k 8: zb
+    .long -308362795, -308362795, -308362795, -308362795, -308362795, -308362795, -308362795, -308362795
+    # +544: group 0: layer 4 k 8: z
+    .long -601683, -601683, -601683, -601683, -601683, -601683, -601683, -601683
+    # +576: group 0: layer 4 k 9: zb
+    .long 1815525077, 1815525077, 1815525077, 1815525077, 1815525077, 1815525077, 1815525077, 1815525077
+    # +608: group 0: layer 4 k 9: z
+    .long 3542485, 3542485, 3542485, 3542485, 3542485, 3542485, 3542485, 3542485
+    # +640: group 0: layer 5 k 16: zb
+    .long -1727305304, -1727305304, -1727305304, -1727305304, -1727305304, -1727305304, -1727305304, -1727305304
+    # +672: group 0: layer 5 k 16: z
+    .long -3370349, -3370349, -3370349, -3370349, -3370349, -3370349, -3370349, -3370349
+    # +704: group 0: layer 5 k 17: zb
+    .long -2082316400, -2082316400, -2082316400, -2082316400, -2082316400, -2082316400, -2082316400, -2082316400
+    # +736: group 0: layer 5 k 17: z
+    .long -4063053, -4063053, -4063053, -4063053, -4063053, -4063053, -4063053, -4063053
+    # +768: group 0: layer 5 k 18: zb
+    .long 1364982364, 1364982364, 1364982364, 1364982364, 1364982364, 1364982364, 1364982364, 1364982364
+    # +800: group 0: layer 5 k 18: z
+    .long 2663378, 2663378, 2663378, 2663378, 2663378, 2663378, 2663378, 2663378
+    # +832: group 0: layer 5 k 19: zb
+    .long -858240904, -858240904, -858240904, -858240904, -858240904, -858240904, -858240904, -858240904
+    # +864: group 0: layer 5 k 19: z
+    .long -1674615, -1674615, -1674615, -1674615, -1674615, -1674615, -1674615, -1674615
+    # +896: group 0: layer 6 k 32..39: zb per lane
     .long 1846138265, 1631226336, 1404529459, -1838055109, -1594295555, 1076973524, 1898723372, 594436433
-    # +224: layer 6 k 32..39: z per lane
+    # +928: group 0: layer 6 k 32..39: z per lane
     .long 3602218, 3182878, 2740543, -3586446, -3110818, 2101410, 3704823, 1159875
-    # +256: layer 7 k 64..78: zb per lane
+    # +960: group 0: layer 7 k 64..78: zb per lane
     .long 1574918427, -1350681039, 2143979939, -1599739335, 1285853323, 993005454, 1440787840, -568627424
-    # +288: layer 7 k 64..78: z per lane
+    # +992: group 0: layer 7 k 64..78: z per lane
     .long 3073009, -2635473, 4183372, -3121440, 2508980, 1937570, 2811291, -1109516
-    # +320: layer 7 k 65..79: zb per lane
+    # +1024: group 0: layer 7 k 65..79: zb per lane
     .long 654783359, 1974159335, -1651689966, -140455867, 1039411342, -1955560694, -1529189038, 2131021878
-    # +352: layer 7 k 65..79: z per lane
+    # +1056: group 0: layer 7 k 65..79: z per lane
     .long 1277625, 3852015, -3222807, -274060, 2028118, -3815725, -2983781, 4158088
-    # +384: layer 8 k 128..156: zb per lane
+    # +1088: group 0: layer 8 k 128..156: zb per lane
     .long 898413, 1363460238, 605900043, -2027833504, -14253662, -1014493059, -863641633, -1819892093
-    # +416: layer 8 k 128..156: z per lane
+    # +1120: group 0: layer 8 k 128..156: z per lane
     .long 1753, 2660408, 1182243, -3956745, -27812, -1979497, -1685153, -3551006
-    # +448: layer 8 k 129..157: zb per lane
+    # +1152: group 0: layer 8 k 129..157: zb per lane
     .long -991903578, -912367099, 44694137, -1176904444, 421552614, 818371958, -1747917558, 325927722
-    # +480: layer 8 k 129..157: z per lane
+    # +1184: group 0: layer 8 k 129..157: z per lane
     .long -1935420, -1780227, 87208, -2296397, 822541, 1596822, -3410568, 635956
-    # +512: layer 8 k 130..158: zb per lane
+    # +1216: group 0: layer 8 k 130..158: zb per lane
     .long -1363007700, -30313375, 326425360, -1683520342, 517299994, -2027935492, 1372618620, -128353682
-    # +544: layer 8 k 130..158: z per lane
+    # +1248: group 0: layer 8 k 130..158: z per lane
     .long -2659525, -59148, 636927, -3284915, 1009365, -3956944, 2678278, -250446
-    # +576: layer 8 k 131..159: zb per lane
+    # +1280: group 0: layer 8 k 131..159: zb per lane
     .long -746144248, 1420958686, -2032221021, -1904936414, -1257750362, -1926727420, -1931587462, -1258381762
-    # +608: layer 8 k 131..159: z per lane
+    # +1312: group 0: layer 8 k 131..159: z per lane
     .long -1455890, 2772600, -3965306, -3716946, -2454145, -3759465, -3768948, -2455377
-    # +640: layer 4 k 10: zb, z
-    .long 1374673747, 2682288
-    # +648: layer 4 k 11: zb, z
-    .long 1091570561, 2129892
-    # +656: layer 5 k 20: zb, z
-    .long -1806278032, -3524442
-    # +664: layer 5 k 21: zb, z
-    .long -222489248, -434125
-    # +672: layer 5 k 22: zb, z
-    .long 346752664, 676590
-    # +680: layer 5 k 23: zb, z
-    .long -684667771, -1335936
-    # +688: (alignment)
-    .long 0, 0, 0, 0
-    # +704: layer 6 k 40..47: zb per lane
+    # +1344: group 1: layer 4 k 10: zb
+    .long 1374673747, 1374673747, 1374673747, 1374673747, 1374673747, 1374673747, 1374673747, 1374673747
+    # +1376: group 1: layer 4 k 10: z
+    .long 2682288, 2682288, 2682288, 2682288, 2682288, 2682288, 2682288, 2682288
+    # +1408: group 1: layer 4 k 11: zb
+    .long 1091570561, 1091570561, 1091570561, 1091570561, 1091570561, 1091570561, 1091570561, 1091570561
+    # +1440: group 1: layer 4 k 11: z
+    .long 2129892, 2129892, 2129892, 2129892, 2129892, 2129892, 2129892, 2129892
+    # +1472: group 1: layer 5 k 20: zb
+    .long -1806278032, -1806278032, -1806278032, -1806278032, -1806278032, -1806278032, -1806278032, -1806278032
+    # +1504: group 1: layer 5 k 20: z
+    .long -3524442, -3524442, -3524442, -3524442, -3524442, -3524442, -3524442, -3524442
+    # +1536: group 1: layer 5 k 21: zb
+    .long -222489248, -222489248, -222489248, -222489248, -222489248, -222489248, -222489248, -222489248
+    # +1568: group 1: layer 5 k 21: z
+    .long -434125, -434125, -434125, -434125, -434125, -434125, -434125, -434125
+    # +1600: group 1: layer 5 k 22: zb
+    .long 346752664, 346752664, 346752664, 346752664, 346752664, 346752664, 346752664, 346752664
+    # +1632: group 1: layer 5 k 22: z
+    .long 676590, 676590, 676590, 676590, 676590, 676590, 676590, 676590
+    # +1664: group 1: layer 5 k 23: zb
+    .long -684667771, -684667771, -684667771, -684667771, -684667771, -684667771, -684667771, -684667771
+    # +1696: group 1: layer 5 k 23: z
+    .long -1335936, -1335936, -1335936, -1335936, -1335936, -1335936, -1335936, -1335936
+    # +1728: group 1: layer 6 k 40..47: zb per lane
     .long 202001019, 475984260, 561427818, -1797021249, 1061813248, -2059733581, 1661512036, 1104976547
-    # +736: layer 6 k 40..47: z per lane
+    # +1760: group 1: layer 6 k 40..47: z per lane
     .long 394148, 928749, 1095468, -3506380, 2071829, -4018989, 3241972, 2156050
-    # +768: layer 7 k 80..94: zb per lane
+    # +1792: group 1: layer 7 k 80..94: zb per lane
     .long 783134478, 588790216, -289871779, 1262003603, -2135294594, 1018755525, 889861155, -1665705315
-    # +800: layer 7 k 80..94: z per lane
+    # +1824: group 1: layer 7 k 80..94: z per lane
     .long 1528066, 1148858, -565603, 2462444, -4166425, 1987814, 1736313, -3250154
-    # +832: layer 7 k 81..95: zb per lane
+    # +1856: group 1: layer 7 k 81..95: zb per lane
     .long 247357819, -1518161567, 86965173, -1708872713, -1787797779, -1638590967, 120646188, 1669960606
-    # +864: layer 7 k 81..95: z per lane
+    # +1888: group 1: layer 7 k 81..95: z per lane
     .long 482649, -2962264, 169688, -3334383, -3488383, -3197248, 235407, 3258457
-    # +896: layer 8 k 160..188: zb per lane
+    # +1920: group 1: layer 8 k 160..188: zb per lane
     .long -2124962073, 1223601433, 1920467227, 1637785316, 1536588520, -694382729, -235104446, 1045062172
-    # +928: layer 8 k 160..188: z per lane
+    # +1952: group 1: layer 8 k 160..188: z per lane
     .long -4146264, 2387513, 3747250, 3195676, 2998219, -1354892, -458740, 2039144
-    # +960: layer 8 k 161..189: zb per lane
+    # +1984: group 1: layer 8 k 161..189: zb per lane
     .long -908452108, -1851023419, 1176751719, 1354528380, 72690498, 314284737, -985022747, -963438279
-    # +992: layer 8 k 161..189: z per lane
+    # +2016: group 1: layer 8 k 161..189: z per lane
     .long -1772588, -3611750, 2296099, 2642980, 141835, 613238, -1921994, -1879878
-    # +1024: layer 8 k 162..190: zb per lane
+    # +2048: group 1: layer 8 k 162..190: zb per lane
     .long 1123881663, -137583815, 635454918, 642772911, -45766801, -671509323, 2070602178, -419615363
-    # +1056: layer 8 k 162..190: z per lane
+    # +2080: group 1: layer 8 k 162..190: z per lane
     .long 2192938, -268456, 1239911, 1254190, -89301, -1310261, 4040196, -818761
-    # +1088: layer 8 k 163..191: zb per lane
+    # +2112: group 1: layer 8 k 163..191: zb per lane
     .long -885133339, -1629985060, -1967222129, -6363718, 1287922800, -1136965286, -1779436847, -1116720494
-    # +1120: layer 8 k 163..191: z per lane
+    # +2144: group 1: layer 8 k 163..191: z per lane
     .long -1727088, -3180456, -3838479, -12417, 2513018, -2218467, -3472069, -2178965
-    # +1152: layer 4 k 12: zb, z
-    .long 1929495947, 3764867
-    # +1160: layer 4 k 13: zb, z
-    .long -515185417, -1005239
-    # +1168: layer 5 k 24: zb, z
-    .long -1654287830, -3227876
-    # +1176: layer 5 k 25: zb, z
-    .long 878576921, 1714295
-    # +1184: layer 5 k 26: zb, z
-    .long 1257667337, 2453983
-    # +1192: layer 5 k 27: zb, z
-    .long 748618600, 1460718
-    # +1200: (alignment)
-    .long 0, 0, 0, 0
-    # +1216: layer 6 k 48..55: zb per lane
+    # +2176: group 2: layer 4 k 12: zb
+    .long 1929495947, 1929495947, 1929495947, 1929495947, 1929495947, 1929495947, 1929495947, 1929495947
+    # +2208: group 2: layer 4 k 12: z
+    .long 3764867, 3764867, 3764867, 3764867, 3764867, 3764867, 3764867, 3764867
+    # +2240: group 2: layer 4 k 13: zb
+    .long -515185417, -515185417, -515185417, -515185417, -515185417, -515185417, -515185417, -515185417
+    # +2272: group 2: layer 4 k 13: z
+    .long -1005239, -1005239, -1005239, -1005239, -1005239, -1005239, -1005239, -1005239
+    # +2304: group 2: layer 5 k 24: zb
+    .long -1654287830, -1654287830, -1654287830, -1654287830, -1654287830, -1654287830, -1654287830, -1654287830
+    # +2336: group 2: layer 5 k 24: z
+    .long -3227876, -3227876, -3227876, -3227876, -3227876, -3227876, -3227876, -3227876
+    # +2368: group 2: layer 5 k 25: zb
+    .long 878576921, 878576921, 878576921, 878576921, 878576921, 878576921, 878576921, 878576921
+    # +2400: group 2: layer 5 k 25: z
+    .long 1714295, 1714295, 1714295, 1714295, 1714295, 1714295, 1714295, 1714295
+    # +2432: group 2: layer 5 k 26: zb
+    .long 1257667337, 1257667337, 1257667337, 1257667337, 1257667337, 1257667337, 1257667337, 1257667337
+    # +2464: group 2: layer 5 k 26: z
+    .long 2453983, 2453983, 2453983, 2453983, 2453983, 2453983, 2453983, 2453983
+    # +2496: group 2: layer 5 k 27: zb
+    .long 748618600, 748618600, 748618600, 748618600, 748618600, 748618600, 748618600, 748618600
+    # +2528: group 2: layer 5 k 27: z
+    .long 1460718, 1460718, 1460718, 1460718, 1460718, 1460718, 1460718, 1460718
+    # +2560: group 2: layer 6 k 48..55: zb per lane
     .long 1750224323, 901666090, -418987550, -1831915353, 1925356481, -992097815, -879957084, -2024403852
-    # +1248: layer 6 k 48..55: z per lane
+    # +2592: group 2: layer 6 k 48..55: z per lane
     .long 3415069, 1759347, -817536, -3574466, 3756790, -1935799, -1716988, -3950053
-    # +1280: layer 7 k 96..110: zb per lane
+    # +2624: group 2: layer 7 k 96..110: zb per lane
     .long -1321868265, -1225434135, 1784632064, -666258756, -675310538, 1555941048, 1999506068, 1499481951
-    # +1312: layer 7 k 96..110: z per lane
+    # +2656: group 2: layer 7 k 96..110: z per lane
     .long -2579253, -2391089, 3482206, -1300016, -1317678, 3035980, 3901472, 2925816
-    # +1344: layer 7 k 97..111: zb per lane
+    # +2688: group 2: layer 7 k 97..111: zb per lane
     .long 916321552, -1155548552, -2143745726, -1210558298, 1261461890, 318346816, -628664287, 1729304568
-    # +1376: layer 7 k 97..111: z per lane
+    # +2720: group 2: layer 7 k 97..111: z per lane
     .long 1787943, -2254727, -4182915, -2362063, 2461387, 621164, -1226661, 3374250
-    # +1408: layer 8 k 192..220: zb per lane
+    # +2752: group 2: layer 8 k 192..220: zb per lane
     .long -831969619, 300448763, -756955444, 260312805, -1554794072, -1339088280, 2040058690, 853476187
-    # +1440: layer 8 k 192..220: z per lane
+    # +2784: group 2: layer 8 k 192..220: z per lane
     .long -1623354, 586241, -1476985, 507927, -3033742, -2612853, 3980599, 1665318
-    # +1472: layer 8 k 193..221: zb per lane
+    # +2816: group 2: layer 8 k 193..221: zb per lane
     .long 1078959975, -604552167, 1021949428, -608791570, -173440395, 2126092136, 1316619236, 1039370342
-    # +1504: layer 8 k 193..221: z per lane
+    # +2848: group 2: layer 8 k 193..221: z per lane
     .long 2105286, -1179613, 1994046, -1187885, -338420, 4148469, 2569011, 2028038
-    # +1536: layer 8 k 194..222: zb per lane
+    # +2880: group 2: layer 8 k 194..222: zb per lane
     .long -1216882040, 270590488, 1276805128, -371462360, 1357098057, 384158533, -827959816, 596344473
-    # +1568: layer 8 k 194..222: z per lane
+    # +2912: group 2: layer 8 k 194..222: z per lane
     .long -2374402, 527981, 2491325, -724804, 2647994, 749577, -1615530, 1163598
-    # +1600: layer 8 k 195..223: zb per lane
+    # +2944: group 2: layer 8 k 195..223: zb per lane
     .long -1042326957, -1405999311, -713994583, -940195359, 1542497137, -2061661095, 883155599, -1726753853
-    # +1632: layer 8 k 195..223: z per lane
+    # +2976: group 2: layer 8 k 195..223: z per lane
     .long -2033807, -2743411, -1393159, -1834526, 3009748, -4022750, 1723229, -3369273
-    # +1664: layer 4 k 14: zb, z
-    .long 285697463, 557458
-    # +1672: layer 4 k 15: zb, z
-    .long -625853735, -1221177
-    # +1680: layer 5 k 28: zb, z
-    .long -329347125, -642628
-    # +1688: layer 5 k 29: zb, z
-    .long -1837364258, -3585098
-    # +1696: layer 5 k 30: zb, z
-    .long 1443016191, 2815639
-    # +1704: layer 5 k 31: zb, z
-    .long 1170414139, 2283733
-    # +1712: (alignment)
-    .long 0, 0, 0, 0
-    # +1728: layer 6 k 56..63: zb per lane
+    # +3008: group 3: layer 4 k 14: zb
+    .long 285697463, 285697463, 285697463, 285697463, 285697463, 285697463, 285697463, 285697463
+    # +3040: group 3: layer 4 k 14: z
+    .long 557458, 557458, 557458, 557458, 557458, 557458, 557458, 557458
+    # +3072: group 3: layer 4 k 15: zb
+    .long -625853735, -625853735, -625853735, -625853735, -625853735, -625853735, -625853735, -625853735
+    # +3104: group 3: layer 4 k 15: z
+    .long -1221177, -1221177, -1221177, -1221177, -1221177, -1221177, -1221177, -1221177
+    # +3136: group 3: layer 5 k 28: zb
+    .long -329347125, -329347125, -329347125, -329347125, -329347125, -329347125, -329347125, -329347125
+    # +3168: group 3: layer 5 k 28: z
+    .long -642628, -642628, -642628, -642628, -642628, -642628, -642628, -642628
+    # +3200: group 3: layer 5 k 29: zb
+    .long -1837364258, -1837364258, -1837364258, -1837364258, -1837364258, -1837364258, -1837364258, -1837364258
+    # +3232: group 3: layer 5 k 29: z
+    .long -3585098, -3585098, -3585098, -3585098, -3585098, -3585098, -3585098, -3585098
+    # +3264: group 3: layer 5 k 30: zb
+    .long 1443016191, 1443016191, 1443016191, 1443016191, 1443016191, 1443016191, 1443016191, 1443016191
+    # +3296: group 3: layer 5 k 30: z
+    .long 2815639, 2815639, 2815639, 2815639, 2815639, 2815639, 2815639, 2815639
+    # +3328: group 3: layer 5 k 31: zb
+    .long 1170414139, 1170414139, 1170414139, 1170414139, 1170414139, 1170414139, 1170414139, 1170414139
+    # +3360: group 3: layer 5 k 31: z
+    .long 2283733, 2283733, 2283733, 2283733, 2283733, 2283733, 2283733, 2283733
+    # +3392: group 3: layer 6 k 56..63: zb per lane
     .long -1484874664, 1636082790, 285388938, 1983539117, 1495136972, 950076368, 1714807468, 952438995
-    # +1760: layer 6 k 56..63: z per lane
+    # +3424: group 3: layer 6 k 56..63: z per lane
     .long -2897314, 3192354, 556856, 3870317, 2917338, 1853806, 3345963, 1858416
-    # +1792: layer 7 k 112..126: zb per lane
+    # +3456: group 3: layer 7 k 112..126: zb per lane
     .long 695180180, 1375177022, -1777179795, -334803717, 178766299, 518252220, -1957047970, -1146323031
-    # +1824: layer 7 k 112..126: z per lane
+    # +3488: group 3: layer 7 k 112..126: z per lane
     .long 1356448, 2683270, -3467665, -653275, 348812, 1011223, -3818627, -2236726
-    # +1856: layer 7 k 113..127: zb per lane
+    # +3520: group 3: layer 7 k 113..127: zb per lane
     .long -1422575624, -1424130038, 1185330464, -235321234, -168022240, -1206536194, -985155484, 894060583
-    # +1888: layer 7 k 113..127: z per lane
+    # +3552: group 3: layer 7 k 113..127: z per lane
     .long -2775755, -2778788, 2312838, -459163, -327848, -2354215, -1922253, 1744507
-    # +1920: layer 8 k 224..252: zb per lane
+    # +3584: group 3: layer 8 k 224..252: zb per lane
     .long 2047270596, 1723816713, 1591599803, 440824168, -1119856484, -1544891539, -155290192, 973777462
-    # +1952: layer 8 k 224..252: z per lane
+    # +3616: group 3: layer 8 k 224..252: z per lane
     .long 3994671, 3363542, 3105558, 860144, -2185084, -3014420, -303005, 1900052
-    # +1984: layer 8 k 225..253: zb per lane
+    # +3648: group 3: layer 8 k 225..253: zb per lane
     .long -6087993, 110126092, -565464272, 1758099917, 1600929361, -879867909, 1809756372, -400711272
-    # +2016: layer 8 k 225..253: z per lane
+    # +3680: group 3: layer 8 k 225..253: z per lane
     .long -11879, 214880, -1103344, 3430436, 3123762, -1716814, 3531229, -781875
-    # +2048: layer 8 k 226..254: zb per lane
+    # +3712: group 3: layer 8 k 226..254: zb per lane
     .long -702390549, 279505433, 260424530, 71875110, 1208667171, 1499603926, -2036925262, 540420426
-    # +2080: layer 8 k 226..254: z per lane
+    # +3744: group 3: layer 8 k 226..254: z per lane
     .long -1370517, 545376, 508145, 140244, 2358373, 2926054, -3974485, 1054478
-    # +2112: layer 8 k 227..255: zb per lane
+    # +3776: group 3: layer 8 k 227..255: zb per lane
     .long 1547952704, -394851342, -283780712, -776003547, -1123958025, -201262505, -1934038751, -374860238
-    # +2144: layer 8 k 227..255: z per lane
+    # +3808: group 3: layer 8 k 227..255: z per lane
     .long 3020393, -770441, -553718, -1514152, -2193087, -392707, -3773731, -731434
-    # +2176: (padding: zbo reads 4 bytes past a zb vector)
+    # +3840: (padding: zbo reads 4 bytes past a zb vector)
     .long 0, 0, 0, 0, 0, 0, 0, 0
 
     .text
@@ -221,1686 +278,424 @@
     .p2align 5
 mldsa_ntt_avx2:
     endbr64
-    # pass 1, layers 1-3: rows 0, 32, ... (group 0)
-    vmovdqu 0(%rdi), %ymm0
-    vmovdqu 128(%rdi), %ymm1
-    vmovdqu 256(%rdi), %ymm2
-    vmovdqu 384(%rdi), %ymm3
-    vmovdqu 512(%rdi), %ymm4
-    vmovdqu 640(%rdi), %ymm5
-    vmovdqu 768(%rdi), %ymm6
-    vmovdqu 896(%rdi), %ymm7
-    # layer 1 (len 128), outputs kept down
-    vpbroadcastd .Lntt_data+64(%rip), %ymm14
-    vpbroadcastd .Lntt_data+68(%rip), %ymm15
-    vmovshdup %ymm4, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm4, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm4, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm4  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
+    # pass 1, layers 1-3: 4 groups of rows 0, 32, ..., 1 per iteration
+    mov %rdi, %rax
+    mov $4, %ecx
+    .p2align 4
+1:
+    vmovdqu 0(%rax), %ymm0
+    vmovdqu 512(%rax), %ymm1
+    vmovdqu 128(%rax), %ymm2
+    vmovdqu 640(%rax), %ymm3
+    vmovdqu 256(%rax), %ymm4
+    vmovdqu 768(%rax), %ymm5
+    vmovdqu 384(%rax), %ymm6
+    vmovdqu 896(%rax), %ymm7
+    # layer 1: %ymm0 %ymm1; layer 1: %ymm2 %ymm3
+    vmovshdup %ymm1, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm3, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+64(%rip), %ymm1, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+64(%rip), %ymm3, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+64(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+64(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld .Lntt_data+96(%rip), %ymm1, %ymm10  # lo(x z)
+    vpmulld .Lntt_data+96(%rip), %ymm3, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm0, %ymm1  # b = a - t
+    vpsubd %ymm13, %ymm2, %ymm3  # b = a - t
+    vpaddd %ymm10, %ymm0, %ymm0  # a = a + t
+    vpaddd %ymm13, %ymm2, %ymm2  # a = a + t
     vpsubd .Lntt_data+0(%rip), %ymm0, %ymm0  # a + t - q: grows down only
-    vmovshdup %ymm5, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm5, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm5, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm1, %ymm5  # b = a - t
-    vpaddd %ymm11, %ymm1, %ymm1  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm1, %ymm1  # a + t - q: grows down only
-    vmovshdup %ymm6, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm2, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm2, %ymm2  # a = a + t
     vpsubd .Lntt_data+0(%rip), %ymm2, %ymm2  # a + t - q: grows down only
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm3, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm3, %ymm3  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm3, %ymm3  # a + t - q: grows down only
-    # layer 2 (len 64), outputs kept up
-    vpbroadcastd .Lntt_data+72(%rip), %ymm14
-    vpbroadcastd .Lntt_data+76(%rip), %ymm15
-    vmovshdup %ymm2, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm2, %ymm2  # a - t + q: grows up only
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm1, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm1, %ymm1  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm3, %ymm3  # a - t + q: grows up only
-    vpbroadcastd .Lntt_data+80(%rip), %ymm14
-    vpbroadcastd .Lntt_data+84(%rip), %ymm15
-    vmovshdup %ymm6, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
+    # layer 1: %ymm4 %ymm5; layer 1: %ymm6 %ymm7
+    vmovshdup %ymm5, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm7, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+64(%rip), %ymm5, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+64(%rip), %ymm7, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+64(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+64(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld .Lntt_data+96(%rip), %ymm5, %ymm10  # lo(x z)
+    vpmulld .Lntt_data+96(%rip), %ymm7, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm4, %ymm5  # b = a - t
+    vpsubd %ymm13, %ymm6, %ymm7  # b = a - t
+    vpaddd %ymm10, %ymm4, %ymm4  # a = a + t
+    vpaddd %ymm13, %ymm6, %ymm6  # a = a + t
+    vpsubd .Lntt_data+0(%rip), %ymm4, %ymm4  # a + t - q: grows down only
+    vpsubd .Lntt_data+0(%rip), %ymm6, %ymm6  # a + t - q: grows down only
+    # layer 2: %ymm0 %ymm4; layer 2: %ymm2 %ymm6
+    vmovshdup %ymm4, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm6, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+128(%rip), %ymm4, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+128(%rip), %ymm6, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+128(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+128(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld .Lntt_data+160(%rip), %ymm4, %ymm10  # lo(x z)
+    vpmulld .Lntt_data+160(%rip), %ymm6, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm0, %ymm4  # b = a - t
+    vpsubd %ymm13, %ymm2, %ymm6  # b = a - t
+    vpaddd %ymm10, %ymm0, %ymm0  # a = a + t
+    vpaddd %ymm13, %ymm2, %ymm2  # a = a + t
+    vpaddd .Lntt_data+0(%rip), %ymm4, %ymm4  # a - t + q: grows up only
     vpaddd .Lntt_data+0(%rip), %ymm6, %ymm6  # a - t + q: grows up only
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm5, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm5, %ymm5  # a = a + t
+    # layer 2: %ymm1 %ymm5; layer 2: %ymm3 %ymm7
+    vmovshdup %ymm5, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm7, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+192(%rip), %ymm5, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+192(%rip), %ymm7, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+192(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+192(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld .Lntt_data+224(%rip), %ymm5, %ymm10  # lo(x z)
+    vpmulld .Lntt_data+224(%rip), %ymm7, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm1, %ymm5  # b = a - t
+    vpsubd %ymm13, %ymm3, %ymm7  # b = a - t
+    vpaddd %ymm10, %ymm1, %ymm1  # a = a + t
+    vpaddd %ymm13, %ymm3, %ymm3  # a = a + t
+    vpaddd .Lntt_data+0(%rip), %ymm5, %ymm5  # a - t + q: grows up only
     vpaddd .Lntt_data+0(%rip), %ymm7, %ymm7  # a - t + q: grows up only
-    # layer 3 (len 32)
-    vpbroadcastd .Lntt_data+88(%rip), %ymm14
-    vpbroadcastd .Lntt_data+92(%rip), %ymm15
-    vmovshdup %ymm1, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm1, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm1, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm1  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpbroadcastd .Lntt_data+96(%rip), %ymm14
-    vpbroadcastd .Lntt_data+100(%rip), %ymm15
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm2, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm2, %ymm2  # a = a + t
-    vpbroadcastd .Lntt_data+104(%rip), %ymm14
-    vpbroadcastd .Lntt_data+108(%rip), %ymm15
-    vmovshdup %ymm5, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm5, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm5, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm5  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vpbroadcastd .Lntt_data+112(%rip), %ymm14
-    vpbroadcastd .Lntt_data+116(%rip), %ymm15
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm6, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm6, %ymm6  # a = a + t
-    vmovdqu %ymm0, 0(%rdi)
-    vmovdqu %ymm1, 128(%rdi)
-    vmovdqu %ymm2, 256(%rdi)
-    vmovdqu %ymm3, 384(%rdi)
-    vmovdqu %ymm4, 512(%rdi)
-    vmovdqu %ymm5, 640(%rdi)
-    vmovdqu %ymm6, 768(%rdi)
-    vmovdqu %ymm7, 896(%rdi)
-    # pass 1, layers 1-3: rows 8, 40, ... (group 1)
-    vmovdqu 32(%rdi), %ymm0
-    vmovdqu 160(%rdi), %ymm1
-    vmovdqu 288(%rdi), %ymm2
-    vmovdqu 416(%rdi), %ymm3
-    vmovdqu 544(%rdi), %ymm4
-    vmovdqu 672(%rdi), %ymm5
-    vmovdqu 800(%rdi), %ymm6
-    vmovdqu 928(%rdi), %ymm7
-    # layer 1 (len 128), outputs kept down
-    vpbroadcastd .Lntt_data+64(%rip), %ymm14
-    vpbroadcastd .Lntt_data+68(%rip), %ymm15
-    vmovshdup %ymm4, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm4, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm4, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm4  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm0, %ymm0  # a + t - q: grows down only
-    vmovshdup %ymm5, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm5, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm5, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm1, %ymm5  # b = a - t
-    vpaddd %ymm11, %ymm1, %ymm1  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm1, %ymm1  # a + t - q: grows down only
-    vmovshdup %ymm6, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm2, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm2, %ymm2  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm2, %ymm2  # a + t - q: grows down only
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm3, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm3, %ymm3  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm3, %ymm3  # a + t - q: grows down only
-    # layer 2 (len 64), outputs kept up
-    vpbroadcastd .Lntt_data+72(%rip), %ymm14
-    vpbroadcastd .Lntt_data+76(%rip), %ymm15
-    vmovshdup %ymm2, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm2, %ymm2  # a - t + q: grows up only
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm1, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm1, %ymm1  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm3, %ymm3  # a - t + q: grows up only
-    vpbroadcastd .Lntt_data+80(%rip), %ymm14
-    vpbroadcastd .Lntt_data+84(%rip), %ymm15
-    vmovshdup %ymm6, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm6, %ymm6  # a - t + q: grows up only
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm5, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm5, %ymm5  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm7, %ymm7  # a - t + q: grows up only
-    # layer 3 (len 32)
-    vpbroadcastd .Lntt_data+88(%rip), %ymm14
-    vpbroadcastd .Lntt_data+92(%rip), %ymm15
-    vmovshdup %ymm1, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm1, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm1, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm1  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpbroadcastd .Lntt_data+96(%rip), %ymm14
-    vpbroadcastd .Lntt_data+100(%rip), %ymm15
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm2, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm2, %ymm2  # a = a + t
-    vpbroadcastd .Lntt_data+104(%rip), %ymm14
-    vpbroadcastd .Lntt_data+108(%rip), %ymm15
-    vmovshdup %ymm5, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm5, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm5, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm5  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vpbroadcastd .Lntt_data+112(%rip), %ymm14
-    vpbroadcastd .Lntt_data+116(%rip), %ymm15
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm6, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm6, %ymm6  # a = a + t
-    vmovdqu %ymm0, 32(%rdi)
-    vmovdqu %ymm1, 160(%rdi)
-    vmovdqu %ymm2, 288(%rdi)
-    vmovdqu %ymm3, 416(%rdi)
-    vmovdqu %ymm4, 544(%rdi)
-    vmovdqu %ymm5, 672(%rdi)
-    vmovdqu %ymm6, 800(%rdi)
-    vmovdqu %ymm7, 928(%rdi)
-    # pass 1, layers 1-3: rows 16, 48, ... (group 2)
-    vmovdqu 64(%rdi), %ymm0
-    vmovdqu 192(%rdi), %ymm1
-    vmovdqu 320(%rdi), %ymm2
-    vmovdqu 448(%rdi), %ymm3
-    vmovdqu 576(%rdi), %ymm4
-    vmovdqu 704(%rdi), %ymm5
-    vmovdqu 832(%rdi), %ymm6
-    vmovdqu 960(%rdi), %ymm7
-    # layer 1 (len 128), outputs kept down
-    vpbroadcastd .Lntt_data+64(%rip), %ymm14
-    vpbroadcastd .Lntt_data+68(%rip), %ymm15
-    vmovshdup %ymm4, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm4, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm4, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm4  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm0, %ymm0  # a + t - q: grows down only
-    vmovshdup %ymm5, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm5, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm5, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm1, %ymm5  # b = a - t
-    vpaddd %ymm11, %ymm1, %ymm1  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm1, %ymm1  # a + t - q: grows down only
-    vmovshdup %ymm6, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm2, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm2, %ymm2  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm2, %ymm2  # a + t - q: grows down only
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm3, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm3, %ymm3  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm3, %ymm3  # a + t - q: grows down only
-    # layer 2 (len 64), outputs kept up
-    vpbroadcastd .Lntt_data+72(%rip), %ymm14
-    vpbroadcastd .Lntt_data+76(%rip), %ymm15
-    vmovshdup %ymm2, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm2, %ymm2  # a - t + q: grows up only
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm1, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm1, %ymm1  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm3, %ymm3  # a - t + q: grows up only
-    vpbroadcastd .Lntt_data+80(%rip), %ymm14
-    vpbroadcastd .Lntt_data+84(%rip), %ymm15
-    vmovshdup %ymm6, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm6, %ymm6  # a - t + q: grows up only
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm5, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm5, %ymm5  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm7, %ymm7  # a - t + q: grows up only
-    # layer 3 (len 32)
-    vpbroadcastd .Lntt_data+88(%rip), %ymm14
-    vpbroadcastd .Lntt_data+92(%rip), %ymm15
-    vmovshdup %ymm1, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm1, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm1, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm1  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpbroadcastd .Lntt_data+96(%rip), %ymm14
-    vpbroadcastd .Lntt_data+100(%rip), %ymm15
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm2, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm2, %ymm2  # a = a + t
-    vpbroadcastd .Lntt_data+104(%rip), %ymm14
-    vpbroadcastd .Lntt_data+108(%rip), %ymm15
-    vmovshdup %ymm5, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm5, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm5, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm5  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vpbroadcastd .Lntt_data+112(%rip), %ymm14
-    vpbroadcastd .Lntt_data+116(%rip), %ymm15
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm6, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm6, %ymm6  # a = a + t
-    vmovdqu %ymm0, 64(%rdi)
-    vmovdqu %ymm1, 192(%rdi)
-    vmovdqu %ymm2, 320(%rdi)
-    vmovdqu %ymm3, 448(%rdi)
-    vmovdqu %ymm4, 576(%rdi)
-    vmovdqu %ymm5, 704(%rdi)
-    vmovdqu %ymm6, 832(%rdi)
-    vmovdqu %ymm7, 960(%rdi)
-    # pass 1, layers 1-3: rows 24, 56, ... (group 3)
-    vmovdqu 96(%rdi), %ymm0
-    vmovdqu 224(%rdi), %ymm1
-    vmovdqu 352(%rdi), %ymm2
-    vmovdqu 480(%rdi), %ymm3
-    vmovdqu 608(%rdi), %ymm4
-    vmovdqu 736(%rdi), %ymm5
-    vmovdqu 864(%rdi), %ymm6
-    vmovdqu 992(%rdi), %ymm7
-    # layer 1 (len 128), outputs kept down
-    vpbroadcastd .Lntt_data+64(%rip), %ymm14
-    vpbroadcastd .Lntt_data+68(%rip), %ymm15
-    vmovshdup %ymm4, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm4, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm4, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm4  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm0, %ymm0  # a + t - q: grows down only
-    vmovshdup %ymm5, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm5, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm5, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm1, %ymm5  # b = a - t
-    vpaddd %ymm11, %ymm1, %ymm1  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm1, %ymm1  # a + t - q: grows down only
-    vmovshdup %ymm6, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm2, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm2, %ymm2  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm2, %ymm2  # a + t - q: grows down only
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm3, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm3, %ymm3  # a = a + t
-    vpsubd .Lntt_data+0(%rip), %ymm3, %ymm3  # a + t - q: grows down only
-    # layer 2 (len 64), outputs kept up
-    vpbroadcastd .Lntt_data+72(%rip), %ymm14
-    vpbroadcastd .Lntt_data+76(%rip), %ymm15
-    vmovshdup %ymm2, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm2, %ymm2  # a - t + q: grows up only
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm1, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm1, %ymm1  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm3, %ymm3  # a - t + q: grows up only
-    vpbroadcastd .Lntt_data+80(%rip), %ymm14
-    vpbroadcastd .Lntt_data+84(%rip), %ymm15
-    vmovshdup %ymm6, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm6, %ymm6  # a - t + q: grows up only
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm5, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm5, %ymm5  # a = a + t
-    vpaddd .Lntt_data+0(%rip), %ymm7, %ymm7  # a - t + q: grows up only
-    # layer 3 (len 32)
-    vpbroadcastd .Lntt_data+88(%rip), %ymm14
-    vpbroadcastd .Lntt_data+92(%rip), %ymm15
-    vmovshdup %ymm1, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm1, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm1, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm1  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpbroadcastd .Lntt_data+96(%rip), %ymm14
-    vpbroadcastd .Lntt_data+100(%rip), %ymm15
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm2, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm2, %ymm2  # a = a + t
-    vpbroadcastd .Lntt_data+104(%rip), %ymm14
-    vpbroadcastd .Lntt_data+108(%rip), %ymm15
-    vmovshdup %ymm5, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm5, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm5, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm5  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vpbroadcastd .Lntt_data+112(%rip), %ymm14
-    vpbroadcastd .Lntt_data+116(%rip), %ymm15
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm6, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm6, %ymm6  # a = a + t
-    vmovdqu %ymm0, 96(%rdi)
-    vmovdqu %ymm1, 224(%rdi)
-    vmovdqu %ymm2, 352(%rdi)
-    vmovdqu %ymm3, 480(%rdi)
-    vmovdqu %ymm4, 608(%rdi)
-    vmovdqu %ymm5, 736(%rdi)
-    vmovdqu %ymm6, 864(%rdi)
-    vmovdqu %ymm7, 992(%rdi)
-    # pass 2, layers 4-8: rows 0, 8, ... (group 0)
-    vmovdqu 0(%rdi), %ymm0
-    vmovdqu 32(%rdi), %ymm1
-    vmovdqu 64(%rdi), %ymm2
-    vmovdqu 96(%rdi), %ymm3
-    vmovdqu 128(%rdi), %ymm4
-    vmovdqu 160(%rdi), %ymm5
-    vmovdqu 192(%rdi), %ymm6
-    vmovdqu 224(%rdi), %ymm7
-    # layer 4 (len 16)
-    vpbroadcastd .Lntt_data+120(%rip), %ymm14
-    vpbroadcastd .Lntt_data+124(%rip), %ymm15
-    vmovshdup %ymm2, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm1, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm1, %ymm1  # a = a + t
-    vpbroadcastd .Lntt_data+128(%rip), %ymm14
-    vpbroadcastd .Lntt_data+132(%rip), %ymm15
-    vmovshdup %ymm6, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm5, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm5, %ymm5  # a = a + t
-    # layer 5 (len 8)
-    vpbroadcastd .Lntt_data+136(%rip), %ymm14
-    vpbroadcastd .Lntt_data+140(%rip), %ymm15
-    vmovshdup %ymm1, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm1, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm1, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm1  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpbroadcastd .Lntt_data+144(%rip), %ymm14
-    vpbroadcastd .Lntt_data+148(%rip), %ymm15
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm2, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm2, %ymm2  # a = a + t
-    vpbroadcastd .Lntt_data+152(%rip), %ymm14
-    vpbroadcastd .Lntt_data+156(%rip), %ymm15
-    vmovshdup %ymm5, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm5, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm5, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm5  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vpbroadcastd .Lntt_data+160(%rip), %ymm14
-    vpbroadcastd .Lntt_data+164(%rip), %ymm15
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm6, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm6, %ymm6  # a = a + t
-    vpunpckhdq %ymm1, %ymm0, %ymm9  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm1, %ymm0, %ymm8  # x0 y0 x1 y1
-    vpunpckhdq %ymm3, %ymm2, %ymm11  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm3, %ymm2, %ymm10  # x0 y0 x1 y1
-    vpunpckhdq %ymm5, %ymm4, %ymm13  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm5, %ymm4, %ymm12  # x0 y0 x1 y1
-    vpunpckhdq %ymm7, %ymm6, %ymm1  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm7, %ymm6, %ymm0  # x0 y0 x1 y1
-    vpunpckhqdq %ymm10, %ymm8, %ymm3  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm10, %ymm8, %ymm2  # x01 y01
-    vpunpckhqdq %ymm11, %ymm9, %ymm5  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm11, %ymm9, %ymm4  # x01 y01
-    vpunpckhqdq %ymm0, %ymm12, %ymm7  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm0, %ymm12, %ymm6  # x01 y01
-    vpunpckhqdq %ymm1, %ymm13, %ymm10  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm1, %ymm13, %ymm8  # x01 y01
-    vperm2i128 $0x31, %ymm6, %ymm2, %ymm11  # x.hi y.hi
-    vperm2i128 $0x20, %ymm6, %ymm2, %ymm9  # x.lo y.lo
-    vperm2i128 $0x31, %ymm7, %ymm3, %ymm0  # x.hi y.hi
-    vperm2i128 $0x20, %ymm7, %ymm3, %ymm12  # x.lo y.lo
-    vperm2i128 $0x31, %ymm8, %ymm4, %ymm1  # x.hi y.hi
-    vperm2i128 $0x20, %ymm8, %ymm4, %ymm13  # x.lo y.lo
-    vperm2i128 $0x31, %ymm10, %ymm5, %ymm6  # x.hi y.hi
-    vperm2i128 $0x20, %ymm10, %ymm5, %ymm2  # x.lo y.lo
-    # layer 6 (len 4)
-    vmovshdup %ymm11, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %ymm11, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+224(%rip), %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm9, %ymm11  # b = a - t
-    vpaddd %ymm3, %ymm9, %ymm9  # a = a + t
-    vmovshdup %ymm0, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %ymm0, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+224(%rip), %ymm0, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm12, %ymm0  # b = a - t
-    vpaddd %ymm8, %ymm12, %ymm12  # a = a + t
-    vmovshdup %ymm1, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %ymm1, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+224(%rip), %ymm1, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm13, %ymm1  # b = a - t
-    vpaddd %ymm3, %ymm13, %ymm13  # a = a + t
-    vmovshdup %ymm6, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+224(%rip), %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm2, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm2, %ymm2  # a = a + t
-    # layer 7 (len 2)
-    vmovshdup %ymm13, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+256(%rip), %ymm13, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+260(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+288(%rip), %ymm13, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm9, %ymm13  # b = a - t
-    vpaddd %ymm3, %ymm9, %ymm9  # a = a + t
-    vmovshdup %ymm2, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+256(%rip), %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+260(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+288(%rip), %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm12, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm12, %ymm12  # a = a + t
-    vmovshdup %ymm1, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+320(%rip), %ymm1, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+324(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+352(%rip), %ymm1, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm11, %ymm1  # b = a - t
-    vpaddd %ymm3, %ymm11, %ymm11  # a = a + t
-    vmovshdup %ymm6, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+320(%rip), %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+324(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+352(%rip), %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    # layer 8 (len 1)
-    vmovshdup %ymm12, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+384(%rip), %ymm12, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+388(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+416(%rip), %ymm12, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm9, %ymm12  # b = a - t
-    vpaddd %ymm3, %ymm9, %ymm9  # a = a + t
-    vmovshdup %ymm2, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+448(%rip), %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+452(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+480(%rip), %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm13, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm13, %ymm13  # a = a + t
-    vmovshdup %ymm0, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+512(%rip), %ymm0, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+516(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+544(%rip), %ymm0, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm11, %ymm0  # b = a - t
-    vpaddd %ymm3, %ymm11, %ymm11  # a = a + t
-    vmovshdup %ymm6, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+576(%rip), %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+580(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+608(%rip), %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm1, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm1, %ymm1  # a = a + t
-    vmovdqu %ymm9, 0(%rdi)
-    vmovdqu %ymm12, 32(%rdi)
-    vmovdqu %ymm13, 64(%rdi)
-    vmovdqu %ymm2, 96(%rdi)
-    vmovdqu %ymm11, 128(%rdi)
-    vmovdqu %ymm0, 160(%rdi)
-    vmovdqu %ymm1, 192(%rdi)
-    vmovdqu %ymm6, 224(%rdi)
-    # pass 2, layers 4-8: rows 64, 72, ... (group 1)
-    vmovdqu 256(%rdi), %ymm0
-    vmovdqu 288(%rdi), %ymm1
-    vmovdqu 320(%rdi), %ymm2
-    vmovdqu 352(%rdi), %ymm3
-    vmovdqu 384(%rdi), %ymm4
-    vmovdqu 416(%rdi), %ymm5
-    vmovdqu 448(%rdi), %ymm6
-    vmovdqu 480(%rdi), %ymm7
-    # layer 4 (len 16)
-    vpbroadcastd .Lntt_data+640(%rip), %ymm14
-    vpbroadcastd .Lntt_data+644(%rip), %ymm15
-    vmovshdup %ymm2, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm1, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm1, %ymm1  # a = a + t
-    vpbroadcastd .Lntt_data+648(%rip), %ymm14
-    vpbroadcastd .Lntt_data+652(%rip), %ymm15
-    vmovshdup %ymm6, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm5, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm5, %ymm5  # a = a + t
-    # layer 5 (len 8)
-    vpbroadcastd .Lntt_data+656(%rip), %ymm14
-    vpbroadcastd .Lntt_data+660(%rip), %ymm15
-    vmovshdup %ymm1, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm1, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm1, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm1  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpbroadcastd .Lntt_data+664(%rip), %ymm14
-    vpbroadcastd .Lntt_data+668(%rip), %ymm15
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm2, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm2, %ymm2  # a = a + t
-    vpbroadcastd .Lntt_data+672(%rip), %ymm14
-    vpbroadcastd .Lntt_data+676(%rip), %ymm15
-    vmovshdup %ymm5, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm5, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm5, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm5  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vpbroadcastd .Lntt_data+680(%rip), %ymm14
-    vpbroadcastd .Lntt_data+684(%rip), %ymm15
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm6, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm6, %ymm6  # a = a + t
-    vpunpckhdq %ymm1, %ymm0, %ymm9  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm1, %ymm0, %ymm8  # x0 y0 x1 y1
-    vpunpckhdq %ymm3, %ymm2, %ymm11  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm3, %ymm2, %ymm10  # x0 y0 x1 y1
-    vpunpckhdq %ymm5, %ymm4, %ymm13  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm5, %ymm4, %ymm12  # x0 y0 x1 y1
-    vpunpckhdq %ymm7, %ymm6, %ymm1  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm7, %ymm6, %ymm0  # x0 y0 x1 y1
-    vpunpckhqdq %ymm10, %ymm8, %ymm3  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm10, %ymm8, %ymm2  # x01 y01
-    vpunpckhqdq %ymm11, %ymm9, %ymm5  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm11, %ymm9, %ymm4  # x01 y01
-    vpunpckhqdq %ymm0, %ymm12, %ymm7  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm0, %ymm12, %ymm6  # x01 y01
-    vpunpckhqdq %ymm1, %ymm13, %ymm10  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm1, %ymm13, %ymm8  # x01 y01
-    vperm2i128 $0x31, %ymm6, %ymm2, %ymm11  # x.hi y.hi
-    vperm2i128 $0x20, %ymm6, %ymm2, %ymm9  # x.lo y.lo
-    vperm2i128 $0x31, %ymm7, %ymm3, %ymm0  # x.hi y.hi
-    vperm2i128 $0x20, %ymm7, %ymm3, %ymm12  # x.lo y.lo
-    vperm2i128 $0x31, %ymm8, %ymm4, %ymm1  # x.hi y.hi
-    vperm2i128 $0x20, %ymm8, %ymm4, %ymm13  # x.lo y.lo
-    vperm2i128 $0x31, %ymm10, %ymm5, %ymm6  # x.hi y.hi
-    vperm2i128 $0x20, %ymm10, %ymm5, %ymm2  # x.lo y.lo
-    # layer 6 (len 4)
-    vmovshdup %ymm11, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+704(%rip), %ymm11, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+708(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+736(%rip), %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm9, %ymm11  # b = a - t
-    vpaddd %ymm3, %ymm9, %ymm9  # a = a + t
-    vmovshdup %ymm0, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+704(%rip), %ymm0, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+708(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+736(%rip), %ymm0, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm12, %ymm0  # b = a - t
-    vpaddd %ymm8, %ymm12, %ymm12  # a = a + t
-    vmovshdup %ymm1, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+704(%rip), %ymm1, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+708(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+736(%rip), %ymm1, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm13, %ymm1  # b = a - t
-    vpaddd %ymm3, %ymm13, %ymm13  # a = a + t
-    vmovshdup %ymm6, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+704(%rip), %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+708(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+736(%rip), %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm2, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm2, %ymm2  # a = a + t
-    # layer 7 (len 2)
-    vmovshdup %ymm13, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+768(%rip), %ymm13, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+772(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+800(%rip), %ymm13, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm9, %ymm13  # b = a - t
-    vpaddd %ymm3, %ymm9, %ymm9  # a = a + t
-    vmovshdup %ymm2, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+768(%rip), %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+772(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+800(%rip), %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm12, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm12, %ymm12  # a = a + t
-    vmovshdup %ymm1, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+832(%rip), %ymm1, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+836(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+864(%rip), %ymm1, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm11, %ymm1  # b = a - t
-    vpaddd %ymm3, %ymm11, %ymm11  # a = a + t
-    vmovshdup %ymm6, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+832(%rip), %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+836(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+864(%rip), %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    # layer 8 (len 1)
-    vmovshdup %ymm12, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+896(%rip), %ymm12, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+900(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+928(%rip), %ymm12, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm9, %ymm12  # b = a - t
-    vpaddd %ymm3, %ymm9, %ymm9  # a = a + t
-    vmovshdup %ymm2, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+960(%rip), %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+964(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+992(%rip), %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm13, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm13, %ymm13  # a = a + t
-    vmovshdup %ymm0, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1024(%rip), %ymm0, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1028(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+1056(%rip), %ymm0, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm11, %ymm0  # b = a - t
-    vpaddd %ymm3, %ymm11, %ymm11  # a = a + t
-    vmovshdup %ymm6, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1088(%rip), %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1092(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+1120(%rip), %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm1, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm1, %ymm1  # a = a + t
-    vmovdqu %ymm9, 256(%rdi)
-    vmovdqu %ymm12, 288(%rdi)
-    vmovdqu %ymm13, 320(%rdi)
-    vmovdqu %ymm2, 352(%rdi)
-    vmovdqu %ymm11, 384(%rdi)
-    vmovdqu %ymm0, 416(%rdi)
-    vmovdqu %ymm1, 448(%rdi)
-    vmovdqu %ymm6, 480(%rdi)
-    # pass 2, layers 4-8: rows 128, 136, ... (group 2)
-    vmovdqu 512(%rdi), %ymm0
-    vmovdqu 544(%rdi), %ymm1
-    vmovdqu 576(%rdi), %ymm2
-    vmovdqu 608(%rdi), %ymm3
-    vmovdqu 640(%rdi), %ymm4
-    vmovdqu 672(%rdi), %ymm5
-    vmovdqu 704(%rdi), %ymm6
-    vmovdqu 736(%rdi), %ymm7
-    # layer 4 (len 16)
-    vpbroadcastd .Lntt_data+1152(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1156(%rip), %ymm15
-    vmovshdup %ymm2, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm1, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm1, %ymm1  # a = a + t
-    vpbroadcastd .Lntt_data+1160(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1164(%rip), %ymm15
-    vmovshdup %ymm6, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm5, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm5, %ymm5  # a = a + t
-    # layer 5 (len 8)
-    vpbroadcastd .Lntt_data+1168(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1172(%rip), %ymm15
-    vmovshdup %ymm1, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm1, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm1, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm1  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpbroadcastd .Lntt_data+1176(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1180(%rip), %ymm15
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm2, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm2, %ymm2  # a = a + t
-    vpbroadcastd .Lntt_data+1184(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1188(%rip), %ymm15
-    vmovshdup %ymm5, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm5, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm5, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm5  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vpbroadcastd .Lntt_data+1192(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1196(%rip), %ymm15
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm6, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm6, %ymm6  # a = a + t
-    vpunpckhdq %ymm1, %ymm0, %ymm9  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm1, %ymm0, %ymm8  # x0 y0 x1 y1
-    vpunpckhdq %ymm3, %ymm2, %ymm11  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm3, %ymm2, %ymm10  # x0 y0 x1 y1
-    vpunpckhdq %ymm5, %ymm4, %ymm13  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm5, %ymm4, %ymm12  # x0 y0 x1 y1
-    vpunpckhdq %ymm7, %ymm6, %ymm1  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm7, %ymm6, %ymm0  # x0 y0 x1 y1
-    vpunpckhqdq %ymm10, %ymm8, %ymm3  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm10, %ymm8, %ymm2  # x01 y01
-    vpunpckhqdq %ymm11, %ymm9, %ymm5  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm11, %ymm9, %ymm4  # x01 y01
-    vpunpckhqdq %ymm0, %ymm12, %ymm7  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm0, %ymm12, %ymm6  # x01 y01
-    vpunpckhqdq %ymm1, %ymm13, %ymm10  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm1, %ymm13, %ymm8  # x01 y01
-    vperm2i128 $0x31, %ymm6, %ymm2, %ymm11  # x.hi y.hi
-    vperm2i128 $0x20, %ymm6, %ymm2, %ymm9  # x.lo y.lo
-    vperm2i128 $0x31, %ymm7, %ymm3, %ymm0  # x.hi y.hi
-    vperm2i128 $0x20, %ymm7, %ymm3, %ymm12  # x.lo y.lo
-    vperm2i128 $0x31, %ymm8, %ymm4, %ymm1  # x.hi y.hi
-    vperm2i128 $0x20, %ymm8, %ymm4, %ymm13  # x.lo y.lo
-    vperm2i128 $0x31, %ymm10, %ymm5, %ymm6  # x.hi y.hi
-    vperm2i128 $0x20, %ymm10, %ymm5, %ymm2  # x.lo y.lo
-    # layer 6 (len 4)
-    vmovshdup %ymm11, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1216(%rip), %ymm11, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1220(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+1248(%rip), %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm9, %ymm11  # b = a - t
-    vpaddd %ymm3, %ymm9, %ymm9  # a = a + t
-    vmovshdup %ymm0, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1216(%rip), %ymm0, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1220(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+1248(%rip), %ymm0, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm12, %ymm0  # b = a - t
-    vpaddd %ymm8, %ymm12, %ymm12  # a = a + t
-    vmovshdup %ymm1, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1216(%rip), %ymm1, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1220(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+1248(%rip), %ymm1, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm13, %ymm1  # b = a - t
-    vpaddd %ymm3, %ymm13, %ymm13  # a = a + t
-    vmovshdup %ymm6, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1216(%rip), %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1220(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+1248(%rip), %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm2, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm2, %ymm2  # a = a + t
-    # layer 7 (len 2)
-    vmovshdup %ymm13, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1280(%rip), %ymm13, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1284(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+1312(%rip), %ymm13, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm9, %ymm13  # b = a - t
-    vpaddd %ymm3, %ymm9, %ymm9  # a = a + t
-    vmovshdup %ymm2, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1280(%rip), %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1284(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+1312(%rip), %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm12, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm12, %ymm12  # a = a + t
-    vmovshdup %ymm1, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1344(%rip), %ymm1, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1348(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+1376(%rip), %ymm1, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm11, %ymm1  # b = a - t
-    vpaddd %ymm3, %ymm11, %ymm11  # a = a + t
-    vmovshdup %ymm6, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1344(%rip), %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1348(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+1376(%rip), %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    # layer 8 (len 1)
-    vmovshdup %ymm12, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1408(%rip), %ymm12, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1412(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+1440(%rip), %ymm12, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm9, %ymm12  # b = a - t
-    vpaddd %ymm3, %ymm9, %ymm9  # a = a + t
-    vmovshdup %ymm2, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1472(%rip), %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1476(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+1504(%rip), %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm13, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm13, %ymm13  # a = a + t
-    vmovshdup %ymm0, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1536(%rip), %ymm0, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1540(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+1568(%rip), %ymm0, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm11, %ymm0  # b = a - t
-    vpaddd %ymm3, %ymm11, %ymm11  # a = a + t
-    vmovshdup %ymm6, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1600(%rip), %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1604(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+1632(%rip), %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm1, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm1, %ymm1  # a = a + t
-    vmovdqu %ymm9, 512(%rdi)
-    vmovdqu %ymm12, 544(%rdi)
-    vmovdqu %ymm13, 576(%rdi)
-    vmovdqu %ymm2, 608(%rdi)
-    vmovdqu %ymm11, 640(%rdi)
-    vmovdqu %ymm0, 672(%rdi)
-    vmovdqu %ymm1, 704(%rdi)
-    vmovdqu %ymm6, 736(%rdi)
-    # pass 2, layers 4-8: rows 192, 200, ... (group 3)
-    vmovdqu 768(%rdi), %ymm0
-    vmovdqu 800(%rdi), %ymm1
-    vmovdqu 832(%rdi), %ymm2
-    vmovdqu 864(%rdi), %ymm3
-    vmovdqu 896(%rdi), %ymm4
-    vmovdqu 928(%rdi), %ymm5
-    vmovdqu 960(%rdi), %ymm6
-    vmovdqu 992(%rdi), %ymm7
-    # layer 4 (len 16)
-    vpbroadcastd .Lntt_data+1664(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1668(%rip), %ymm15
-    vmovshdup %ymm2, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm1, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm1, %ymm1  # a = a + t
-    vpbroadcastd .Lntt_data+1672(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1676(%rip), %ymm15
-    vmovshdup %ymm6, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm5, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm5, %ymm5  # a = a + t
-    # layer 5 (len 8)
-    vpbroadcastd .Lntt_data+1680(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1684(%rip), %ymm15
-    vmovshdup %ymm1, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm1, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm1, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm1  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    vpbroadcastd .Lntt_data+1688(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1692(%rip), %ymm15
-    vmovshdup %ymm3, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm3, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm3, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm2, %ymm3  # b = a - t
-    vpaddd %ymm11, %ymm2, %ymm2  # a = a + t
-    vpbroadcastd .Lntt_data+1696(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1700(%rip), %ymm15
-    vmovshdup %ymm5, %ymm9  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm5, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm9, %ymm9  # x zb, odd lanes
-    vpmulld %ymm15, %ymm5, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm9, %ymm10, %ymm9  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm9, %ymm9  # lo(h q)
-    vpsubd %ymm9, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm4, %ymm5  # b = a - t
-    vpaddd %ymm8, %ymm4, %ymm4  # a = a + t
-    vpbroadcastd .Lntt_data+1704(%rip), %ymm14
-    vpbroadcastd .Lntt_data+1708(%rip), %ymm15
-    vmovshdup %ymm7, %ymm12  # odd lanes of x into the even slots
-    vpmuldq %ymm14, %ymm7, %ymm13  # x zb, even lanes (64-bit)
-    vpmuldq %ymm14, %ymm12, %ymm12  # x zb, odd lanes
-    vpmulld %ymm15, %ymm7, %ymm11  # lo(x z)
-    vmovshdup %ymm13, %ymm13
-    vpblendd $0xaa, %ymm12, %ymm13, %ymm12  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm12, %ymm12  # lo(h q)
-    vpsubd %ymm12, %ymm11, %ymm11  # x z - h q
-    vpsubd %ymm11, %ymm6, %ymm7  # b = a - t
-    vpaddd %ymm11, %ymm6, %ymm6  # a = a + t
-    vpunpckhdq %ymm1, %ymm0, %ymm9  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm1, %ymm0, %ymm8  # x0 y0 x1 y1
-    vpunpckhdq %ymm3, %ymm2, %ymm11  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm3, %ymm2, %ymm10  # x0 y0 x1 y1
-    vpunpckhdq %ymm5, %ymm4, %ymm13  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm5, %ymm4, %ymm12  # x0 y0 x1 y1
-    vpunpckhdq %ymm7, %ymm6, %ymm1  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %ymm7, %ymm6, %ymm0  # x0 y0 x1 y1
-    vpunpckhqdq %ymm10, %ymm8, %ymm3  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm10, %ymm8, %ymm2  # x01 y01
-    vpunpckhqdq %ymm11, %ymm9, %ymm5  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm11, %ymm9, %ymm4  # x01 y01
-    vpunpckhqdq %ymm0, %ymm12, %ymm7  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm0, %ymm12, %ymm6  # x01 y01
-    vpunpckhqdq %ymm1, %ymm13, %ymm10  # x23 y23 per 128 bits
-    vpunpcklqdq %ymm1, %ymm13, %ymm8  # x01 y01
-    vperm2i128 $0x31, %ymm6, %ymm2, %ymm11  # x.hi y.hi
-    vperm2i128 $0x20, %ymm6, %ymm2, %ymm9  # x.lo y.lo
-    vperm2i128 $0x31, %ymm7, %ymm3, %ymm0  # x.hi y.hi
-    vperm2i128 $0x20, %ymm7, %ymm3, %ymm12  # x.lo y.lo
-    vperm2i128 $0x31, %ymm8, %ymm4, %ymm1  # x.hi y.hi
-    vperm2i128 $0x20, %ymm8, %ymm4, %ymm13  # x.lo y.lo
-    vperm2i128 $0x31, %ymm10, %ymm5, %ymm6  # x.hi y.hi
-    vperm2i128 $0x20, %ymm10, %ymm5, %ymm2  # x.lo y.lo
-    # layer 6 (len 4)
-    vmovshdup %ymm11, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1728(%rip), %ymm11, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1732(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+1760(%rip), %ymm11, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm9, %ymm11  # b = a - t
-    vpaddd %ymm3, %ymm9, %ymm9  # a = a + t
-    vmovshdup %ymm0, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1728(%rip), %ymm0, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1732(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+1760(%rip), %ymm0, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm12, %ymm0  # b = a - t
-    vpaddd %ymm8, %ymm12, %ymm12  # a = a + t
-    vmovshdup %ymm1, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1728(%rip), %ymm1, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1732(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+1760(%rip), %ymm1, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm13, %ymm1  # b = a - t
-    vpaddd %ymm3, %ymm13, %ymm13  # a = a + t
-    vmovshdup %ymm6, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1728(%rip), %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1732(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+1760(%rip), %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm2, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm2, %ymm2  # a = a + t
-    # layer 7 (len 2)
-    vmovshdup %ymm13, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1792(%rip), %ymm13, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1796(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+1824(%rip), %ymm13, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm9, %ymm13  # b = a - t
-    vpaddd %ymm3, %ymm9, %ymm9  # a = a + t
-    vmovshdup %ymm2, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1792(%rip), %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1796(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+1824(%rip), %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm12, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm12, %ymm12  # a = a + t
-    vmovshdup %ymm1, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %ymm1, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+1888(%rip), %ymm1, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm11, %ymm1  # b = a - t
-    vpaddd %ymm3, %ymm11, %ymm11  # a = a + t
-    vmovshdup %ymm6, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+1888(%rip), %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm0, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm0, %ymm0  # a = a + t
-    # layer 8 (len 1)
-    vmovshdup %ymm12, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1920(%rip), %ymm12, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1924(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+1952(%rip), %ymm12, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm9, %ymm12  # b = a - t
-    vpaddd %ymm3, %ymm9, %ymm9  # a = a + t
-    vmovshdup %ymm2, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1984(%rip), %ymm2, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1988(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+2016(%rip), %ymm2, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm13, %ymm2  # b = a - t
-    vpaddd %ymm8, %ymm13, %ymm13  # a = a + t
-    vmovshdup %ymm0, %ymm7  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2048(%rip), %ymm0, %ymm4  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2052(%rip), %ymm7, %ymm7  # x zb, odd lanes
-    vpmulld .Lntt_data+2080(%rip), %ymm0, %ymm3  # lo(x z)
-    vmovshdup %ymm4, %ymm4
-    vpblendd $0xaa, %ymm7, %ymm4, %ymm7  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm7, %ymm7  # lo(h q)
-    vpsubd %ymm7, %ymm3, %ymm3  # x z - h q
-    vpsubd %ymm3, %ymm11, %ymm0  # b = a - t
-    vpaddd %ymm3, %ymm11, %ymm11  # a = a + t
-    vmovshdup %ymm6, %ymm5  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2112(%rip), %ymm6, %ymm10  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2116(%rip), %ymm5, %ymm5  # x zb, odd lanes
-    vpmulld .Lntt_data+2144(%rip), %ymm6, %ymm8  # lo(x z)
-    vmovshdup %ymm10, %ymm10
-    vpblendd $0xaa, %ymm5, %ymm10, %ymm5  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip), %ymm5, %ymm5  # lo(h q)
-    vpsubd %ymm5, %ymm8, %ymm8  # x z - h q
-    vpsubd %ymm8, %ymm1, %ymm6  # b = a - t
-    vpaddd %ymm8, %ymm1, %ymm1  # a = a + t
-    vmovdqu %ymm9, 768(%rdi)
-    vmovdqu %ymm12, 800(%rdi)
-    vmovdqu %ymm13, 832(%rdi)
-    vmovdqu %ymm2, 864(%rdi)
-    vmovdqu %ymm11, 896(%rdi)
-    vmovdqu %ymm0, 928(%rdi)
-    vmovdqu %ymm1, 960(%rdi)
-    vmovdqu %ymm6, 992(%rdi)
+    # layer 3: %ymm0 %ymm2; layer 3: %ymm4 %ymm6
+    vmovshdup %ymm2, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm6, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+256(%rip), %ymm2, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+320(%rip), %ymm6, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+256(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+320(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld .Lntt_data+288(%rip), %ymm2, %ymm10  # lo(x z)
+    vpmulld .Lntt_data+352(%rip), %ymm6, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm0, %ymm2  # b = a - t
+    vpsubd %ymm13, %ymm4, %ymm6  # b = a - t
+    vpaddd %ymm10, %ymm0, %ymm0  # a = a + t
+    vpaddd %ymm13, %ymm4, %ymm4  # a = a + t
+    # layer 3: %ymm1 %ymm3; layer 3: %ymm5 %ymm7
+    vmovshdup %ymm3, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm7, %ymm14  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+384(%rip), %ymm3, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+448(%rip), %ymm7, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+384(%rip), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq .Lntt_data+448(%rip), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld .Lntt_data+416(%rip), %ymm3, %ymm10  # lo(x z)
+    vpmulld .Lntt_data+480(%rip), %ymm7, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm1, %ymm3  # b = a - t
+    vpsubd %ymm13, %ymm5, %ymm7  # b = a - t
+    vpaddd %ymm10, %ymm1, %ymm1  # a = a + t
+    vpaddd %ymm13, %ymm5, %ymm5  # a = a + t
+    vmovdqu %ymm0, 0(%rax)
+    vmovdqu %ymm2, 128(%rax)
+    vmovdqu %ymm4, 256(%rax)
+    vmovdqu %ymm6, 384(%rax)
+    vmovdqu %ymm1, 512(%rax)
+    vmovdqu %ymm3, 640(%rax)
+    vmovdqu %ymm5, 768(%rax)
+    vmovdqu %ymm7, 896(%rax)
+    add $32, %rax
+    dec %ecx
+    jnz 1b
+    # pass 2, layers 4-8: 4 groups of rows 0, 8, ..., 1 per iteration
+    mov %rdi, %rax
+    lea .Lntt_data+512(%rip), %rsi
+    mov $4, %ecx
+    .p2align 4
+1:
+    vmovdqu 0(%rax), %ymm0
+    vmovdqu 64(%rax), %ymm1
+    vmovdqu 32(%rax), %ymm2
+    vmovdqu 96(%rax), %ymm3
+    vmovdqu 128(%rax), %ymm4
+    vmovdqu 192(%rax), %ymm5
+    vmovdqu 160(%rax), %ymm6
+    vmovdqu 224(%rax), %ymm7
+    # layer 4: %ymm0 %ymm1; layer 4: %ymm2 %ymm3
+    vmovshdup %ymm1, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm3, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 0(%rsi), %ymm1, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 0(%rsi), %ymm3, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 0(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 0(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 32(%rsi), %ymm1, %ymm10  # lo(x z)
+    vpmulld 32(%rsi), %ymm3, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm0, %ymm1  # b = a - t
+    vpsubd %ymm13, %ymm2, %ymm3  # b = a - t
+    vpaddd %ymm10, %ymm0, %ymm0  # a = a + t
+    vpaddd %ymm13, %ymm2, %ymm2  # a = a + t
+    # layer 4: %ymm4 %ymm5; layer 4: %ymm6 %ymm7
+    vmovshdup %ymm5, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm7, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 64(%rsi), %ymm5, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 64(%rsi), %ymm7, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 64(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 64(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 96(%rsi), %ymm5, %ymm10  # lo(x z)
+    vpmulld 96(%rsi), %ymm7, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm4, %ymm5  # b = a - t
+    vpsubd %ymm13, %ymm6, %ymm7  # b = a - t
+    vpaddd %ymm10, %ymm4, %ymm4  # a = a + t
+    vpaddd %ymm13, %ymm6, %ymm6  # a = a + t
+    # layer 5: %ymm0 %ymm2; layer 5: %ymm1 %ymm3
+    vmovshdup %ymm2, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm3, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 128(%rsi), %ymm2, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 192(%rsi), %ymm3, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 128(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 192(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 160(%rsi), %ymm2, %ymm10  # lo(x z)
+    vpmulld 224(%rsi), %ymm3, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm0, %ymm2  # b = a - t
+    vpsubd %ymm13, %ymm1, %ymm3  # b = a - t
+    vpaddd %ymm10, %ymm0, %ymm0  # a = a + t
+    vpaddd %ymm13, %ymm1, %ymm1  # a = a + t
+    # layer 5: %ymm4 %ymm6; layer 5: %ymm5 %ymm7
+    vmovshdup %ymm6, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm7, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 256(%rsi), %ymm6, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 320(%rsi), %ymm7, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 256(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 320(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 288(%rsi), %ymm6, %ymm10  # lo(x z)
+    vpmulld 352(%rsi), %ymm7, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm4, %ymm6  # b = a - t
+    vpsubd %ymm13, %ymm5, %ymm7  # b = a - t
+    vpaddd %ymm10, %ymm4, %ymm4  # a = a + t
+    vpaddd %ymm13, %ymm5, %ymm5  # a = a + t
+    vpunpckhdq %ymm2, %ymm0, %ymm8  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %ymm2, %ymm0, %ymm0  # x0 y0 x1 y1
+    vpunpckhdq %ymm3, %ymm1, %ymm9  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %ymm3, %ymm1, %ymm1  # x0 y0 x1 y1
+    vpunpckhdq %ymm6, %ymm4, %ymm2  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %ymm6, %ymm4, %ymm4  # x0 y0 x1 y1
+    vpunpckhqdq %ymm1, %ymm0, %ymm3  # x23 y23 per 128 bits
+    vpunpcklqdq %ymm1, %ymm0, %ymm0  # x01 y01
+    vpunpckhqdq %ymm9, %ymm8, %ymm6  # x23 y23 per 128 bits
+    vpunpcklqdq %ymm9, %ymm8, %ymm8  # x01 y01
+    vpunpckhdq %ymm7, %ymm5, %ymm1  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %ymm7, %ymm5, %ymm5  # x0 y0 x1 y1
+    vpunpckhqdq %ymm5, %ymm4, %ymm9  # x23 y23 per 128 bits
+    vpunpcklqdq %ymm5, %ymm4, %ymm4  # x01 y01
+    vpunpckhqdq %ymm1, %ymm2, %ymm7  # x23 y23 per 128 bits
+    vpunpcklqdq %ymm1, %ymm2, %ymm2  # x01 y01
+    vperm2i128 $0x31, %ymm4, %ymm0, %ymm5  # x.hi y.hi
+    vperm2i128 $0x20, %ymm4, %ymm0, %ymm0  # x.lo y.lo
+    vperm2i128 $0x31, %ymm9, %ymm3, %ymm1  # x.hi y.hi
+    vperm2i128 $0x20, %ymm9, %ymm3, %ymm3  # x.lo y.lo
+    vperm2i128 $0x31, %ymm2, %ymm8, %ymm4  # x.hi y.hi
+    vperm2i128 $0x20, %ymm2, %ymm8, %ymm8  # x.lo y.lo
+    vperm2i128 $0x31, %ymm7, %ymm6, %ymm9  # x.hi y.hi
+    vperm2i128 $0x20, %ymm7, %ymm6, %ymm6  # x.lo y.lo
+    # layer 6: %ymm0 %ymm5; layer 6: %ymm3 %ymm1
+    vmovshdup %ymm5, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm1, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 384(%rsi), %ymm5, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 384(%rsi), %ymm1, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 388(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 388(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 416(%rsi), %ymm5, %ymm10  # lo(x z)
+    vpmulld 416(%rsi), %ymm1, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm0, %ymm5  # b = a - t
+    vpsubd %ymm13, %ymm3, %ymm1  # b = a - t
+    vpaddd %ymm10, %ymm0, %ymm0  # a = a + t
+    vpaddd %ymm13, %ymm3, %ymm3  # a = a + t
+    # layer 6: %ymm8 %ymm4; layer 6: %ymm6 %ymm9
+    vmovshdup %ymm4, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm9, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 384(%rsi), %ymm4, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 384(%rsi), %ymm9, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 388(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 388(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 416(%rsi), %ymm4, %ymm10  # lo(x z)
+    vpmulld 416(%rsi), %ymm9, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm8, %ymm4  # b = a - t
+    vpsubd %ymm13, %ymm6, %ymm9  # b = a - t
+    vpaddd %ymm10, %ymm8, %ymm8  # a = a + t
+    vpaddd %ymm13, %ymm6, %ymm6  # a = a + t
+    # layer 7: %ymm0 %ymm8; layer 7: %ymm3 %ymm6
+    vmovshdup %ymm8, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm6, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 448(%rsi), %ymm8, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 448(%rsi), %ymm6, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 452(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 452(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 480(%rsi), %ymm8, %ymm10  # lo(x z)
+    vpmulld 480(%rsi), %ymm6, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm0, %ymm8  # b = a - t
+    vpsubd %ymm13, %ymm3, %ymm6  # b = a - t
+    vpaddd %ymm10, %ymm0, %ymm0  # a = a + t
+    vpaddd %ymm13, %ymm3, %ymm3  # a = a + t
+    # layer 7: %ymm5 %ymm4; layer 7: %ymm1 %ymm9
+    vmovshdup %ymm4, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm9, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 512(%rsi), %ymm4, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 512(%rsi), %ymm9, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 516(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 516(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 544(%rsi), %ymm4, %ymm10  # lo(x z)
+    vpmulld 544(%rsi), %ymm9, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm5, %ymm4  # b = a - t
+    vpsubd %ymm13, %ymm1, %ymm9  # b = a - t
+    vpaddd %ymm10, %ymm5, %ymm5  # a = a + t
+    vpaddd %ymm13, %ymm1, %ymm1  # a = a + t
+    # layer 8: %ymm0 %ymm3; layer 8: %ymm8 %ymm6
+    vmovshdup %ymm3, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm6, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 576(%rsi), %ymm3, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 640(%rsi), %ymm6, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 580(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 644(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 608(%rsi), %ymm3, %ymm10  # lo(x z)
+    vpmulld 672(%rsi), %ymm6, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm0, %ymm3  # b = a - t
+    vpsubd %ymm13, %ymm8, %ymm6  # b = a - t
+    vpaddd %ymm10, %ymm0, %ymm0  # a = a + t
+    vpaddd %ymm13, %ymm8, %ymm8  # a = a + t
+    # layer 8: %ymm5 %ymm1; layer 8: %ymm4 %ymm9
+    vmovshdup %ymm1, %ymm11  # odd lanes of x into the even slots
+    vmovshdup %ymm9, %ymm14  # odd lanes of x into the even slots
+    vpmuldq 704(%rsi), %ymm1, %ymm12  # x zb, even lanes (64-bit)
+    vpmuldq 768(%rsi), %ymm9, %ymm15  # x zb, even lanes (64-bit)
+    vpmuldq 708(%rsi), %ymm11, %ymm11  # x zb, odd lanes
+    vpmuldq 772(%rsi), %ymm14, %ymm14  # x zb, odd lanes
+    vpmulld 736(%rsi), %ymm1, %ymm10  # lo(x z)
+    vpmulld 800(%rsi), %ymm9, %ymm13  # lo(x z)
+    vmovshdup %ymm12, %ymm12
+    vmovshdup %ymm15, %ymm15
+    vpblendd $0xaa, %ymm11, %ymm12, %ymm11  # h = hi(x zb), every lane
+    vpblendd $0xaa, %ymm14, %ymm15, %ymm14  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip), %ymm11, %ymm11  # lo(h q)
+    vpmulld .Lntt_data+0(%rip), %ymm14, %ymm14  # lo(h q)
+    vpsubd %ymm11, %ymm10, %ymm10  # x z - h q
+    vpsubd %ymm14, %ymm13, %ymm13  # x z - h q
+    vpsubd %ymm10, %ymm5, %ymm1  # b = a - t
+    vpsubd %ymm13, %ymm4, %ymm9  # b = a - t
+    vpaddd %ymm10, %ymm5, %ymm5  # a = a + t
+    vpaddd %ymm13, %ymm4, %ymm4  # a = a + t
+    vmovdqu %ymm0, 0(%rax)
+    vmovdqu %ymm3, 32(%rax)
+    vmovdqu %ymm8, 64(%rax)
+    vmovdqu %ymm6, 96(%rax)
+    vmovdqu %ymm5, 128(%rax)
+    vmovdqu %ymm1, 160(%rax)
+    vmovdqu %ymm4, 192(%rax)
+    vmovdqu %ymm9, 224(%rax)
+    add $256, %rax
+    add $832, %rsi
+    dec %ecx
+    jnz 1b
     vzeroupper
     ret
     .size mldsa_ntt_avx2, .-mldsa_ntt_avx2

@@ -4,7 +4,7 @@
 #   a: %rdi   (unaligned, in place)
 #
 # Contract: for |a_i| < q in the NTT order below, a = INTT(a) 2^32 mod q (the natural
-# order of a polynomial) with |a_i| < q (this code: |a_i| < 0.7449q, checked by
+# order of a polynomial) with |a_i| < q (this code: |a_i| < 0.7448746q, checked by
 # the generator).
 #
 # NTT order of avx512: the standard order (FIPS 204, as ntt_scalar writes it) with
@@ -12,12 +12,14 @@
 # transposed: position 256g + 16i + j holds standard index 256g + 16j + i
 # (i, j < 16). It is what the last layers find in their registers after the one
 # 16 x 16 transposition that lets them pair whole registers; keeping it saves a second
-# transposition in ntt and one in invntt_tomont. ntt_reorder applies it (it is its own
-# inverse).
+# transposition in ntt and one in invntt_tomont (measured on Zen 4: the standard order
+# would cost 5-7% per call on every ISA). ntt_reorder applies it (its own inverse).
 #
 # Method: the mirror image of mldsa_ntt_avx512 (gen/kernels/ntt_plan.py), with
 # Gentleman-Sande butterflies (a, b) = (a + b, (a - b) w), w = the inverse of the forward
 # twiddle; the last layer multiplies both outputs by 2^32/256 (w includes it).
+#   Registers: %rdi (the array), %rax, %rsi, %ecx, %eax, %k1 (all caller-saved), vector
+#   registers; no stack. No branch or address depends on the coefficients.
 #   Products by Shoup's method (see ntt.S): t in [0, q) up to q|x|/2^33, sums grow as in
 #   the scalar code (< 256q); in the last layer h is rounded, |t| <= q/2 + q|x|/2^33.
     .section .rodata
@@ -167,7 +169,7 @@ mldsa_invntt_tomont_avx512:
     endbr64
     mov $0x5555, %eax
     kmovw %eax, %k1
-    # all layers (inverse): rows 0, 16, ... (group 0)
+    # all layers (inverse)
     vmovdqu32 0(%rdi), %zmm0
     vmovdqu32 64(%rdi), %zmm1
     vmovdqu32 128(%rdi), %zmm2
@@ -184,758 +186,782 @@ mldsa_invntt_tomont_avx512:
     vmovdqu32 832(%rdi), %zmm13
     vmovdqu32 896(%rdi), %zmm14
     vmovdqu32 960(%rdi), %zmm15
-    # layer 8 (len 1), inverse
-    vpsubd %zmm1, %zmm0, %zmm16  # d = a - b
+    # layer 8: %zmm0 %zmm1; layer 8: %zmm2 %zmm3
+    vpsubd %zmm1, %zmm0, %zmm26  # d = a - b
+    vpsubd %zmm3, %zmm2, %zmm29  # d = a - b
     vpaddd %zmm1, %zmm0, %zmm0  # a = a + b
-    vmovshdup %zmm16, %zmm17  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+64(%rip), %zmm16, %zmm18  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+68(%rip), %zmm17, %zmm17  # x zb, odd lanes
-    vpmulld .Lntt_data+128(%rip), %zmm16, %zmm1  # lo(x z)
-    vmovshdup %zmm18, %zmm17{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm17, %zmm17  # lo(h q)
-    vpsubd %zmm17, %zmm1, %zmm1  # x z - h q
-    vpsubd %zmm3, %zmm2, %zmm19  # d = a - b
     vpaddd %zmm3, %zmm2, %zmm2  # a = a + b
-    vmovshdup %zmm19, %zmm20  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %zmm19, %zmm21  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %zmm20, %zmm20  # x zb, odd lanes
-    vpmulld .Lntt_data+256(%rip), %zmm19, %zmm3  # lo(x z)
-    vmovshdup %zmm21, %zmm20{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm20, %zmm20  # lo(h q)
-    vpsubd %zmm20, %zmm3, %zmm3  # x z - h q
-    vpsubd %zmm5, %zmm4, %zmm22  # d = a - b
-    vpaddd %zmm5, %zmm4, %zmm4  # a = a + b
-    vmovshdup %zmm22, %zmm23  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+320(%rip), %zmm22, %zmm24  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+324(%rip), %zmm23, %zmm23  # x zb, odd lanes
-    vpmulld .Lntt_data+384(%rip), %zmm22, %zmm5  # lo(x z)
-    vmovshdup %zmm24, %zmm23{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm23, %zmm23  # lo(h q)
-    vpsubd %zmm23, %zmm5, %zmm5  # x z - h q
-    vpsubd %zmm7, %zmm6, %zmm25  # d = a - b
-    vpaddd %zmm7, %zmm6, %zmm6  # a = a + b
-    vmovshdup %zmm25, %zmm26  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+448(%rip), %zmm25, %zmm27  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+452(%rip), %zmm26, %zmm26  # x zb, odd lanes
-    vpmulld .Lntt_data+512(%rip), %zmm25, %zmm7  # lo(x z)
-    vmovshdup %zmm27, %zmm26{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm26, %zmm26  # lo(h q)
-    vpsubd %zmm26, %zmm7, %zmm7  # x z - h q
-    vpsubd %zmm9, %zmm8, %zmm28  # d = a - b
-    vpaddd %zmm9, %zmm8, %zmm8  # a = a + b
-    vmovshdup %zmm28, %zmm29  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+576(%rip), %zmm28, %zmm30  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+580(%rip), %zmm29, %zmm29  # x zb, odd lanes
-    vpmulld .Lntt_data+640(%rip), %zmm28, %zmm9  # lo(x z)
-    vmovshdup %zmm30, %zmm29{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm29, %zmm29  # lo(h q)
-    vpsubd %zmm29, %zmm9, %zmm9  # x z - h q
-    vpsubd %zmm11, %zmm10, %zmm31  # d = a - b
-    vpaddd %zmm11, %zmm10, %zmm10  # a = a + b
-    vmovshdup %zmm31, %zmm16  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+704(%rip), %zmm31, %zmm17  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+708(%rip), %zmm16, %zmm16  # x zb, odd lanes
-    vpmulld .Lntt_data+768(%rip), %zmm31, %zmm11  # lo(x z)
-    vmovshdup %zmm17, %zmm16{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm16, %zmm16  # lo(h q)
-    vpsubd %zmm16, %zmm11, %zmm11  # x z - h q
-    vpsubd %zmm13, %zmm12, %zmm18  # d = a - b
-    vpaddd %zmm13, %zmm12, %zmm12  # a = a + b
-    vmovshdup %zmm18, %zmm19  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+832(%rip), %zmm18, %zmm20  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+836(%rip), %zmm19, %zmm19  # x zb, odd lanes
-    vpmulld .Lntt_data+896(%rip), %zmm18, %zmm13  # lo(x z)
-    vmovshdup %zmm20, %zmm19{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm19, %zmm19  # lo(h q)
-    vpsubd %zmm19, %zmm13, %zmm13  # x z - h q
-    vpsubd %zmm15, %zmm14, %zmm21  # d = a - b
-    vpaddd %zmm15, %zmm14, %zmm14  # a = a + b
-    vmovshdup %zmm21, %zmm22  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+960(%rip), %zmm21, %zmm23  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+964(%rip), %zmm22, %zmm22  # x zb, odd lanes
-    vpmulld .Lntt_data+1024(%rip), %zmm21, %zmm15  # lo(x z)
-    vmovshdup %zmm23, %zmm22{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm22, %zmm22  # lo(h q)
-    vpsubd %zmm22, %zmm15, %zmm15  # x z - h q
-    # layer 7 (len 2), inverse
-    vpsubd %zmm2, %zmm0, %zmm24  # d = a - b
-    vpaddd %zmm2, %zmm0, %zmm0  # a = a + b
-    vmovshdup %zmm24, %zmm25  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1088(%rip), %zmm24, %zmm26  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1092(%rip), %zmm25, %zmm25  # x zb, odd lanes
-    vpmulld .Lntt_data+1152(%rip), %zmm24, %zmm2  # lo(x z)
-    vmovshdup %zmm26, %zmm25{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm25, %zmm25  # lo(h q)
-    vpsubd %zmm25, %zmm2, %zmm2  # x z - h q
-    vpsubd %zmm3, %zmm1, %zmm27  # d = a - b
-    vpaddd %zmm3, %zmm1, %zmm1  # a = a + b
-    vmovshdup %zmm27, %zmm28  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1088(%rip), %zmm27, %zmm29  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1092(%rip), %zmm28, %zmm28  # x zb, odd lanes
-    vpmulld .Lntt_data+1152(%rip), %zmm27, %zmm3  # lo(x z)
-    vmovshdup %zmm29, %zmm28{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm28, %zmm28  # lo(h q)
-    vpsubd %zmm28, %zmm3, %zmm3  # x z - h q
-    vpsubd %zmm6, %zmm4, %zmm30  # d = a - b
-    vpaddd %zmm6, %zmm4, %zmm4  # a = a + b
-    vmovshdup %zmm30, %zmm31  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1216(%rip), %zmm30, %zmm16  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1220(%rip), %zmm31, %zmm31  # x zb, odd lanes
-    vpmulld .Lntt_data+1280(%rip), %zmm30, %zmm6  # lo(x z)
-    vmovshdup %zmm16, %zmm31{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm31, %zmm31  # lo(h q)
-    vpsubd %zmm31, %zmm6, %zmm6  # x z - h q
-    vpsubd %zmm7, %zmm5, %zmm17  # d = a - b
-    vpaddd %zmm7, %zmm5, %zmm5  # a = a + b
-    vmovshdup %zmm17, %zmm18  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1216(%rip), %zmm17, %zmm19  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1220(%rip), %zmm18, %zmm18  # x zb, odd lanes
-    vpmulld .Lntt_data+1280(%rip), %zmm17, %zmm7  # lo(x z)
-    vmovshdup %zmm19, %zmm18{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm18, %zmm18  # lo(h q)
-    vpsubd %zmm18, %zmm7, %zmm7  # x z - h q
-    vpsubd %zmm10, %zmm8, %zmm20  # d = a - b
-    vpaddd %zmm10, %zmm8, %zmm8  # a = a + b
-    vmovshdup %zmm20, %zmm21  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1344(%rip), %zmm20, %zmm22  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1348(%rip), %zmm21, %zmm21  # x zb, odd lanes
-    vpmulld .Lntt_data+1408(%rip), %zmm20, %zmm10  # lo(x z)
-    vmovshdup %zmm22, %zmm21{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm21, %zmm21  # lo(h q)
-    vpsubd %zmm21, %zmm10, %zmm10  # x z - h q
-    vpsubd %zmm11, %zmm9, %zmm23  # d = a - b
-    vpaddd %zmm11, %zmm9, %zmm9  # a = a + b
-    vmovshdup %zmm23, %zmm24  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1344(%rip), %zmm23, %zmm25  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1348(%rip), %zmm24, %zmm24  # x zb, odd lanes
-    vpmulld .Lntt_data+1408(%rip), %zmm23, %zmm11  # lo(x z)
-    vmovshdup %zmm25, %zmm24{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm24, %zmm24  # lo(h q)
-    vpsubd %zmm24, %zmm11, %zmm11  # x z - h q
-    vpsubd %zmm14, %zmm12, %zmm26  # d = a - b
-    vpaddd %zmm14, %zmm12, %zmm12  # a = a + b
     vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+64(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+192(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+68(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+196(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+128(%rip), %zmm26, %zmm1  # lo(x z)
+    vpmulld .Lntt_data+256(%rip), %zmm29, %zmm3  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm1, %zmm1  # x z - h q
+    vpsubd %zmm30, %zmm3, %zmm3  # x z - h q
+    # layer 8: %zmm4 %zmm5; layer 8: %zmm6 %zmm7
+    vpsubd %zmm5, %zmm4, %zmm26  # d = a - b
+    vpsubd %zmm7, %zmm6, %zmm29  # d = a - b
+    vpaddd %zmm5, %zmm4, %zmm4  # a = a + b
+    vpaddd %zmm7, %zmm6, %zmm6  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+320(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+448(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+324(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+452(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+384(%rip), %zmm26, %zmm5  # lo(x z)
+    vpmulld .Lntt_data+512(%rip), %zmm29, %zmm7  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm5, %zmm5  # x z - h q
+    vpsubd %zmm30, %zmm7, %zmm7  # x z - h q
+    # layer 8: %zmm8 %zmm9; layer 8: %zmm10 %zmm11
+    vpsubd %zmm9, %zmm8, %zmm26  # d = a - b
+    vpsubd %zmm11, %zmm10, %zmm29  # d = a - b
+    vpaddd %zmm9, %zmm8, %zmm8  # a = a + b
+    vpaddd %zmm11, %zmm10, %zmm10  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+576(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+704(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+580(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+708(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+640(%rip), %zmm26, %zmm9  # lo(x z)
+    vpmulld .Lntt_data+768(%rip), %zmm29, %zmm11  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm9, %zmm9  # x z - h q
+    vpsubd %zmm30, %zmm11, %zmm11  # x z - h q
+    # layer 8: %zmm12 %zmm13; layer 8: %zmm14 %zmm15
+    vpsubd %zmm13, %zmm12, %zmm26  # d = a - b
+    vpsubd %zmm15, %zmm14, %zmm29  # d = a - b
+    vpaddd %zmm13, %zmm12, %zmm12  # a = a + b
+    vpaddd %zmm15, %zmm14, %zmm14  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+832(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+960(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+836(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+964(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+896(%rip), %zmm26, %zmm13  # lo(x z)
+    vpmulld .Lntt_data+1024(%rip), %zmm29, %zmm15  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm13, %zmm13  # x z - h q
+    vpsubd %zmm30, %zmm15, %zmm15  # x z - h q
+    # layer 7: %zmm0 %zmm2; layer 7: %zmm1 %zmm3
+    vpsubd %zmm2, %zmm0, %zmm26  # d = a - b
+    vpsubd %zmm3, %zmm1, %zmm29  # d = a - b
+    vpaddd %zmm2, %zmm0, %zmm0  # a = a + b
+    vpaddd %zmm3, %zmm1, %zmm1  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1088(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1088(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1092(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1092(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1152(%rip), %zmm26, %zmm2  # lo(x z)
+    vpmulld .Lntt_data+1152(%rip), %zmm29, %zmm3  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm2, %zmm2  # x z - h q
+    vpsubd %zmm30, %zmm3, %zmm3  # x z - h q
+    # layer 7: %zmm4 %zmm6; layer 7: %zmm5 %zmm7
+    vpsubd %zmm6, %zmm4, %zmm26  # d = a - b
+    vpsubd %zmm7, %zmm5, %zmm29  # d = a - b
+    vpaddd %zmm6, %zmm4, %zmm4  # a = a + b
+    vpaddd %zmm7, %zmm5, %zmm5  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1216(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1216(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1220(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1220(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1280(%rip), %zmm26, %zmm6  # lo(x z)
+    vpmulld .Lntt_data+1280(%rip), %zmm29, %zmm7  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm6, %zmm6  # x z - h q
+    vpsubd %zmm30, %zmm7, %zmm7  # x z - h q
+    # layer 7: %zmm8 %zmm10; layer 7: %zmm9 %zmm11
+    vpsubd %zmm10, %zmm8, %zmm26  # d = a - b
+    vpsubd %zmm11, %zmm9, %zmm29  # d = a - b
+    vpaddd %zmm10, %zmm8, %zmm8  # a = a + b
+    vpaddd %zmm11, %zmm9, %zmm9  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1344(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1344(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1348(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1348(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1408(%rip), %zmm26, %zmm10  # lo(x z)
+    vpmulld .Lntt_data+1408(%rip), %zmm29, %zmm11  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm10, %zmm10  # x z - h q
+    vpsubd %zmm30, %zmm11, %zmm11  # x z - h q
+    # layer 7: %zmm12 %zmm14; layer 7: %zmm13 %zmm15
+    vpsubd %zmm14, %zmm12, %zmm26  # d = a - b
+    vpsubd %zmm15, %zmm13, %zmm29  # d = a - b
+    vpaddd %zmm14, %zmm12, %zmm12  # a = a + b
+    vpaddd %zmm15, %zmm13, %zmm13  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
     vpmuldq .Lntt_data+1472(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1476(%rip), %zmm27, %zmm27  # x zb, odd lanes
-    vpmulld .Lntt_data+1536(%rip), %zmm26, %zmm14  # lo(x z)
-    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
-    vpsubd %zmm27, %zmm14, %zmm14  # x z - h q
-    vpsubd %zmm15, %zmm13, %zmm29  # d = a - b
-    vpaddd %zmm15, %zmm13, %zmm13  # a = a + b
-    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
     vpmuldq .Lntt_data+1472(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1476(%rip), %zmm27, %zmm27  # x zb, odd lanes
     vpmuldq .Lntt_data+1476(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1536(%rip), %zmm26, %zmm14  # lo(x z)
     vpmulld .Lntt_data+1536(%rip), %zmm29, %zmm15  # lo(x z)
-    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
-    vpsubd %zmm30, %zmm15, %zmm15  # x z - h q
-    # layer 6 (len 4), inverse
-    vpsubd %zmm4, %zmm0, %zmm16  # d = a - b
-    vpaddd %zmm4, %zmm0, %zmm0  # a = a + b
-    vmovshdup %zmm16, %zmm17  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1600(%rip), %zmm16, %zmm18  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1604(%rip), %zmm17, %zmm17  # x zb, odd lanes
-    vpmulld .Lntt_data+1664(%rip), %zmm16, %zmm4  # lo(x z)
-    vmovshdup %zmm18, %zmm17{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm17, %zmm17  # lo(h q)
-    vpsubd %zmm17, %zmm4, %zmm4  # x z - h q
-    vpsubd %zmm5, %zmm1, %zmm19  # d = a - b
-    vpaddd %zmm5, %zmm1, %zmm1  # a = a + b
-    vmovshdup %zmm19, %zmm20  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1600(%rip), %zmm19, %zmm21  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1604(%rip), %zmm20, %zmm20  # x zb, odd lanes
-    vpmulld .Lntt_data+1664(%rip), %zmm19, %zmm5  # lo(x z)
-    vmovshdup %zmm21, %zmm20{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm20, %zmm20  # lo(h q)
-    vpsubd %zmm20, %zmm5, %zmm5  # x z - h q
-    vpsubd %zmm6, %zmm2, %zmm22  # d = a - b
-    vpaddd %zmm6, %zmm2, %zmm2  # a = a + b
-    vmovshdup %zmm22, %zmm23  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1600(%rip), %zmm22, %zmm24  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1604(%rip), %zmm23, %zmm23  # x zb, odd lanes
-    vpmulld .Lntt_data+1664(%rip), %zmm22, %zmm6  # lo(x z)
-    vmovshdup %zmm24, %zmm23{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm23, %zmm23  # lo(h q)
-    vpsubd %zmm23, %zmm6, %zmm6  # x z - h q
-    vpsubd %zmm7, %zmm3, %zmm25  # d = a - b
-    vpaddd %zmm7, %zmm3, %zmm3  # a = a + b
-    vmovshdup %zmm25, %zmm26  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1600(%rip), %zmm25, %zmm27  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1604(%rip), %zmm26, %zmm26  # x zb, odd lanes
-    vpmulld .Lntt_data+1664(%rip), %zmm25, %zmm7  # lo(x z)
-    vmovshdup %zmm27, %zmm26{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm26, %zmm26  # lo(h q)
-    vpsubd %zmm26, %zmm7, %zmm7  # x z - h q
-    vpsubd %zmm12, %zmm8, %zmm28  # d = a - b
-    vpaddd %zmm12, %zmm8, %zmm8  # a = a + b
-    vmovshdup %zmm28, %zmm29  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1728(%rip), %zmm28, %zmm30  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1732(%rip), %zmm29, %zmm29  # x zb, odd lanes
-    vpmulld .Lntt_data+1792(%rip), %zmm28, %zmm12  # lo(x z)
-    vmovshdup %zmm30, %zmm29{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm29, %zmm29  # lo(h q)
-    vpsubd %zmm29, %zmm12, %zmm12  # x z - h q
-    vpsubd %zmm13, %zmm9, %zmm31  # d = a - b
-    vpaddd %zmm13, %zmm9, %zmm9  # a = a + b
-    vmovshdup %zmm31, %zmm16  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1728(%rip), %zmm31, %zmm17  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1732(%rip), %zmm16, %zmm16  # x zb, odd lanes
-    vpmulld .Lntt_data+1792(%rip), %zmm31, %zmm13  # lo(x z)
-    vmovshdup %zmm17, %zmm16{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm16, %zmm16  # lo(h q)
-    vpsubd %zmm16, %zmm13, %zmm13  # x z - h q
-    vpsubd %zmm14, %zmm10, %zmm18  # d = a - b
-    vpaddd %zmm14, %zmm10, %zmm10  # a = a + b
-    vmovshdup %zmm18, %zmm19  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1728(%rip), %zmm18, %zmm20  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1732(%rip), %zmm19, %zmm19  # x zb, odd lanes
-    vpmulld .Lntt_data+1792(%rip), %zmm18, %zmm14  # lo(x z)
-    vmovshdup %zmm20, %zmm19{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm19, %zmm19  # lo(h q)
-    vpsubd %zmm19, %zmm14, %zmm14  # x z - h q
-    vpsubd %zmm15, %zmm11, %zmm21  # d = a - b
-    vpaddd %zmm15, %zmm11, %zmm11  # a = a + b
-    vmovshdup %zmm21, %zmm22  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1728(%rip), %zmm21, %zmm23  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1732(%rip), %zmm22, %zmm22  # x zb, odd lanes
-    vpmulld .Lntt_data+1792(%rip), %zmm21, %zmm15  # lo(x z)
-    vmovshdup %zmm23, %zmm22{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm22, %zmm22  # lo(h q)
-    vpsubd %zmm22, %zmm15, %zmm15  # x z - h q
-    # layer 5 (len 8), inverse
-    vpsubd %zmm8, %zmm0, %zmm24  # d = a - b
-    vpaddd %zmm8, %zmm0, %zmm0  # a = a + b
-    vmovshdup %zmm24, %zmm25  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %zmm24, %zmm26  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %zmm25, %zmm25  # x zb, odd lanes
-    vpmulld .Lntt_data+1920(%rip), %zmm24, %zmm8  # lo(x z)
-    vmovshdup %zmm26, %zmm25{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm25, %zmm25  # lo(h q)
-    vpsubd %zmm25, %zmm8, %zmm8  # x z - h q
-    vpsubd %zmm9, %zmm1, %zmm27  # d = a - b
-    vpaddd %zmm9, %zmm1, %zmm1  # a = a + b
-    vmovshdup %zmm27, %zmm28  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %zmm27, %zmm29  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %zmm28, %zmm28  # x zb, odd lanes
-    vpmulld .Lntt_data+1920(%rip), %zmm27, %zmm9  # lo(x z)
-    vmovshdup %zmm29, %zmm28{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm28, %zmm28  # lo(h q)
-    vpsubd %zmm28, %zmm9, %zmm9  # x z - h q
-    vpsubd %zmm10, %zmm2, %zmm30  # d = a - b
-    vpaddd %zmm10, %zmm2, %zmm2  # a = a + b
-    vmovshdup %zmm30, %zmm31  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %zmm30, %zmm16  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %zmm31, %zmm31  # x zb, odd lanes
-    vpmulld .Lntt_data+1920(%rip), %zmm30, %zmm10  # lo(x z)
-    vmovshdup %zmm16, %zmm31{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm31, %zmm31  # lo(h q)
-    vpsubd %zmm31, %zmm10, %zmm10  # x z - h q
-    vpsubd %zmm11, %zmm3, %zmm17  # d = a - b
-    vpaddd %zmm11, %zmm3, %zmm3  # a = a + b
-    vmovshdup %zmm17, %zmm18  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %zmm17, %zmm19  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %zmm18, %zmm18  # x zb, odd lanes
-    vpmulld .Lntt_data+1920(%rip), %zmm17, %zmm11  # lo(x z)
-    vmovshdup %zmm19, %zmm18{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm18, %zmm18  # lo(h q)
-    vpsubd %zmm18, %zmm11, %zmm11  # x z - h q
-    vpsubd %zmm12, %zmm4, %zmm20  # d = a - b
-    vpaddd %zmm12, %zmm4, %zmm4  # a = a + b
-    vmovshdup %zmm20, %zmm21  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %zmm20, %zmm22  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %zmm21, %zmm21  # x zb, odd lanes
-    vpmulld .Lntt_data+1920(%rip), %zmm20, %zmm12  # lo(x z)
-    vmovshdup %zmm22, %zmm21{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm21, %zmm21  # lo(h q)
-    vpsubd %zmm21, %zmm12, %zmm12  # x z - h q
-    vpsubd %zmm13, %zmm5, %zmm23  # d = a - b
-    vpaddd %zmm13, %zmm5, %zmm5  # a = a + b
-    vmovshdup %zmm23, %zmm24  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %zmm23, %zmm25  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %zmm24, %zmm24  # x zb, odd lanes
-    vpmulld .Lntt_data+1920(%rip), %zmm23, %zmm13  # lo(x z)
-    vmovshdup %zmm25, %zmm24{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm24, %zmm24  # lo(h q)
-    vpsubd %zmm24, %zmm13, %zmm13  # x z - h q
-    vpsubd %zmm14, %zmm6, %zmm26  # d = a - b
-    vpaddd %zmm14, %zmm6, %zmm6  # a = a + b
-    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %zmm27, %zmm27  # x zb, odd lanes
-    vpmulld .Lntt_data+1920(%rip), %zmm26, %zmm14  # lo(x z)
     vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
-    vpsubd %zmm27, %zmm14, %zmm14  # x z - h q
-    vpsubd %zmm15, %zmm7, %zmm29  # d = a - b
-    vpaddd %zmm15, %zmm7, %zmm7  # a = a + b
-    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %zmm30, %zmm30  # x zb, odd lanes
-    vpmulld .Lntt_data+1920(%rip), %zmm29, %zmm15  # lo(x z)
     vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
-    vpsubd %zmm30, %zmm15, %zmm15  # x z - h q
-    vpunpckhdq %zmm1, %zmm0, %zmm17  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm1, %zmm0, %zmm16  # x0 y0 x1 y1
-    vpunpckhdq %zmm3, %zmm2, %zmm19  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm3, %zmm2, %zmm18  # x0 y0 x1 y1
-    vpunpckhdq %zmm5, %zmm4, %zmm21  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm5, %zmm4, %zmm20  # x0 y0 x1 y1
-    vpunpckhdq %zmm7, %zmm6, %zmm23  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm7, %zmm6, %zmm22  # x0 y0 x1 y1
-    vpunpckhdq %zmm9, %zmm8, %zmm25  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm9, %zmm8, %zmm24  # x0 y0 x1 y1
-    vpunpckhdq %zmm11, %zmm10, %zmm27  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm11, %zmm10, %zmm26  # x0 y0 x1 y1
-    vpunpckhdq %zmm13, %zmm12, %zmm29  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm13, %zmm12, %zmm28  # x0 y0 x1 y1
-    vpunpckhdq %zmm15, %zmm14, %zmm31  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm15, %zmm14, %zmm30  # x0 y0 x1 y1
-    vpunpckhqdq %zmm18, %zmm16, %zmm1  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm18, %zmm16, %zmm0  # x01 y01
-    vpunpckhqdq %zmm19, %zmm17, %zmm3  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm19, %zmm17, %zmm2  # x01 y01
-    vpunpckhqdq %zmm22, %zmm20, %zmm5  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm22, %zmm20, %zmm4  # x01 y01
-    vpunpckhqdq %zmm23, %zmm21, %zmm7  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm23, %zmm21, %zmm6  # x01 y01
-    vpunpckhqdq %zmm26, %zmm24, %zmm9  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm26, %zmm24, %zmm8  # x01 y01
-    vpunpckhqdq %zmm27, %zmm25, %zmm11  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm27, %zmm25, %zmm10  # x01 y01
-    vpunpckhqdq %zmm30, %zmm28, %zmm13  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm30, %zmm28, %zmm12  # x01 y01
-    vpunpckhqdq %zmm31, %zmm29, %zmm15  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm31, %zmm29, %zmm14  # x01 y01
-    vshufi64x2 $0xdd, %zmm4, %zmm0, %zmm18  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm4, %zmm0, %zmm16  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm12, %zmm8, %zmm19  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm12, %zmm8, %zmm17  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm5, %zmm1, %zmm22  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm5, %zmm1, %zmm20  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm13, %zmm9, %zmm23  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm13, %zmm9, %zmm21  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm6, %zmm2, %zmm26  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm6, %zmm2, %zmm24  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm14, %zmm10, %zmm27  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm14, %zmm10, %zmm25  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm7, %zmm3, %zmm30  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm7, %zmm3, %zmm28  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm15, %zmm11, %zmm31  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm15, %zmm11, %zmm29  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm17, %zmm16, %zmm4  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm17, %zmm16, %zmm0  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm19, %zmm18, %zmm12  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm19, %zmm18, %zmm8  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm21, %zmm20, %zmm5  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm21, %zmm20, %zmm1  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm23, %zmm22, %zmm13  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm23, %zmm22, %zmm9  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm25, %zmm24, %zmm6  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm25, %zmm24, %zmm2  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm27, %zmm26, %zmm14  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm27, %zmm26, %zmm10  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm29, %zmm28, %zmm7  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm29, %zmm28, %zmm3  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm31, %zmm30, %zmm15  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm31, %zmm30, %zmm11  # x0 x2 y0 y2
-    # layer 4 (len 16), inverse
-    vpsubd %zmm1, %zmm0, %zmm16  # d = a - b
-    vpaddd %zmm1, %zmm0, %zmm0  # a = a + b
-    vmovshdup %zmm16, %zmm17  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1984(%rip){1to8}, %zmm16, %zmm18  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1984(%rip){1to8}, %zmm17, %zmm17  # x zb, odd lanes
-    vpmulld .Lntt_data+1988(%rip){1to16}, %zmm16, %zmm1  # lo(x z)
-    vmovshdup %zmm18, %zmm17{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm17, %zmm17  # lo(h q)
-    vpsubd %zmm17, %zmm1, %zmm1  # x z - h q
-    vpsubd %zmm3, %zmm2, %zmm19  # d = a - b
-    vpaddd %zmm3, %zmm2, %zmm2  # a = a + b
-    vmovshdup %zmm19, %zmm20  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1992(%rip){1to8}, %zmm19, %zmm21  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1992(%rip){1to8}, %zmm20, %zmm20  # x zb, odd lanes
-    vpmulld .Lntt_data+1996(%rip){1to16}, %zmm19, %zmm3  # lo(x z)
-    vmovshdup %zmm21, %zmm20{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm20, %zmm20  # lo(h q)
-    vpsubd %zmm20, %zmm3, %zmm3  # x z - h q
-    vpsubd %zmm9, %zmm8, %zmm22  # d = a - b
-    vpaddd %zmm9, %zmm8, %zmm8  # a = a + b
-    vmovshdup %zmm22, %zmm23  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2000(%rip){1to8}, %zmm22, %zmm24  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2000(%rip){1to8}, %zmm23, %zmm23  # x zb, odd lanes
-    vpmulld .Lntt_data+2004(%rip){1to16}, %zmm22, %zmm9  # lo(x z)
-    vmovshdup %zmm24, %zmm23{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm23, %zmm23  # lo(h q)
-    vpsubd %zmm23, %zmm9, %zmm9  # x z - h q
-    vpsubd %zmm11, %zmm10, %zmm25  # d = a - b
-    vpaddd %zmm11, %zmm10, %zmm10  # a = a + b
-    vmovshdup %zmm25, %zmm26  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2008(%rip){1to8}, %zmm25, %zmm27  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2008(%rip){1to8}, %zmm26, %zmm26  # x zb, odd lanes
-    vpmulld .Lntt_data+2012(%rip){1to16}, %zmm25, %zmm11  # lo(x z)
-    vmovshdup %zmm27, %zmm26{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm26, %zmm26  # lo(h q)
-    vpsubd %zmm26, %zmm11, %zmm11  # x z - h q
-    vpsubd %zmm5, %zmm4, %zmm28  # d = a - b
-    vpaddd %zmm5, %zmm4, %zmm4  # a = a + b
-    vmovshdup %zmm28, %zmm29  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2016(%rip){1to8}, %zmm28, %zmm30  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2016(%rip){1to8}, %zmm29, %zmm29  # x zb, odd lanes
-    vpmulld .Lntt_data+2020(%rip){1to16}, %zmm28, %zmm5  # lo(x z)
-    vmovshdup %zmm30, %zmm29{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm29, %zmm29  # lo(h q)
-    vpsubd %zmm29, %zmm5, %zmm5  # x z - h q
-    vpsubd %zmm7, %zmm6, %zmm31  # d = a - b
-    vpaddd %zmm7, %zmm6, %zmm6  # a = a + b
-    vmovshdup %zmm31, %zmm16  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2024(%rip){1to8}, %zmm31, %zmm17  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2024(%rip){1to8}, %zmm16, %zmm16  # x zb, odd lanes
-    vpmulld .Lntt_data+2028(%rip){1to16}, %zmm31, %zmm7  # lo(x z)
-    vmovshdup %zmm17, %zmm16{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm16, %zmm16  # lo(h q)
-    vpsubd %zmm16, %zmm7, %zmm7  # x z - h q
-    vpsubd %zmm13, %zmm12, %zmm18  # d = a - b
-    vpaddd %zmm13, %zmm12, %zmm12  # a = a + b
-    vmovshdup %zmm18, %zmm19  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2032(%rip){1to8}, %zmm18, %zmm20  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2032(%rip){1to8}, %zmm19, %zmm19  # x zb, odd lanes
-    vpmulld .Lntt_data+2036(%rip){1to16}, %zmm18, %zmm13  # lo(x z)
-    vmovshdup %zmm20, %zmm19{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm19, %zmm19  # lo(h q)
-    vpsubd %zmm19, %zmm13, %zmm13  # x z - h q
-    vpsubd %zmm15, %zmm14, %zmm21  # d = a - b
-    vpaddd %zmm15, %zmm14, %zmm14  # a = a + b
-    vmovshdup %zmm21, %zmm22  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2040(%rip){1to8}, %zmm21, %zmm23  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2040(%rip){1to8}, %zmm22, %zmm22  # x zb, odd lanes
-    vpmulld .Lntt_data+2044(%rip){1to16}, %zmm21, %zmm15  # lo(x z)
-    vmovshdup %zmm23, %zmm22{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm22, %zmm22  # lo(h q)
-    vpsubd %zmm22, %zmm15, %zmm15  # x z - h q
-    # layer 3 (len 32), inverse
-    vpsubd %zmm2, %zmm0, %zmm24  # d = a - b
-    vpaddd %zmm2, %zmm0, %zmm0  # a = a + b
-    vmovshdup %zmm24, %zmm25  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2048(%rip){1to8}, %zmm24, %zmm26  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2048(%rip){1to8}, %zmm25, %zmm25  # x zb, odd lanes
-    vpmulld .Lntt_data+2052(%rip){1to16}, %zmm24, %zmm2  # lo(x z)
-    vmovshdup %zmm26, %zmm25{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm25, %zmm25  # lo(h q)
-    vpsubd %zmm25, %zmm2, %zmm2  # x z - h q
-    vpsubd %zmm3, %zmm1, %zmm27  # d = a - b
-    vpaddd %zmm3, %zmm1, %zmm1  # a = a + b
-    vmovshdup %zmm27, %zmm28  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2048(%rip){1to8}, %zmm27, %zmm29  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2048(%rip){1to8}, %zmm28, %zmm28  # x zb, odd lanes
-    vpmulld .Lntt_data+2052(%rip){1to16}, %zmm27, %zmm3  # lo(x z)
-    vmovshdup %zmm29, %zmm28{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm28, %zmm28  # lo(h q)
-    vpsubd %zmm28, %zmm3, %zmm3  # x z - h q
-    vpsubd %zmm10, %zmm8, %zmm30  # d = a - b
-    vpaddd %zmm10, %zmm8, %zmm8  # a = a + b
-    vmovshdup %zmm30, %zmm31  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2056(%rip){1to8}, %zmm30, %zmm16  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2056(%rip){1to8}, %zmm31, %zmm31  # x zb, odd lanes
-    vpmulld .Lntt_data+2060(%rip){1to16}, %zmm30, %zmm10  # lo(x z)
-    vmovshdup %zmm16, %zmm31{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm31, %zmm31  # lo(h q)
-    vpsubd %zmm31, %zmm10, %zmm10  # x z - h q
-    vpsubd %zmm11, %zmm9, %zmm17  # d = a - b
-    vpaddd %zmm11, %zmm9, %zmm9  # a = a + b
-    vmovshdup %zmm17, %zmm18  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2056(%rip){1to8}, %zmm17, %zmm19  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2056(%rip){1to8}, %zmm18, %zmm18  # x zb, odd lanes
-    vpmulld .Lntt_data+2060(%rip){1to16}, %zmm17, %zmm11  # lo(x z)
-    vmovshdup %zmm19, %zmm18{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm18, %zmm18  # lo(h q)
-    vpsubd %zmm18, %zmm11, %zmm11  # x z - h q
-    vpsubd %zmm6, %zmm4, %zmm20  # d = a - b
-    vpaddd %zmm6, %zmm4, %zmm4  # a = a + b
-    vmovshdup %zmm20, %zmm21  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2064(%rip){1to8}, %zmm20, %zmm22  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2064(%rip){1to8}, %zmm21, %zmm21  # x zb, odd lanes
-    vpmulld .Lntt_data+2068(%rip){1to16}, %zmm20, %zmm6  # lo(x z)
-    vmovshdup %zmm22, %zmm21{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm21, %zmm21  # lo(h q)
-    vpsubd %zmm21, %zmm6, %zmm6  # x z - h q
-    vpsubd %zmm7, %zmm5, %zmm23  # d = a - b
-    vpaddd %zmm7, %zmm5, %zmm5  # a = a + b
-    vmovshdup %zmm23, %zmm24  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2064(%rip){1to8}, %zmm23, %zmm25  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2064(%rip){1to8}, %zmm24, %zmm24  # x zb, odd lanes
-    vpmulld .Lntt_data+2068(%rip){1to16}, %zmm23, %zmm7  # lo(x z)
-    vmovshdup %zmm25, %zmm24{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm24, %zmm24  # lo(h q)
-    vpsubd %zmm24, %zmm7, %zmm7  # x z - h q
-    vpsubd %zmm14, %zmm12, %zmm26  # d = a - b
-    vpaddd %zmm14, %zmm12, %zmm12  # a = a + b
-    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2072(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2072(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
-    vpmulld .Lntt_data+2076(%rip){1to16}, %zmm26, %zmm14  # lo(x z)
-    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
     vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
-    vpsubd %zmm27, %zmm14, %zmm14  # x z - h q
-    vpsubd %zmm15, %zmm13, %zmm29  # d = a - b
-    vpaddd %zmm15, %zmm13, %zmm13  # a = a + b
-    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2072(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2072(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
-    vpmulld .Lntt_data+2076(%rip){1to16}, %zmm29, %zmm15  # lo(x z)
-    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
     vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm14, %zmm14  # x z - h q
     vpsubd %zmm30, %zmm15, %zmm15  # x z - h q
-    # layer 2 (len 64), inverse
-    vpsubd %zmm8, %zmm0, %zmm16  # d = a - b
-    vpaddd %zmm8, %zmm0, %zmm0  # a = a + b
-    vmovshdup %zmm16, %zmm17  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm16, %zmm18  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm17, %zmm17  # x zb, odd lanes
-    vpmulld .Lntt_data+2084(%rip){1to16}, %zmm16, %zmm8  # lo(x z)
-    vmovshdup %zmm18, %zmm17{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm17, %zmm17  # lo(h q)
-    vpsubd %zmm17, %zmm8, %zmm8  # x z - h q
-    vpsubd %zmm9, %zmm1, %zmm19  # d = a - b
-    vpaddd %zmm9, %zmm1, %zmm1  # a = a + b
-    vmovshdup %zmm19, %zmm20  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm19, %zmm21  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm20, %zmm20  # x zb, odd lanes
-    vpmulld .Lntt_data+2084(%rip){1to16}, %zmm19, %zmm9  # lo(x z)
-    vmovshdup %zmm21, %zmm20{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm20, %zmm20  # lo(h q)
-    vpsubd %zmm20, %zmm9, %zmm9  # x z - h q
-    vpsubd %zmm10, %zmm2, %zmm22  # d = a - b
-    vpaddd %zmm10, %zmm2, %zmm2  # a = a + b
-    vmovshdup %zmm22, %zmm23  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm22, %zmm24  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm23, %zmm23  # x zb, odd lanes
-    vpmulld .Lntt_data+2084(%rip){1to16}, %zmm22, %zmm10  # lo(x z)
-    vmovshdup %zmm24, %zmm23{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm23, %zmm23  # lo(h q)
-    vpsubd %zmm23, %zmm10, %zmm10  # x z - h q
-    vpsubd %zmm11, %zmm3, %zmm25  # d = a - b
-    vpaddd %zmm11, %zmm3, %zmm3  # a = a + b
-    vmovshdup %zmm25, %zmm26  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm25, %zmm27  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm26, %zmm26  # x zb, odd lanes
-    vpmulld .Lntt_data+2084(%rip){1to16}, %zmm25, %zmm11  # lo(x z)
-    vmovshdup %zmm27, %zmm26{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm26, %zmm26  # lo(h q)
-    vpsubd %zmm26, %zmm11, %zmm11  # x z - h q
-    vpsubd %zmm12, %zmm4, %zmm28  # d = a - b
-    vpaddd %zmm12, %zmm4, %zmm4  # a = a + b
-    vmovshdup %zmm28, %zmm29  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm28, %zmm30  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm29, %zmm29  # x zb, odd lanes
-    vpmulld .Lntt_data+2092(%rip){1to16}, %zmm28, %zmm12  # lo(x z)
-    vmovshdup %zmm30, %zmm29{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm29, %zmm29  # lo(h q)
-    vpsubd %zmm29, %zmm12, %zmm12  # x z - h q
-    vpsubd %zmm13, %zmm5, %zmm31  # d = a - b
-    vpaddd %zmm13, %zmm5, %zmm5  # a = a + b
-    vmovshdup %zmm31, %zmm16  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm31, %zmm17  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm16, %zmm16  # x zb, odd lanes
-    vpmulld .Lntt_data+2092(%rip){1to16}, %zmm31, %zmm13  # lo(x z)
-    vmovshdup %zmm17, %zmm16{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm16, %zmm16  # lo(h q)
-    vpsubd %zmm16, %zmm13, %zmm13  # x z - h q
-    vpsubd %zmm14, %zmm6, %zmm18  # d = a - b
-    vpaddd %zmm14, %zmm6, %zmm6  # a = a + b
-    vmovshdup %zmm18, %zmm19  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm18, %zmm20  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm19, %zmm19  # x zb, odd lanes
-    vpmulld .Lntt_data+2092(%rip){1to16}, %zmm18, %zmm14  # lo(x z)
-    vmovshdup %zmm20, %zmm19{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm19, %zmm19  # lo(h q)
-    vpsubd %zmm19, %zmm14, %zmm14  # x z - h q
-    vpsubd %zmm15, %zmm7, %zmm21  # d = a - b
-    vpaddd %zmm15, %zmm7, %zmm7  # a = a + b
-    vmovshdup %zmm21, %zmm22  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm21, %zmm23  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm22, %zmm22  # x zb, odd lanes
-    vpmulld .Lntt_data+2092(%rip){1to16}, %zmm21, %zmm15  # lo(x z)
-    vmovshdup %zmm23, %zmm22{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm22, %zmm22  # lo(h q)
-    vpsubd %zmm22, %zmm15, %zmm15  # x z - h q
-    # layer 1 (len 128), inverse, times 2^32/256
-    vpsubd %zmm4, %zmm0, %zmm24  # d = a - b
+    # layer 6: %zmm0 %zmm4; layer 6: %zmm1 %zmm5
+    vpsubd %zmm4, %zmm0, %zmm26  # d = a - b
+    vpsubd %zmm5, %zmm1, %zmm29  # d = a - b
     vpaddd %zmm4, %zmm0, %zmm0  # a = a + b
-    vmovshdup %zmm24, %zmm25  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm24, %zmm26  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm25, %zmm25  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm26, %zmm26  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm25, %zmm25
-    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm24, %zmm4  # lo(x z)
-    vmovshdup %zmm26, %zmm25{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm25, %zmm25  # lo(h q)
-    vpsubd %zmm25, %zmm4, %zmm4  # x z - h q
-    vmovshdup %zmm0, %zmm25  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm0, %zmm26  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm25, %zmm25  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm26, %zmm26  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm25, %zmm25
-    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm0, %zmm0  # lo(x z)
-    vmovshdup %zmm26, %zmm25{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm25, %zmm25  # lo(h q)
-    vpsubd %zmm25, %zmm0, %zmm0  # x z - h q
-    vpsubd %zmm5, %zmm1, %zmm27  # d = a - b
     vpaddd %zmm5, %zmm1, %zmm1  # a = a + b
-    vmovshdup %zmm27, %zmm28  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm27, %zmm29  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm28, %zmm28  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm29, %zmm29  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm28, %zmm28
-    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm27, %zmm5  # lo(x z)
-    vmovshdup %zmm29, %zmm28{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm28, %zmm28  # lo(h q)
-    vpsubd %zmm28, %zmm5, %zmm5  # x z - h q
-    vmovshdup %zmm1, %zmm28  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm1, %zmm29  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm28, %zmm28  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm29, %zmm29  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm28, %zmm28
-    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm1, %zmm1  # lo(x z)
-    vmovshdup %zmm29, %zmm28{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm28, %zmm28  # lo(h q)
-    vpsubd %zmm28, %zmm1, %zmm1  # x z - h q
-    vpsubd %zmm6, %zmm2, %zmm30  # d = a - b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1600(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1600(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1604(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1604(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1664(%rip), %zmm26, %zmm4  # lo(x z)
+    vpmulld .Lntt_data+1664(%rip), %zmm29, %zmm5  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm4, %zmm4  # x z - h q
+    vpsubd %zmm30, %zmm5, %zmm5  # x z - h q
+    # layer 6: %zmm2 %zmm6; layer 6: %zmm3 %zmm7
+    vpsubd %zmm6, %zmm2, %zmm26  # d = a - b
+    vpsubd %zmm7, %zmm3, %zmm29  # d = a - b
     vpaddd %zmm6, %zmm2, %zmm2  # a = a + b
-    vmovshdup %zmm30, %zmm31  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm30, %zmm16  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm31, %zmm31  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm16, %zmm16  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm31, %zmm31
-    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm30, %zmm6  # lo(x z)
-    vmovshdup %zmm16, %zmm31{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm31, %zmm31  # lo(h q)
-    vpsubd %zmm31, %zmm6, %zmm6  # x z - h q
-    vmovshdup %zmm2, %zmm31  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm2, %zmm16  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm31, %zmm31  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm16, %zmm16  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm31, %zmm31
-    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm2, %zmm2  # lo(x z)
-    vmovshdup %zmm16, %zmm31{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm31, %zmm31  # lo(h q)
-    vpsubd %zmm31, %zmm2, %zmm2  # x z - h q
-    vpsubd %zmm7, %zmm3, %zmm17  # d = a - b
     vpaddd %zmm7, %zmm3, %zmm3  # a = a + b
-    vmovshdup %zmm17, %zmm18  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm17, %zmm19  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm18, %zmm18  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm19, %zmm19  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm18, %zmm18
-    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm17, %zmm7  # lo(x z)
-    vmovshdup %zmm19, %zmm18{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm18, %zmm18  # lo(h q)
-    vpsubd %zmm18, %zmm7, %zmm7  # x z - h q
-    vmovshdup %zmm3, %zmm18  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm3, %zmm19  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm18, %zmm18  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm19, %zmm19  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm18, %zmm18
-    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm3, %zmm3  # lo(x z)
-    vmovshdup %zmm19, %zmm18{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm18, %zmm18  # lo(h q)
-    vpsubd %zmm18, %zmm3, %zmm3  # x z - h q
-    vpsubd %zmm12, %zmm8, %zmm20  # d = a - b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1600(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1600(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1604(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1604(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1664(%rip), %zmm26, %zmm6  # lo(x z)
+    vpmulld .Lntt_data+1664(%rip), %zmm29, %zmm7  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm6, %zmm6  # x z - h q
+    vpsubd %zmm30, %zmm7, %zmm7  # x z - h q
+    # layer 6: %zmm8 %zmm12; layer 6: %zmm9 %zmm13
+    vpsubd %zmm12, %zmm8, %zmm26  # d = a - b
+    vpsubd %zmm13, %zmm9, %zmm29  # d = a - b
     vpaddd %zmm12, %zmm8, %zmm8  # a = a + b
-    vmovshdup %zmm20, %zmm21  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm20, %zmm22  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm21, %zmm21  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm22, %zmm22  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm21, %zmm21
-    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm20, %zmm12  # lo(x z)
-    vmovshdup %zmm22, %zmm21{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm21, %zmm21  # lo(h q)
-    vpsubd %zmm21, %zmm12, %zmm12  # x z - h q
-    vmovshdup %zmm8, %zmm21  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm8, %zmm22  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm21, %zmm21  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm22, %zmm22  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm21, %zmm21
-    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm8, %zmm8  # lo(x z)
-    vmovshdup %zmm22, %zmm21{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm21, %zmm21  # lo(h q)
-    vpsubd %zmm21, %zmm8, %zmm8  # x z - h q
-    vpsubd %zmm13, %zmm9, %zmm23  # d = a - b
     vpaddd %zmm13, %zmm9, %zmm9  # a = a + b
-    vmovshdup %zmm23, %zmm24  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm23, %zmm25  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm24, %zmm24  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm25, %zmm25  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm24, %zmm24
-    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm23, %zmm13  # lo(x z)
-    vmovshdup %zmm25, %zmm24{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm24, %zmm24  # lo(h q)
-    vpsubd %zmm24, %zmm13, %zmm13  # x z - h q
-    vmovshdup %zmm9, %zmm24  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm9, %zmm25  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm24, %zmm24  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm25, %zmm25  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm24, %zmm24
-    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm9, %zmm9  # lo(x z)
-    vmovshdup %zmm25, %zmm24{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm24, %zmm24  # lo(h q)
-    vpsubd %zmm24, %zmm9, %zmm9  # x z - h q
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1728(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1728(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1732(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1732(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1792(%rip), %zmm26, %zmm12  # lo(x z)
+    vpmulld .Lntt_data+1792(%rip), %zmm29, %zmm13  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm12, %zmm12  # x z - h q
+    vpsubd %zmm30, %zmm13, %zmm13  # x z - h q
+    # layer 6: %zmm10 %zmm14; layer 6: %zmm11 %zmm15
     vpsubd %zmm14, %zmm10, %zmm26  # d = a - b
+    vpsubd %zmm15, %zmm11, %zmm29  # d = a - b
     vpaddd %zmm14, %zmm10, %zmm10  # a = a + b
+    vpaddd %zmm15, %zmm11, %zmm11  # a = a + b
     vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm28, %zmm28  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm27, %zmm27
-    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm26, %zmm14  # lo(x z)
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1728(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1728(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1732(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1732(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1792(%rip), %zmm26, %zmm14  # lo(x z)
+    vpmulld .Lntt_data+1792(%rip), %zmm29, %zmm15  # lo(x z)
     vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
     vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
     vpsubd %zmm27, %zmm14, %zmm14  # x z - h q
-    vmovshdup %zmm10, %zmm27  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm10, %zmm28  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpsubd %zmm30, %zmm15, %zmm15  # x z - h q
+    # layer 5: %zmm0 %zmm8; layer 5: %zmm1 %zmm9
+    vpsubd %zmm8, %zmm0, %zmm26  # d = a - b
+    vpsubd %zmm9, %zmm1, %zmm29  # d = a - b
+    vpaddd %zmm8, %zmm0, %zmm0  # a = a + b
+    vpaddd %zmm9, %zmm1, %zmm1  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1856(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1856(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1860(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1860(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1920(%rip), %zmm26, %zmm8  # lo(x z)
+    vpmulld .Lntt_data+1920(%rip), %zmm29, %zmm9  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm8, %zmm8  # x z - h q
+    vpsubd %zmm30, %zmm9, %zmm9  # x z - h q
+    # layer 5: %zmm2 %zmm10; layer 5: %zmm3 %zmm11
+    vpsubd %zmm10, %zmm2, %zmm26  # d = a - b
+    vpsubd %zmm11, %zmm3, %zmm29  # d = a - b
+    vpaddd %zmm10, %zmm2, %zmm2  # a = a + b
+    vpaddd %zmm11, %zmm3, %zmm3  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1856(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1856(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1860(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1860(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1920(%rip), %zmm26, %zmm10  # lo(x z)
+    vpmulld .Lntt_data+1920(%rip), %zmm29, %zmm11  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm10, %zmm10  # x z - h q
+    vpsubd %zmm30, %zmm11, %zmm11  # x z - h q
+    # layer 5: %zmm4 %zmm12; layer 5: %zmm5 %zmm13
+    vpsubd %zmm12, %zmm4, %zmm26  # d = a - b
+    vpsubd %zmm13, %zmm5, %zmm29  # d = a - b
+    vpaddd %zmm12, %zmm4, %zmm4  # a = a + b
+    vpaddd %zmm13, %zmm5, %zmm5  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1856(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1856(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1860(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1860(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1920(%rip), %zmm26, %zmm12  # lo(x z)
+    vpmulld .Lntt_data+1920(%rip), %zmm29, %zmm13  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm12, %zmm12  # x z - h q
+    vpsubd %zmm30, %zmm13, %zmm13  # x z - h q
+    # layer 5: %zmm6 %zmm14; layer 5: %zmm7 %zmm15
+    vpsubd %zmm14, %zmm6, %zmm26  # d = a - b
+    vpsubd %zmm15, %zmm7, %zmm29  # d = a - b
+    vpaddd %zmm14, %zmm6, %zmm6  # a = a + b
+    vpaddd %zmm15, %zmm7, %zmm7  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1856(%rip), %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1856(%rip), %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1860(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1860(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1920(%rip), %zmm26, %zmm14  # lo(x z)
+    vpmulld .Lntt_data+1920(%rip), %zmm29, %zmm15  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm14, %zmm14  # x z - h q
+    vpsubd %zmm30, %zmm15, %zmm15  # x z - h q
+    vpunpckhdq %zmm1, %zmm0, %zmm16  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm1, %zmm0, %zmm0  # x0 y0 x1 y1
+    vpunpckhdq %zmm3, %zmm2, %zmm17  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm3, %zmm2, %zmm2  # x0 y0 x1 y1
+    vpunpckhdq %zmm5, %zmm4, %zmm18  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm5, %zmm4, %zmm4  # x0 y0 x1 y1
+    vpunpckhdq %zmm9, %zmm8, %zmm19  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm9, %zmm8, %zmm8  # x0 y0 x1 y1
+    vpunpckhdq %zmm11, %zmm10, %zmm20  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm11, %zmm10, %zmm10  # x0 y0 x1 y1
+    vpunpckhdq %zmm13, %zmm12, %zmm21  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm13, %zmm12, %zmm12  # x0 y0 x1 y1
+    vpunpckhdq %zmm7, %zmm6, %zmm22  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm7, %zmm6, %zmm6  # x0 y0 x1 y1
+    vpunpckhdq %zmm15, %zmm14, %zmm23  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm15, %zmm14, %zmm14  # x0 y0 x1 y1
+    vpunpckhqdq %zmm2, %zmm0, %zmm24  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm2, %zmm0, %zmm0  # x01 y01
+    vpunpckhqdq %zmm17, %zmm16, %zmm25  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm17, %zmm16, %zmm16  # x01 y01
+    vpunpckhqdq %zmm6, %zmm4, %zmm1  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm6, %zmm4, %zmm4  # x01 y01
+    vpunpckhqdq %zmm22, %zmm18, %zmm3  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm22, %zmm18, %zmm18  # x01 y01
+    vpunpckhqdq %zmm10, %zmm8, %zmm5  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm10, %zmm8, %zmm8  # x01 y01
+    vpunpckhqdq %zmm20, %zmm19, %zmm9  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm20, %zmm19, %zmm19  # x01 y01
+    vpunpckhqdq %zmm14, %zmm12, %zmm11  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm14, %zmm12, %zmm12  # x01 y01
+    vpunpckhqdq %zmm23, %zmm21, %zmm13  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm23, %zmm21, %zmm21  # x01 y01
+    vshufi64x2 $0xdd, %zmm4, %zmm0, %zmm7  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm4, %zmm0, %zmm0  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm12, %zmm8, %zmm15  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm12, %zmm8, %zmm8  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm1, %zmm24, %zmm2  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm1, %zmm24, %zmm24  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm11, %zmm5, %zmm17  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm11, %zmm5, %zmm5  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm18, %zmm16, %zmm6  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm18, %zmm16, %zmm16  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm21, %zmm19, %zmm22  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm21, %zmm19, %zmm19  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm3, %zmm25, %zmm10  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm3, %zmm25, %zmm25  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm13, %zmm9, %zmm20  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm13, %zmm9, %zmm9  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm8, %zmm0, %zmm14  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm8, %zmm0, %zmm0  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm15, %zmm7, %zmm23  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm15, %zmm7, %zmm7  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm5, %zmm24, %zmm4  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm5, %zmm24, %zmm24  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm17, %zmm2, %zmm12  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm17, %zmm2, %zmm2  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm19, %zmm16, %zmm1  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm19, %zmm16, %zmm16  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm22, %zmm6, %zmm11  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm22, %zmm6, %zmm6  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm9, %zmm25, %zmm18  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm9, %zmm25, %zmm25  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm20, %zmm10, %zmm21  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm20, %zmm10, %zmm10  # x0 x2 y0 y2
+    # layer 4: %zmm0 %zmm24; layer 4: %zmm16 %zmm25
+    vpsubd %zmm24, %zmm0, %zmm26  # d = a - b
+    vpsubd %zmm25, %zmm16, %zmm29  # d = a - b
+    vpaddd %zmm24, %zmm0, %zmm0  # a = a + b
+    vpaddd %zmm25, %zmm16, %zmm16  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1984(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1992(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1984(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1992(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1988(%rip){1to16}, %zmm26, %zmm24  # lo(x z)
+    vpmulld .Lntt_data+1996(%rip){1to16}, %zmm29, %zmm25  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm24, %zmm24  # x z - h q
+    vpsubd %zmm30, %zmm25, %zmm25  # x z - h q
+    # layer 4: %zmm7 %zmm2; layer 4: %zmm6 %zmm10
+    vpsubd %zmm2, %zmm7, %zmm26  # d = a - b
+    vpsubd %zmm10, %zmm6, %zmm29  # d = a - b
+    vpaddd %zmm2, %zmm7, %zmm7  # a = a + b
+    vpaddd %zmm10, %zmm6, %zmm6  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2000(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2008(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2000(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2008(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+2004(%rip){1to16}, %zmm26, %zmm2  # lo(x z)
+    vpmulld .Lntt_data+2012(%rip){1to16}, %zmm29, %zmm10  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm2, %zmm2  # x z - h q
+    vpsubd %zmm30, %zmm10, %zmm10  # x z - h q
+    # layer 4: %zmm14 %zmm4; layer 4: %zmm1 %zmm18
+    vpsubd %zmm4, %zmm14, %zmm26  # d = a - b
+    vpsubd %zmm18, %zmm1, %zmm29  # d = a - b
+    vpaddd %zmm4, %zmm14, %zmm14  # a = a + b
+    vpaddd %zmm18, %zmm1, %zmm1  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2016(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2024(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2016(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2024(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+2020(%rip){1to16}, %zmm26, %zmm4  # lo(x z)
+    vpmulld .Lntt_data+2028(%rip){1to16}, %zmm29, %zmm18  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm4, %zmm4  # x z - h q
+    vpsubd %zmm30, %zmm18, %zmm18  # x z - h q
+    # layer 4: %zmm23 %zmm12; layer 4: %zmm11 %zmm21
+    vpsubd %zmm12, %zmm23, %zmm26  # d = a - b
+    vpsubd %zmm21, %zmm11, %zmm29  # d = a - b
+    vpaddd %zmm12, %zmm23, %zmm23  # a = a + b
+    vpaddd %zmm21, %zmm11, %zmm11  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2032(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2040(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2032(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2040(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+2036(%rip){1to16}, %zmm26, %zmm12  # lo(x z)
+    vpmulld .Lntt_data+2044(%rip){1to16}, %zmm29, %zmm21  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm12, %zmm12  # x z - h q
+    vpsubd %zmm30, %zmm21, %zmm21  # x z - h q
+    # layer 3: %zmm0 %zmm16; layer 3: %zmm24 %zmm25
+    vpsubd %zmm16, %zmm0, %zmm26  # d = a - b
+    vpsubd %zmm25, %zmm24, %zmm29  # d = a - b
+    vpaddd %zmm16, %zmm0, %zmm0  # a = a + b
+    vpaddd %zmm25, %zmm24, %zmm24  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2048(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2048(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2048(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2048(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+2052(%rip){1to16}, %zmm26, %zmm16  # lo(x z)
+    vpmulld .Lntt_data+2052(%rip){1to16}, %zmm29, %zmm25  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm16, %zmm16  # x z - h q
+    vpsubd %zmm30, %zmm25, %zmm25  # x z - h q
+    # layer 3: %zmm7 %zmm6; layer 3: %zmm2 %zmm10
+    vpsubd %zmm6, %zmm7, %zmm26  # d = a - b
+    vpsubd %zmm10, %zmm2, %zmm29  # d = a - b
+    vpaddd %zmm6, %zmm7, %zmm7  # a = a + b
+    vpaddd %zmm10, %zmm2, %zmm2  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2056(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2056(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2056(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2056(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+2060(%rip){1to16}, %zmm26, %zmm6  # lo(x z)
+    vpmulld .Lntt_data+2060(%rip){1to16}, %zmm29, %zmm10  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm6, %zmm6  # x z - h q
+    vpsubd %zmm30, %zmm10, %zmm10  # x z - h q
+    # layer 3: %zmm14 %zmm1; layer 3: %zmm4 %zmm18
+    vpsubd %zmm1, %zmm14, %zmm26  # d = a - b
+    vpsubd %zmm18, %zmm4, %zmm29  # d = a - b
+    vpaddd %zmm1, %zmm14, %zmm14  # a = a + b
+    vpaddd %zmm18, %zmm4, %zmm4  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2064(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2064(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2064(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2064(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+2068(%rip){1to16}, %zmm26, %zmm1  # lo(x z)
+    vpmulld .Lntt_data+2068(%rip){1to16}, %zmm29, %zmm18  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm1, %zmm1  # x z - h q
+    vpsubd %zmm30, %zmm18, %zmm18  # x z - h q
+    # layer 3: %zmm23 %zmm11; layer 3: %zmm12 %zmm21
+    vpsubd %zmm11, %zmm23, %zmm26  # d = a - b
+    vpsubd %zmm21, %zmm12, %zmm29  # d = a - b
+    vpaddd %zmm11, %zmm23, %zmm23  # a = a + b
+    vpaddd %zmm21, %zmm12, %zmm12  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2072(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2072(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2072(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2072(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+2076(%rip){1to16}, %zmm26, %zmm11  # lo(x z)
+    vpmulld .Lntt_data+2076(%rip){1to16}, %zmm29, %zmm21  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm11, %zmm11  # x z - h q
+    vpsubd %zmm30, %zmm21, %zmm21  # x z - h q
+    # layer 2: %zmm0 %zmm7; layer 2: %zmm24 %zmm2
+    vpsubd %zmm7, %zmm0, %zmm26  # d = a - b
+    vpsubd %zmm2, %zmm24, %zmm29  # d = a - b
+    vpaddd %zmm7, %zmm0, %zmm0  # a = a + b
+    vpaddd %zmm2, %zmm24, %zmm24  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+2084(%rip){1to16}, %zmm26, %zmm7  # lo(x z)
+    vpmulld .Lntt_data+2084(%rip){1to16}, %zmm29, %zmm2  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm7, %zmm7  # x z - h q
+    vpsubd %zmm30, %zmm2, %zmm2  # x z - h q
+    # layer 2: %zmm16 %zmm6; layer 2: %zmm25 %zmm10
+    vpsubd %zmm6, %zmm16, %zmm26  # d = a - b
+    vpsubd %zmm10, %zmm25, %zmm29  # d = a - b
+    vpaddd %zmm6, %zmm16, %zmm16  # a = a + b
+    vpaddd %zmm10, %zmm25, %zmm25  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2080(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+2084(%rip){1to16}, %zmm26, %zmm6  # lo(x z)
+    vpmulld .Lntt_data+2084(%rip){1to16}, %zmm29, %zmm10  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm6, %zmm6  # x z - h q
+    vpsubd %zmm30, %zmm10, %zmm10  # x z - h q
+    # layer 2: %zmm14 %zmm23; layer 2: %zmm4 %zmm12
+    vpsubd %zmm23, %zmm14, %zmm26  # d = a - b
+    vpsubd %zmm12, %zmm4, %zmm29  # d = a - b
+    vpaddd %zmm23, %zmm14, %zmm14  # a = a + b
+    vpaddd %zmm12, %zmm4, %zmm4  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+2092(%rip){1to16}, %zmm26, %zmm23  # lo(x z)
+    vpmulld .Lntt_data+2092(%rip){1to16}, %zmm29, %zmm12  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm23, %zmm23  # x z - h q
+    vpsubd %zmm30, %zmm12, %zmm12  # x z - h q
+    # layer 2: %zmm1 %zmm11; layer 2: %zmm18 %zmm21
+    vpsubd %zmm11, %zmm1, %zmm26  # d = a - b
+    vpsubd %zmm21, %zmm18, %zmm29  # d = a - b
+    vpaddd %zmm11, %zmm1, %zmm1  # a = a + b
+    vpaddd %zmm21, %zmm18, %zmm18  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2088(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+2092(%rip){1to16}, %zmm26, %zmm11  # lo(x z)
+    vpmulld .Lntt_data+2092(%rip){1to16}, %zmm29, %zmm21  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm11, %zmm11  # x z - h q
+    vpsubd %zmm30, %zmm21, %zmm21  # x z - h q
+    # layer 1: %zmm0 %zmm14; layer 1: %zmm24 %zmm4
+    vpsubd %zmm14, %zmm0, %zmm26  # d = a - b
+    vpsubd %zmm4, %zmm24, %zmm29  # d = a - b
+    vpaddd %zmm14, %zmm0, %zmm0  # a = a + b
+    vpaddd %zmm4, %zmm24, %zmm24  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
     vpaddq .Lntt_data+8(%rip){1to8}, %zmm28, %zmm28  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm31, %zmm31  # + 2^31: h rounded
     vpaddq .Lntt_data+8(%rip){1to8}, %zmm27, %zmm27
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm30, %zmm30
+    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm26, %zmm14  # lo(x z)
+    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm29, %zmm4  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm14, %zmm14  # x z - h q
+    vpsubd %zmm30, %zmm4, %zmm4  # x z - h q
+    vmovshdup %zmm0, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm24, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm0, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm24, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm28, %zmm28  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm31, %zmm31  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm27, %zmm27
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm30, %zmm30
+    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm0, %zmm0  # lo(x z)
+    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm24, %zmm24  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm0, %zmm0  # x z - h q
+    vpsubd %zmm30, %zmm24, %zmm24  # x z - h q
+    # layer 1: %zmm16 %zmm1; layer 1: %zmm25 %zmm18
+    vpsubd %zmm1, %zmm16, %zmm26  # d = a - b
+    vpsubd %zmm18, %zmm25, %zmm29  # d = a - b
+    vpaddd %zmm1, %zmm16, %zmm16  # a = a + b
+    vpaddd %zmm18, %zmm25, %zmm25  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm28, %zmm28  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm31, %zmm31  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm27, %zmm27
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm30, %zmm30
+    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm26, %zmm1  # lo(x z)
+    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm29, %zmm18  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm1, %zmm1  # x z - h q
+    vpsubd %zmm30, %zmm18, %zmm18  # x z - h q
+    vmovshdup %zmm16, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm25, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm16, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm25, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm28, %zmm28  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm31, %zmm31  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm27, %zmm27
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm30, %zmm30
+    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm16, %zmm16  # lo(x z)
+    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm25, %zmm25  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm16, %zmm16  # x z - h q
+    vpsubd %zmm30, %zmm25, %zmm25  # x z - h q
+    # layer 1: %zmm7 %zmm23; layer 1: %zmm2 %zmm12
+    vpsubd %zmm23, %zmm7, %zmm26  # d = a - b
+    vpsubd %zmm12, %zmm2, %zmm29  # d = a - b
+    vpaddd %zmm23, %zmm7, %zmm7  # a = a + b
+    vpaddd %zmm12, %zmm2, %zmm2  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm28, %zmm28  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm31, %zmm31  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm27, %zmm27
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm30, %zmm30
+    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm26, %zmm23  # lo(x z)
+    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm29, %zmm12  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm23, %zmm23  # x z - h q
+    vpsubd %zmm30, %zmm12, %zmm12  # x z - h q
+    vmovshdup %zmm7, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm2, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm7, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm2, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm28, %zmm28  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm31, %zmm31  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm27, %zmm27
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm30, %zmm30
+    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm7, %zmm7  # lo(x z)
+    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm2, %zmm2  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm7, %zmm7  # x z - h q
+    vpsubd %zmm30, %zmm2, %zmm2  # x z - h q
+    # layer 1: %zmm6 %zmm11; layer 1: %zmm10 %zmm21
+    vpsubd %zmm11, %zmm6, %zmm26  # d = a - b
+    vpsubd %zmm21, %zmm10, %zmm29  # d = a - b
+    vpaddd %zmm11, %zmm6, %zmm6  # a = a + b
+    vpaddd %zmm21, %zmm10, %zmm10  # a = a + b
+    vmovshdup %zmm26, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm26, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm28, %zmm28  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm31, %zmm31  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm27, %zmm27
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm30, %zmm30
+    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm26, %zmm11  # lo(x z)
+    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm29, %zmm21  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm11, %zmm11  # x z - h q
+    vpsubd %zmm30, %zmm21, %zmm21  # x z - h q
+    vmovshdup %zmm6, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm10, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm6, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm10, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm28, %zmm28  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm31, %zmm31  # + 2^31: h rounded
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm27, %zmm27
+    vpaddq .Lntt_data+8(%rip){1to8}, %zmm30, %zmm30
+    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm6, %zmm6  # lo(x z)
     vpmulld .Lntt_data+2108(%rip){1to16}, %zmm10, %zmm10  # lo(x z)
     vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
     vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
-    vpsubd %zmm27, %zmm10, %zmm10  # x z - h q
-    vpsubd %zmm15, %zmm11, %zmm29  # d = a - b
-    vpaddd %zmm15, %zmm11, %zmm11  # a = a + b
-    vmovshdup %zmm29, %zmm30  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm29, %zmm31  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2096(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm31, %zmm31  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm30, %zmm30
-    vpmulld .Lntt_data+2100(%rip){1to16}, %zmm29, %zmm15  # lo(x z)
-    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
     vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
-    vpsubd %zmm30, %zmm15, %zmm15  # x z - h q
-    vmovshdup %zmm11, %zmm30  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm11, %zmm31  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+2104(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm31, %zmm31  # + 2^31: h rounded
-    vpaddq .Lntt_data+8(%rip){1to8}, %zmm30, %zmm30
-    vpmulld .Lntt_data+2108(%rip){1to16}, %zmm11, %zmm11  # lo(x z)
-    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
-    vpsubd %zmm30, %zmm11, %zmm11  # x z - h q
+    vpsubd %zmm27, %zmm6, %zmm6  # x z - h q
+    vpsubd %zmm30, %zmm10, %zmm10  # x z - h q
     vmovdqu32 %zmm0, 0(%rdi)
-    vmovdqu32 %zmm1, 64(%rdi)
-    vmovdqu32 %zmm2, 128(%rdi)
-    vmovdqu32 %zmm3, 192(%rdi)
-    vmovdqu32 %zmm8, 256(%rdi)
-    vmovdqu32 %zmm9, 320(%rdi)
-    vmovdqu32 %zmm10, 384(%rdi)
-    vmovdqu32 %zmm11, 448(%rdi)
-    vmovdqu32 %zmm4, 512(%rdi)
-    vmovdqu32 %zmm5, 576(%rdi)
-    vmovdqu32 %zmm6, 640(%rdi)
-    vmovdqu32 %zmm7, 704(%rdi)
-    vmovdqu32 %zmm12, 768(%rdi)
-    vmovdqu32 %zmm13, 832(%rdi)
-    vmovdqu32 %zmm14, 896(%rdi)
-    vmovdqu32 %zmm15, 960(%rdi)
+    vmovdqu32 %zmm24, 64(%rdi)
+    vmovdqu32 %zmm16, 128(%rdi)
+    vmovdqu32 %zmm25, 192(%rdi)
+    vmovdqu32 %zmm7, 256(%rdi)
+    vmovdqu32 %zmm2, 320(%rdi)
+    vmovdqu32 %zmm14, 512(%rdi)
+    vmovdqu32 %zmm4, 576(%rdi)
+    vmovdqu32 %zmm1, 640(%rdi)
+    vmovdqu32 %zmm18, 704(%rdi)
+    vmovdqu32 %zmm23, 768(%rdi)
+    vmovdqu32 %zmm12, 832(%rdi)
+    vmovdqu32 %zmm6, 384(%rdi)
+    vmovdqu32 %zmm11, 896(%rdi)
+    vmovdqu32 %zmm10, 448(%rdi)
+    vmovdqu32 %zmm21, 960(%rdi)
     vzeroupper
     ret
     .size mldsa_invntt_tomont_avx512, .-mldsa_invntt_tomont_avx512

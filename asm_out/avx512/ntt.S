@@ -4,20 +4,23 @@
 #   a: %rdi   (unaligned, in place)
 #
 # Contract: for |a_i| < q, a = NTT(a) mod q in the NTT order below, with |a_i| < 9q
-# (this code: |a_i| < 8.0288q, checked by the generator).
+# (this code: |a_i| < 8.0287594q, checked by the generator).
 #
 # NTT order of avx512: the standard order (FIPS 204, as ntt_scalar writes it) with
 # every group of 256 consecutive coefficients, read as a 16 x 16 row-major matrix,
 # transposed: position 256g + 16i + j holds standard index 256g + 16j + i
 # (i, j < 16). It is what the last layers find in their registers after the one
 # 16 x 16 transposition that lets them pair whole registers; keeping it saves a second
-# transposition in ntt and one in invntt_tomont. ntt_reorder applies it (it is its own
-# inverse).
+# transposition in ntt and one in invntt_tomont (measured on Zen 4: the standard order
+# would cost 5-7% per call on every ISA). ntt_reorder applies it (its own inverse).
 #
-# Method (gen/kernels/ntt_plan.py plans every register and twiddle):
-#   the whole polynomial in zmm0-15; layers 1-4 pair registers (twiddles broadcast from
+# Method (gen/kernels/ntt_plan.py plans every register, step and twiddle; a row is one
+# register of 16 coefficients):
+#   the whole polynomial in 16 zmm; layers 1-4 pair registers (twiddles broadcast from
 #   .rodata); a 16 x 16 transposition (vpunpck{l,h}dq, vpunpck{l,h}qdq, vshufi64x2);
 #   layers 5-8 pair registers again (one twiddle vector per layer and register bit).
+#   Registers: %rdi (the array), %rax, %rsi, %ecx, %eax, %k1 (all caller-saved), vector
+#   registers; no stack. No branch or address depends on the coefficients.
 #   Butterflies (a, b) = (a + t, a - t) with t = b z mod q by Shoup's method:
 #   h = hi(b zb) (vpmuldq, even and odd lanes), zb = round(z 2^32 / q); t = lo(b z) -
 #   lo(h q) (vpmulld) in [0, q) up to q|b|/2^33. Layer 1 keeps a + t - q, layer 2
@@ -167,703 +170,727 @@ mldsa_ntt_avx512:
     endbr64
     mov $0x5555, %eax
     kmovw %eax, %k1
-    # all layers: rows 0, 16, ... (group 0)
+    # all layers
     vmovdqu32 0(%rdi), %zmm0
-    vmovdqu32 64(%rdi), %zmm1
-    vmovdqu32 128(%rdi), %zmm2
-    vmovdqu32 192(%rdi), %zmm3
-    vmovdqu32 256(%rdi), %zmm4
-    vmovdqu32 320(%rdi), %zmm5
-    vmovdqu32 384(%rdi), %zmm6
-    vmovdqu32 448(%rdi), %zmm7
-    vmovdqu32 512(%rdi), %zmm8
-    vmovdqu32 576(%rdi), %zmm9
-    vmovdqu32 640(%rdi), %zmm10
-    vmovdqu32 704(%rdi), %zmm11
-    vmovdqu32 768(%rdi), %zmm12
-    vmovdqu32 832(%rdi), %zmm13
-    vmovdqu32 896(%rdi), %zmm14
+    vmovdqu32 512(%rdi), %zmm1
+    vmovdqu32 64(%rdi), %zmm2
+    vmovdqu32 576(%rdi), %zmm3
+    vmovdqu32 128(%rdi), %zmm4
+    vmovdqu32 640(%rdi), %zmm5
+    vmovdqu32 192(%rdi), %zmm6
+    vmovdqu32 704(%rdi), %zmm7
+    vmovdqu32 256(%rdi), %zmm8
+    vmovdqu32 768(%rdi), %zmm9
+    vmovdqu32 320(%rdi), %zmm10
+    vmovdqu32 832(%rdi), %zmm11
+    vmovdqu32 384(%rdi), %zmm12
+    vmovdqu32 896(%rdi), %zmm13
+    vmovdqu32 448(%rdi), %zmm14
     vmovdqu32 960(%rdi), %zmm15
-    # layer 1 (len 128), outputs kept down
-    vmovshdup %zmm8, %zmm17  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm8, %zmm18  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm17, %zmm17  # x zb, odd lanes
-    vpmulld .Lntt_data+20(%rip){1to16}, %zmm8, %zmm16  # lo(x z)
-    vmovshdup %zmm18, %zmm17{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm17, %zmm17  # lo(h q)
-    vpsubd %zmm17, %zmm16, %zmm16  # x z - h q
-    vpsubd %zmm16, %zmm0, %zmm8  # b = a - t
-    vpaddd %zmm16, %zmm0, %zmm0  # a = a + t
+    # layer 1: %zmm0 %zmm1; layer 1: %zmm2 %zmm3
+    vmovshdup %zmm1, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm3, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm1, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm3, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+20(%rip){1to16}, %zmm1, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+20(%rip){1to16}, %zmm3, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm0, %zmm1  # b = a - t
+    vpsubd %zmm29, %zmm2, %zmm3  # b = a - t
+    vpaddd %zmm26, %zmm0, %zmm0  # a = a + t
+    vpaddd %zmm29, %zmm2, %zmm2  # a = a + t
     vpsubd .Lntt_data+0(%rip){1to16}, %zmm0, %zmm0  # a + t - q: grows down only
-    vmovshdup %zmm9, %zmm20  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm9, %zmm21  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm20, %zmm20  # x zb, odd lanes
-    vpmulld .Lntt_data+20(%rip){1to16}, %zmm9, %zmm19  # lo(x z)
-    vmovshdup %zmm21, %zmm20{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm20, %zmm20  # lo(h q)
-    vpsubd %zmm20, %zmm19, %zmm19  # x z - h q
-    vpsubd %zmm19, %zmm1, %zmm9  # b = a - t
-    vpaddd %zmm19, %zmm1, %zmm1  # a = a + t
-    vpsubd .Lntt_data+0(%rip){1to16}, %zmm1, %zmm1  # a + t - q: grows down only
-    vmovshdup %zmm10, %zmm23  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm10, %zmm24  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm23, %zmm23  # x zb, odd lanes
-    vpmulld .Lntt_data+20(%rip){1to16}, %zmm10, %zmm22  # lo(x z)
-    vmovshdup %zmm24, %zmm23{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm23, %zmm23  # lo(h q)
-    vpsubd %zmm23, %zmm22, %zmm22  # x z - h q
-    vpsubd %zmm22, %zmm2, %zmm10  # b = a - t
-    vpaddd %zmm22, %zmm2, %zmm2  # a = a + t
     vpsubd .Lntt_data+0(%rip){1to16}, %zmm2, %zmm2  # a + t - q: grows down only
-    vmovshdup %zmm11, %zmm26  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm11, %zmm27  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm26, %zmm26  # x zb, odd lanes
-    vpmulld .Lntt_data+20(%rip){1to16}, %zmm11, %zmm25  # lo(x z)
-    vmovshdup %zmm27, %zmm26{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm26, %zmm26  # lo(h q)
-    vpsubd %zmm26, %zmm25, %zmm25  # x z - h q
-    vpsubd %zmm25, %zmm3, %zmm11  # b = a - t
-    vpaddd %zmm25, %zmm3, %zmm3  # a = a + t
-    vpsubd .Lntt_data+0(%rip){1to16}, %zmm3, %zmm3  # a + t - q: grows down only
-    vmovshdup %zmm12, %zmm29  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm12, %zmm30  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm29, %zmm29  # x zb, odd lanes
-    vpmulld .Lntt_data+20(%rip){1to16}, %zmm12, %zmm28  # lo(x z)
-    vmovshdup %zmm30, %zmm29{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm29, %zmm29  # lo(h q)
-    vpsubd %zmm29, %zmm28, %zmm28  # x z - h q
-    vpsubd %zmm28, %zmm4, %zmm12  # b = a - t
-    vpaddd %zmm28, %zmm4, %zmm4  # a = a + t
+    # layer 1: %zmm4 %zmm5; layer 1: %zmm6 %zmm7
+    vmovshdup %zmm5, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm7, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm5, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm7, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+20(%rip){1to16}, %zmm5, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+20(%rip){1to16}, %zmm7, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm4, %zmm5  # b = a - t
+    vpsubd %zmm29, %zmm6, %zmm7  # b = a - t
+    vpaddd %zmm26, %zmm4, %zmm4  # a = a + t
+    vpaddd %zmm29, %zmm6, %zmm6  # a = a + t
     vpsubd .Lntt_data+0(%rip){1to16}, %zmm4, %zmm4  # a + t - q: grows down only
-    vmovshdup %zmm13, %zmm16  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm13, %zmm17  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm16, %zmm16  # x zb, odd lanes
-    vpmulld .Lntt_data+20(%rip){1to16}, %zmm13, %zmm31  # lo(x z)
-    vmovshdup %zmm17, %zmm16{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm16, %zmm16  # lo(h q)
-    vpsubd %zmm16, %zmm31, %zmm31  # x z - h q
-    vpsubd %zmm31, %zmm5, %zmm13  # b = a - t
-    vpaddd %zmm31, %zmm5, %zmm5  # a = a + t
-    vpsubd .Lntt_data+0(%rip){1to16}, %zmm5, %zmm5  # a + t - q: grows down only
-    vmovshdup %zmm14, %zmm19  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm14, %zmm20  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm19, %zmm19  # x zb, odd lanes
-    vpmulld .Lntt_data+20(%rip){1to16}, %zmm14, %zmm18  # lo(x z)
-    vmovshdup %zmm20, %zmm19{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm19, %zmm19  # lo(h q)
-    vpsubd %zmm19, %zmm18, %zmm18  # x z - h q
-    vpsubd %zmm18, %zmm6, %zmm14  # b = a - t
-    vpaddd %zmm18, %zmm6, %zmm6  # a = a + t
     vpsubd .Lntt_data+0(%rip){1to16}, %zmm6, %zmm6  # a + t - q: grows down only
-    vmovshdup %zmm15, %zmm22  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm15, %zmm23  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm22, %zmm22  # x zb, odd lanes
-    vpmulld .Lntt_data+20(%rip){1to16}, %zmm15, %zmm21  # lo(x z)
-    vmovshdup %zmm23, %zmm22{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm22, %zmm22  # lo(h q)
-    vpsubd %zmm22, %zmm21, %zmm21  # x z - h q
-    vpsubd %zmm21, %zmm7, %zmm15  # b = a - t
-    vpaddd %zmm21, %zmm7, %zmm7  # a = a + t
-    vpsubd .Lntt_data+0(%rip){1to16}, %zmm7, %zmm7  # a + t - q: grows down only
-    # layer 2 (len 64), outputs kept up
-    vmovshdup %zmm4, %zmm25  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm4, %zmm26  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm25, %zmm25  # x zb, odd lanes
-    vpmulld .Lntt_data+28(%rip){1to16}, %zmm4, %zmm24  # lo(x z)
-    vmovshdup %zmm26, %zmm25{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm25, %zmm25  # lo(h q)
-    vpsubd %zmm25, %zmm24, %zmm24  # x z - h q
-    vpsubd %zmm24, %zmm0, %zmm4  # b = a - t
-    vpaddd %zmm24, %zmm0, %zmm0  # a = a + t
-    vpaddd .Lntt_data+0(%rip){1to16}, %zmm4, %zmm4  # a - t + q: grows up only
-    vmovshdup %zmm5, %zmm28  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm5, %zmm29  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm28, %zmm28  # x zb, odd lanes
-    vpmulld .Lntt_data+28(%rip){1to16}, %zmm5, %zmm27  # lo(x z)
-    vmovshdup %zmm29, %zmm28{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm28, %zmm28  # lo(h q)
-    vpsubd %zmm28, %zmm27, %zmm27  # x z - h q
-    vpsubd %zmm27, %zmm1, %zmm5  # b = a - t
-    vpaddd %zmm27, %zmm1, %zmm1  # a = a + t
-    vpaddd .Lntt_data+0(%rip){1to16}, %zmm5, %zmm5  # a - t + q: grows up only
-    vmovshdup %zmm6, %zmm31  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm6, %zmm16  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm31, %zmm31  # x zb, odd lanes
-    vpmulld .Lntt_data+28(%rip){1to16}, %zmm6, %zmm30  # lo(x z)
-    vmovshdup %zmm16, %zmm31{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm31, %zmm31  # lo(h q)
-    vpsubd %zmm31, %zmm30, %zmm30  # x z - h q
-    vpsubd %zmm30, %zmm2, %zmm6  # b = a - t
-    vpaddd %zmm30, %zmm2, %zmm2  # a = a + t
-    vpaddd .Lntt_data+0(%rip){1to16}, %zmm6, %zmm6  # a - t + q: grows up only
-    vmovshdup %zmm7, %zmm18  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm7, %zmm19  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm18, %zmm18  # x zb, odd lanes
-    vpmulld .Lntt_data+28(%rip){1to16}, %zmm7, %zmm17  # lo(x z)
-    vmovshdup %zmm19, %zmm18{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm18, %zmm18  # lo(h q)
-    vpsubd %zmm18, %zmm17, %zmm17  # x z - h q
-    vpsubd %zmm17, %zmm3, %zmm7  # b = a - t
-    vpaddd %zmm17, %zmm3, %zmm3  # a = a + t
-    vpaddd .Lntt_data+0(%rip){1to16}, %zmm7, %zmm7  # a - t + q: grows up only
-    vmovshdup %zmm12, %zmm21  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm12, %zmm22  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm21, %zmm21  # x zb, odd lanes
-    vpmulld .Lntt_data+36(%rip){1to16}, %zmm12, %zmm20  # lo(x z)
-    vmovshdup %zmm22, %zmm21{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm21, %zmm21  # lo(h q)
-    vpsubd %zmm21, %zmm20, %zmm20  # x z - h q
-    vpsubd %zmm20, %zmm8, %zmm12  # b = a - t
-    vpaddd %zmm20, %zmm8, %zmm8  # a = a + t
+    # layer 1: %zmm8 %zmm9; layer 1: %zmm10 %zmm11
+    vmovshdup %zmm9, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm11, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm9, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm11, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+20(%rip){1to16}, %zmm9, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+20(%rip){1to16}, %zmm11, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm8, %zmm9  # b = a - t
+    vpsubd %zmm29, %zmm10, %zmm11  # b = a - t
+    vpaddd %zmm26, %zmm8, %zmm8  # a = a + t
+    vpaddd %zmm29, %zmm10, %zmm10  # a = a + t
+    vpsubd .Lntt_data+0(%rip){1to16}, %zmm8, %zmm8  # a + t - q: grows down only
+    vpsubd .Lntt_data+0(%rip){1to16}, %zmm10, %zmm10  # a + t - q: grows down only
+    # layer 1: %zmm12 %zmm13; layer 1: %zmm14 %zmm15
+    vmovshdup %zmm13, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm15, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm13, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm15, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+16(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+20(%rip){1to16}, %zmm13, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+20(%rip){1to16}, %zmm15, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm12, %zmm13  # b = a - t
+    vpsubd %zmm29, %zmm14, %zmm15  # b = a - t
+    vpaddd %zmm26, %zmm12, %zmm12  # a = a + t
+    vpaddd %zmm29, %zmm14, %zmm14  # a = a + t
+    vpsubd .Lntt_data+0(%rip){1to16}, %zmm12, %zmm12  # a + t - q: grows down only
+    vpsubd .Lntt_data+0(%rip){1to16}, %zmm14, %zmm14  # a + t - q: grows down only
+    # layer 2: %zmm0 %zmm8; layer 2: %zmm2 %zmm10
+    vmovshdup %zmm8, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm10, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm8, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm10, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+28(%rip){1to16}, %zmm8, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+28(%rip){1to16}, %zmm10, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm0, %zmm8  # b = a - t
+    vpsubd %zmm29, %zmm2, %zmm10  # b = a - t
+    vpaddd %zmm26, %zmm0, %zmm0  # a = a + t
+    vpaddd %zmm29, %zmm2, %zmm2  # a = a + t
+    vpaddd .Lntt_data+0(%rip){1to16}, %zmm8, %zmm8  # a - t + q: grows up only
+    vpaddd .Lntt_data+0(%rip){1to16}, %zmm10, %zmm10  # a - t + q: grows up only
+    # layer 2: %zmm4 %zmm12; layer 2: %zmm6 %zmm14
+    vmovshdup %zmm12, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm14, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm12, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm14, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+24(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+28(%rip){1to16}, %zmm12, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+28(%rip){1to16}, %zmm14, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm4, %zmm12  # b = a - t
+    vpsubd %zmm29, %zmm6, %zmm14  # b = a - t
+    vpaddd %zmm26, %zmm4, %zmm4  # a = a + t
+    vpaddd %zmm29, %zmm6, %zmm6  # a = a + t
     vpaddd .Lntt_data+0(%rip){1to16}, %zmm12, %zmm12  # a - t + q: grows up only
-    vmovshdup %zmm13, %zmm24  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm13, %zmm25  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm24, %zmm24  # x zb, odd lanes
-    vpmulld .Lntt_data+36(%rip){1to16}, %zmm13, %zmm23  # lo(x z)
-    vmovshdup %zmm25, %zmm24{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm24, %zmm24  # lo(h q)
-    vpsubd %zmm24, %zmm23, %zmm23  # x z - h q
-    vpsubd %zmm23, %zmm9, %zmm13  # b = a - t
-    vpaddd %zmm23, %zmm9, %zmm9  # a = a + t
-    vpaddd .Lntt_data+0(%rip){1to16}, %zmm13, %zmm13  # a - t + q: grows up only
-    vmovshdup %zmm14, %zmm27  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm14, %zmm28  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
-    vpmulld .Lntt_data+36(%rip){1to16}, %zmm14, %zmm26  # lo(x z)
-    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
-    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
-    vpsubd %zmm26, %zmm10, %zmm14  # b = a - t
-    vpaddd %zmm26, %zmm10, %zmm10  # a = a + t
     vpaddd .Lntt_data+0(%rip){1to16}, %zmm14, %zmm14  # a - t + q: grows up only
-    vmovshdup %zmm15, %zmm30  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm15, %zmm31  # x zb, even lanes (64-bit)
+    # layer 2: %zmm1 %zmm9; layer 2: %zmm3 %zmm11
+    vmovshdup %zmm9, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm11, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm9, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm11, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
     vpmuldq .Lntt_data+32(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+36(%rip){1to16}, %zmm9, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+36(%rip){1to16}, %zmm11, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm1, %zmm9  # b = a - t
+    vpsubd %zmm29, %zmm3, %zmm11  # b = a - t
+    vpaddd %zmm26, %zmm1, %zmm1  # a = a + t
+    vpaddd %zmm29, %zmm3, %zmm3  # a = a + t
+    vpaddd .Lntt_data+0(%rip){1to16}, %zmm9, %zmm9  # a - t + q: grows up only
+    vpaddd .Lntt_data+0(%rip){1to16}, %zmm11, %zmm11  # a - t + q: grows up only
+    # layer 2: %zmm5 %zmm13; layer 2: %zmm7 %zmm15
+    vmovshdup %zmm13, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm15, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm13, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm15, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+32(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+36(%rip){1to16}, %zmm13, %zmm26  # lo(x z)
     vpmulld .Lntt_data+36(%rip){1to16}, %zmm15, %zmm29  # lo(x z)
-    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
-    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
-    vpsubd %zmm29, %zmm11, %zmm15  # b = a - t
-    vpaddd %zmm29, %zmm11, %zmm11  # a = a + t
-    vpaddd .Lntt_data+0(%rip){1to16}, %zmm15, %zmm15  # a - t + q: grows up only
-    # layer 3 (len 32)
-    vmovshdup %zmm2, %zmm17  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+40(%rip){1to8}, %zmm2, %zmm18  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+40(%rip){1to8}, %zmm17, %zmm17  # x zb, odd lanes
-    vpmulld .Lntt_data+44(%rip){1to16}, %zmm2, %zmm16  # lo(x z)
-    vmovshdup %zmm18, %zmm17{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm17, %zmm17  # lo(h q)
-    vpsubd %zmm17, %zmm16, %zmm16  # x z - h q
-    vpsubd %zmm16, %zmm0, %zmm2  # b = a - t
-    vpaddd %zmm16, %zmm0, %zmm0  # a = a + t
-    vmovshdup %zmm3, %zmm20  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+40(%rip){1to8}, %zmm3, %zmm21  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+40(%rip){1to8}, %zmm20, %zmm20  # x zb, odd lanes
-    vpmulld .Lntt_data+44(%rip){1to16}, %zmm3, %zmm19  # lo(x z)
-    vmovshdup %zmm21, %zmm20{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm20, %zmm20  # lo(h q)
-    vpsubd %zmm20, %zmm19, %zmm19  # x z - h q
-    vpsubd %zmm19, %zmm1, %zmm3  # b = a - t
-    vpaddd %zmm19, %zmm1, %zmm1  # a = a + t
-    vmovshdup %zmm6, %zmm23  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+48(%rip){1to8}, %zmm6, %zmm24  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+48(%rip){1to8}, %zmm23, %zmm23  # x zb, odd lanes
-    vpmulld .Lntt_data+52(%rip){1to16}, %zmm6, %zmm22  # lo(x z)
-    vmovshdup %zmm24, %zmm23{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm23, %zmm23  # lo(h q)
-    vpsubd %zmm23, %zmm22, %zmm22  # x z - h q
-    vpsubd %zmm22, %zmm4, %zmm6  # b = a - t
-    vpaddd %zmm22, %zmm4, %zmm4  # a = a + t
-    vmovshdup %zmm7, %zmm26  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+48(%rip){1to8}, %zmm7, %zmm27  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+48(%rip){1to8}, %zmm26, %zmm26  # x zb, odd lanes
-    vpmulld .Lntt_data+52(%rip){1to16}, %zmm7, %zmm25  # lo(x z)
-    vmovshdup %zmm27, %zmm26{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm26, %zmm26  # lo(h q)
-    vpsubd %zmm26, %zmm25, %zmm25  # x z - h q
-    vpsubd %zmm25, %zmm5, %zmm7  # b = a - t
-    vpaddd %zmm25, %zmm5, %zmm5  # a = a + t
-    vmovshdup %zmm10, %zmm29  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+56(%rip){1to8}, %zmm10, %zmm30  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+56(%rip){1to8}, %zmm29, %zmm29  # x zb, odd lanes
-    vpmulld .Lntt_data+60(%rip){1to16}, %zmm10, %zmm28  # lo(x z)
-    vmovshdup %zmm30, %zmm29{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm29, %zmm29  # lo(h q)
-    vpsubd %zmm29, %zmm28, %zmm28  # x z - h q
-    vpsubd %zmm28, %zmm8, %zmm10  # b = a - t
-    vpaddd %zmm28, %zmm8, %zmm8  # a = a + t
-    vmovshdup %zmm11, %zmm16  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+56(%rip){1to8}, %zmm11, %zmm17  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+56(%rip){1to8}, %zmm16, %zmm16  # x zb, odd lanes
-    vpmulld .Lntt_data+60(%rip){1to16}, %zmm11, %zmm31  # lo(x z)
-    vmovshdup %zmm17, %zmm16{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm16, %zmm16  # lo(h q)
-    vpsubd %zmm16, %zmm31, %zmm31  # x z - h q
-    vpsubd %zmm31, %zmm9, %zmm11  # b = a - t
-    vpaddd %zmm31, %zmm9, %zmm9  # a = a + t
-    vmovshdup %zmm14, %zmm19  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+64(%rip){1to8}, %zmm14, %zmm20  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+64(%rip){1to8}, %zmm19, %zmm19  # x zb, odd lanes
-    vpmulld .Lntt_data+68(%rip){1to16}, %zmm14, %zmm18  # lo(x z)
-    vmovshdup %zmm20, %zmm19{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm19, %zmm19  # lo(h q)
-    vpsubd %zmm19, %zmm18, %zmm18  # x z - h q
-    vpsubd %zmm18, %zmm12, %zmm14  # b = a - t
-    vpaddd %zmm18, %zmm12, %zmm12  # a = a + t
-    vmovshdup %zmm15, %zmm22  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+64(%rip){1to8}, %zmm15, %zmm23  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+64(%rip){1to8}, %zmm22, %zmm22  # x zb, odd lanes
-    vpmulld .Lntt_data+68(%rip){1to16}, %zmm15, %zmm21  # lo(x z)
-    vmovshdup %zmm23, %zmm22{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm22, %zmm22  # lo(h q)
-    vpsubd %zmm22, %zmm21, %zmm21  # x z - h q
-    vpsubd %zmm21, %zmm13, %zmm15  # b = a - t
-    vpaddd %zmm21, %zmm13, %zmm13  # a = a + t
-    # layer 4 (len 16)
-    vmovshdup %zmm1, %zmm25  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+72(%rip){1to8}, %zmm1, %zmm26  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+72(%rip){1to8}, %zmm25, %zmm25  # x zb, odd lanes
-    vpmulld .Lntt_data+76(%rip){1to16}, %zmm1, %zmm24  # lo(x z)
-    vmovshdup %zmm26, %zmm25{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm25, %zmm25  # lo(h q)
-    vpsubd %zmm25, %zmm24, %zmm24  # x z - h q
-    vpsubd %zmm24, %zmm0, %zmm1  # b = a - t
-    vpaddd %zmm24, %zmm0, %zmm0  # a = a + t
-    vmovshdup %zmm3, %zmm28  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+80(%rip){1to8}, %zmm3, %zmm29  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+80(%rip){1to8}, %zmm28, %zmm28  # x zb, odd lanes
-    vpmulld .Lntt_data+84(%rip){1to16}, %zmm3, %zmm27  # lo(x z)
-    vmovshdup %zmm29, %zmm28{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm28, %zmm28  # lo(h q)
-    vpsubd %zmm28, %zmm27, %zmm27  # x z - h q
-    vpsubd %zmm27, %zmm2, %zmm3  # b = a - t
-    vpaddd %zmm27, %zmm2, %zmm2  # a = a + t
-    vmovshdup %zmm5, %zmm31  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+88(%rip){1to8}, %zmm5, %zmm16  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+88(%rip){1to8}, %zmm31, %zmm31  # x zb, odd lanes
-    vpmulld .Lntt_data+92(%rip){1to16}, %zmm5, %zmm30  # lo(x z)
-    vmovshdup %zmm16, %zmm31{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm31, %zmm31  # lo(h q)
-    vpsubd %zmm31, %zmm30, %zmm30  # x z - h q
-    vpsubd %zmm30, %zmm4, %zmm5  # b = a - t
-    vpaddd %zmm30, %zmm4, %zmm4  # a = a + t
-    vmovshdup %zmm7, %zmm18  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+96(%rip){1to8}, %zmm7, %zmm19  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+96(%rip){1to8}, %zmm18, %zmm18  # x zb, odd lanes
-    vpmulld .Lntt_data+100(%rip){1to16}, %zmm7, %zmm17  # lo(x z)
-    vmovshdup %zmm19, %zmm18{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm18, %zmm18  # lo(h q)
-    vpsubd %zmm18, %zmm17, %zmm17  # x z - h q
-    vpsubd %zmm17, %zmm6, %zmm7  # b = a - t
-    vpaddd %zmm17, %zmm6, %zmm6  # a = a + t
-    vmovshdup %zmm9, %zmm21  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+104(%rip){1to8}, %zmm9, %zmm22  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+104(%rip){1to8}, %zmm21, %zmm21  # x zb, odd lanes
-    vpmulld .Lntt_data+108(%rip){1to16}, %zmm9, %zmm20  # lo(x z)
-    vmovshdup %zmm22, %zmm21{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm21, %zmm21  # lo(h q)
-    vpsubd %zmm21, %zmm20, %zmm20  # x z - h q
-    vpsubd %zmm20, %zmm8, %zmm9  # b = a - t
-    vpaddd %zmm20, %zmm8, %zmm8  # a = a + t
-    vmovshdup %zmm11, %zmm24  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+112(%rip){1to8}, %zmm11, %zmm25  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+112(%rip){1to8}, %zmm24, %zmm24  # x zb, odd lanes
-    vpmulld .Lntt_data+116(%rip){1to16}, %zmm11, %zmm23  # lo(x z)
-    vmovshdup %zmm25, %zmm24{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm24, %zmm24  # lo(h q)
-    vpsubd %zmm24, %zmm23, %zmm23  # x z - h q
-    vpsubd %zmm23, %zmm10, %zmm11  # b = a - t
-    vpaddd %zmm23, %zmm10, %zmm10  # a = a + t
-    vmovshdup %zmm13, %zmm27  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+120(%rip){1to8}, %zmm13, %zmm28  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+120(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
-    vpmulld .Lntt_data+124(%rip){1to16}, %zmm13, %zmm26  # lo(x z)
     vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
-    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
-    vpsubd %zmm26, %zmm12, %zmm13  # b = a - t
-    vpaddd %zmm26, %zmm12, %zmm12  # a = a + t
-    vmovshdup %zmm15, %zmm30  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+128(%rip){1to8}, %zmm15, %zmm31  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+128(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
-    vpmulld .Lntt_data+132(%rip){1to16}, %zmm15, %zmm29  # lo(x z)
     vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
-    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
-    vpsubd %zmm29, %zmm14, %zmm15  # b = a - t
-    vpaddd %zmm29, %zmm14, %zmm14  # a = a + t
-    vpunpckhdq %zmm1, %zmm0, %zmm17  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm1, %zmm0, %zmm16  # x0 y0 x1 y1
-    vpunpckhdq %zmm3, %zmm2, %zmm19  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm3, %zmm2, %zmm18  # x0 y0 x1 y1
-    vpunpckhdq %zmm5, %zmm4, %zmm21  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm5, %zmm4, %zmm20  # x0 y0 x1 y1
-    vpunpckhdq %zmm7, %zmm6, %zmm23  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm7, %zmm6, %zmm22  # x0 y0 x1 y1
-    vpunpckhdq %zmm9, %zmm8, %zmm25  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm9, %zmm8, %zmm24  # x0 y0 x1 y1
-    vpunpckhdq %zmm11, %zmm10, %zmm27  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm11, %zmm10, %zmm26  # x0 y0 x1 y1
-    vpunpckhdq %zmm13, %zmm12, %zmm29  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm13, %zmm12, %zmm28  # x0 y0 x1 y1
-    vpunpckhdq %zmm15, %zmm14, %zmm31  # x2 y2 x3 y3 per 128 bits
-    vpunpckldq %zmm15, %zmm14, %zmm30  # x0 y0 x1 y1
-    vpunpckhqdq %zmm18, %zmm16, %zmm1  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm18, %zmm16, %zmm0  # x01 y01
-    vpunpckhqdq %zmm19, %zmm17, %zmm3  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm19, %zmm17, %zmm2  # x01 y01
-    vpunpckhqdq %zmm22, %zmm20, %zmm5  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm22, %zmm20, %zmm4  # x01 y01
-    vpunpckhqdq %zmm23, %zmm21, %zmm7  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm23, %zmm21, %zmm6  # x01 y01
-    vpunpckhqdq %zmm26, %zmm24, %zmm9  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm26, %zmm24, %zmm8  # x01 y01
-    vpunpckhqdq %zmm27, %zmm25, %zmm11  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm27, %zmm25, %zmm10  # x01 y01
-    vpunpckhqdq %zmm30, %zmm28, %zmm13  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm30, %zmm28, %zmm12  # x01 y01
-    vpunpckhqdq %zmm31, %zmm29, %zmm15  # x23 y23 per 128 bits
-    vpunpcklqdq %zmm31, %zmm29, %zmm14  # x01 y01
-    vshufi64x2 $0xdd, %zmm4, %zmm0, %zmm18  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm4, %zmm0, %zmm16  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm12, %zmm8, %zmm19  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm12, %zmm8, %zmm17  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm5, %zmm1, %zmm22  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm5, %zmm1, %zmm20  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm13, %zmm9, %zmm23  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm13, %zmm9, %zmm21  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm6, %zmm2, %zmm26  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm6, %zmm2, %zmm24  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm14, %zmm10, %zmm27  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm14, %zmm10, %zmm25  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm7, %zmm3, %zmm30  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm7, %zmm3, %zmm28  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm15, %zmm11, %zmm31  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm15, %zmm11, %zmm29  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm17, %zmm16, %zmm4  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm17, %zmm16, %zmm0  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm19, %zmm18, %zmm12  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm19, %zmm18, %zmm8  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm21, %zmm20, %zmm5  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm21, %zmm20, %zmm1  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm23, %zmm22, %zmm13  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm23, %zmm22, %zmm9  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm25, %zmm24, %zmm6  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm25, %zmm24, %zmm2  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm27, %zmm26, %zmm14  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm27, %zmm26, %zmm10  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm29, %zmm28, %zmm7  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm29, %zmm28, %zmm3  # x0 x2 y0 y2
-    vshufi64x2 $0xdd, %zmm31, %zmm30, %zmm15  # 128-bit chunks x1 x3 y1 y3
-    vshufi64x2 $0x88, %zmm31, %zmm30, %zmm11  # x0 x2 y0 y2
-    # layer 5 (len 8)
-    vmovshdup %zmm4, %zmm17  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %zmm4, %zmm18  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %zmm17, %zmm17  # x zb, odd lanes
-    vpmulld .Lntt_data+256(%rip), %zmm4, %zmm16  # lo(x z)
-    vmovshdup %zmm18, %zmm17{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm17, %zmm17  # lo(h q)
-    vpsubd %zmm17, %zmm16, %zmm16  # x z - h q
-    vpsubd %zmm16, %zmm0, %zmm4  # b = a - t
-    vpaddd %zmm16, %zmm0, %zmm0  # a = a + t
-    vmovshdup %zmm5, %zmm20  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %zmm5, %zmm21  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %zmm20, %zmm20  # x zb, odd lanes
-    vpmulld .Lntt_data+256(%rip), %zmm5, %zmm19  # lo(x z)
-    vmovshdup %zmm21, %zmm20{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm20, %zmm20  # lo(h q)
-    vpsubd %zmm20, %zmm19, %zmm19  # x z - h q
-    vpsubd %zmm19, %zmm1, %zmm5  # b = a - t
-    vpaddd %zmm19, %zmm1, %zmm1  # a = a + t
-    vmovshdup %zmm6, %zmm23  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %zmm6, %zmm24  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %zmm23, %zmm23  # x zb, odd lanes
-    vpmulld .Lntt_data+256(%rip), %zmm6, %zmm22  # lo(x z)
-    vmovshdup %zmm24, %zmm23{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm23, %zmm23  # lo(h q)
-    vpsubd %zmm23, %zmm22, %zmm22  # x z - h q
-    vpsubd %zmm22, %zmm2, %zmm6  # b = a - t
-    vpaddd %zmm22, %zmm2, %zmm2  # a = a + t
-    vmovshdup %zmm7, %zmm26  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %zmm7, %zmm27  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %zmm26, %zmm26  # x zb, odd lanes
-    vpmulld .Lntt_data+256(%rip), %zmm7, %zmm25  # lo(x z)
-    vmovshdup %zmm27, %zmm26{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm26, %zmm26  # lo(h q)
-    vpsubd %zmm26, %zmm25, %zmm25  # x z - h q
-    vpsubd %zmm25, %zmm3, %zmm7  # b = a - t
-    vpaddd %zmm25, %zmm3, %zmm3  # a = a + t
-    vmovshdup %zmm12, %zmm29  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %zmm12, %zmm30  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %zmm29, %zmm29  # x zb, odd lanes
-    vpmulld .Lntt_data+256(%rip), %zmm12, %zmm28  # lo(x z)
-    vmovshdup %zmm30, %zmm29{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm29, %zmm29  # lo(h q)
-    vpsubd %zmm29, %zmm28, %zmm28  # x z - h q
-    vpsubd %zmm28, %zmm8, %zmm12  # b = a - t
-    vpaddd %zmm28, %zmm8, %zmm8  # a = a + t
-    vmovshdup %zmm13, %zmm16  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %zmm13, %zmm17  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %zmm16, %zmm16  # x zb, odd lanes
-    vpmulld .Lntt_data+256(%rip), %zmm13, %zmm31  # lo(x z)
-    vmovshdup %zmm17, %zmm16{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm16, %zmm16  # lo(h q)
-    vpsubd %zmm16, %zmm31, %zmm31  # x z - h q
-    vpsubd %zmm31, %zmm9, %zmm13  # b = a - t
-    vpaddd %zmm31, %zmm9, %zmm9  # a = a + t
-    vmovshdup %zmm14, %zmm19  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %zmm14, %zmm20  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %zmm19, %zmm19  # x zb, odd lanes
-    vpmulld .Lntt_data+256(%rip), %zmm14, %zmm18  # lo(x z)
-    vmovshdup %zmm20, %zmm19{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm19, %zmm19  # lo(h q)
-    vpsubd %zmm19, %zmm18, %zmm18  # x z - h q
-    vpsubd %zmm18, %zmm10, %zmm14  # b = a - t
-    vpaddd %zmm18, %zmm10, %zmm10  # a = a + t
-    vmovshdup %zmm15, %zmm22  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+192(%rip), %zmm15, %zmm23  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+196(%rip), %zmm22, %zmm22  # x zb, odd lanes
-    vpmulld .Lntt_data+256(%rip), %zmm15, %zmm21  # lo(x z)
-    vmovshdup %zmm23, %zmm22{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm22, %zmm22  # lo(h q)
-    vpsubd %zmm22, %zmm21, %zmm21  # x z - h q
-    vpsubd %zmm21, %zmm11, %zmm15  # b = a - t
-    vpaddd %zmm21, %zmm11, %zmm11  # a = a + t
-    # layer 6 (len 4)
-    vmovshdup %zmm8, %zmm25  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+320(%rip), %zmm8, %zmm26  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+324(%rip), %zmm25, %zmm25  # x zb, odd lanes
-    vpmulld .Lntt_data+384(%rip), %zmm8, %zmm24  # lo(x z)
-    vmovshdup %zmm26, %zmm25{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm25, %zmm25  # lo(h q)
-    vpsubd %zmm25, %zmm24, %zmm24  # x z - h q
-    vpsubd %zmm24, %zmm0, %zmm8  # b = a - t
-    vpaddd %zmm24, %zmm0, %zmm0  # a = a + t
-    vmovshdup %zmm9, %zmm28  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+320(%rip), %zmm9, %zmm29  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+324(%rip), %zmm28, %zmm28  # x zb, odd lanes
-    vpmulld .Lntt_data+384(%rip), %zmm9, %zmm27  # lo(x z)
-    vmovshdup %zmm29, %zmm28{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm28, %zmm28  # lo(h q)
-    vpsubd %zmm28, %zmm27, %zmm27  # x z - h q
-    vpsubd %zmm27, %zmm1, %zmm9  # b = a - t
-    vpaddd %zmm27, %zmm1, %zmm1  # a = a + t
-    vmovshdup %zmm10, %zmm31  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+320(%rip), %zmm10, %zmm16  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+324(%rip), %zmm31, %zmm31  # x zb, odd lanes
-    vpmulld .Lntt_data+384(%rip), %zmm10, %zmm30  # lo(x z)
-    vmovshdup %zmm16, %zmm31{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm31, %zmm31  # lo(h q)
-    vpsubd %zmm31, %zmm30, %zmm30  # x z - h q
-    vpsubd %zmm30, %zmm2, %zmm10  # b = a - t
-    vpaddd %zmm30, %zmm2, %zmm2  # a = a + t
-    vmovshdup %zmm11, %zmm18  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+320(%rip), %zmm11, %zmm19  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+324(%rip), %zmm18, %zmm18  # x zb, odd lanes
-    vpmulld .Lntt_data+384(%rip), %zmm11, %zmm17  # lo(x z)
-    vmovshdup %zmm19, %zmm18{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm18, %zmm18  # lo(h q)
-    vpsubd %zmm18, %zmm17, %zmm17  # x z - h q
-    vpsubd %zmm17, %zmm3, %zmm11  # b = a - t
-    vpaddd %zmm17, %zmm3, %zmm3  # a = a + t
-    vmovshdup %zmm12, %zmm21  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+448(%rip), %zmm12, %zmm22  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+452(%rip), %zmm21, %zmm21  # x zb, odd lanes
-    vpmulld .Lntt_data+512(%rip), %zmm12, %zmm20  # lo(x z)
-    vmovshdup %zmm22, %zmm21{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm21, %zmm21  # lo(h q)
-    vpsubd %zmm21, %zmm20, %zmm20  # x z - h q
-    vpsubd %zmm20, %zmm4, %zmm12  # b = a - t
-    vpaddd %zmm20, %zmm4, %zmm4  # a = a + t
-    vmovshdup %zmm13, %zmm24  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+448(%rip), %zmm13, %zmm25  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+452(%rip), %zmm24, %zmm24  # x zb, odd lanes
-    vpmulld .Lntt_data+512(%rip), %zmm13, %zmm23  # lo(x z)
-    vmovshdup %zmm25, %zmm24{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm24, %zmm24  # lo(h q)
-    vpsubd %zmm24, %zmm23, %zmm23  # x z - h q
-    vpsubd %zmm23, %zmm5, %zmm13  # b = a - t
-    vpaddd %zmm23, %zmm5, %zmm5  # a = a + t
-    vmovshdup %zmm14, %zmm27  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+448(%rip), %zmm14, %zmm28  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+452(%rip), %zmm27, %zmm27  # x zb, odd lanes
-    vpmulld .Lntt_data+512(%rip), %zmm14, %zmm26  # lo(x z)
-    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
     vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
-    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
-    vpsubd %zmm26, %zmm6, %zmm14  # b = a - t
-    vpaddd %zmm26, %zmm6, %zmm6  # a = a + t
-    vmovshdup %zmm15, %zmm30  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+448(%rip), %zmm15, %zmm31  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+452(%rip), %zmm30, %zmm30  # x zb, odd lanes
-    vpmulld .Lntt_data+512(%rip), %zmm15, %zmm29  # lo(x z)
-    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
     vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
     vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm5, %zmm13  # b = a - t
     vpsubd %zmm29, %zmm7, %zmm15  # b = a - t
+    vpaddd %zmm26, %zmm5, %zmm5  # a = a + t
     vpaddd %zmm29, %zmm7, %zmm7  # a = a + t
-    # layer 7 (len 2)
-    vmovshdup %zmm2, %zmm17  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+576(%rip), %zmm2, %zmm18  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+580(%rip), %zmm17, %zmm17  # x zb, odd lanes
-    vpmulld .Lntt_data+640(%rip), %zmm2, %zmm16  # lo(x z)
-    vmovshdup %zmm18, %zmm17{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm17, %zmm17  # lo(h q)
-    vpsubd %zmm17, %zmm16, %zmm16  # x z - h q
-    vpsubd %zmm16, %zmm0, %zmm2  # b = a - t
-    vpaddd %zmm16, %zmm0, %zmm0  # a = a + t
-    vmovshdup %zmm3, %zmm20  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+576(%rip), %zmm3, %zmm21  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+580(%rip), %zmm20, %zmm20  # x zb, odd lanes
-    vpmulld .Lntt_data+640(%rip), %zmm3, %zmm19  # lo(x z)
-    vmovshdup %zmm21, %zmm20{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm20, %zmm20  # lo(h q)
-    vpsubd %zmm20, %zmm19, %zmm19  # x z - h q
-    vpsubd %zmm19, %zmm1, %zmm3  # b = a - t
-    vpaddd %zmm19, %zmm1, %zmm1  # a = a + t
-    vmovshdup %zmm10, %zmm23  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+704(%rip), %zmm10, %zmm24  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+708(%rip), %zmm23, %zmm23  # x zb, odd lanes
-    vpmulld .Lntt_data+768(%rip), %zmm10, %zmm22  # lo(x z)
-    vmovshdup %zmm24, %zmm23{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm23, %zmm23  # lo(h q)
-    vpsubd %zmm23, %zmm22, %zmm22  # x z - h q
-    vpsubd %zmm22, %zmm8, %zmm10  # b = a - t
-    vpaddd %zmm22, %zmm8, %zmm8  # a = a + t
-    vmovshdup %zmm11, %zmm26  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+704(%rip), %zmm11, %zmm27  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+708(%rip), %zmm26, %zmm26  # x zb, odd lanes
-    vpmulld .Lntt_data+768(%rip), %zmm11, %zmm25  # lo(x z)
-    vmovshdup %zmm27, %zmm26{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm26, %zmm26  # lo(h q)
-    vpsubd %zmm26, %zmm25, %zmm25  # x z - h q
-    vpsubd %zmm25, %zmm9, %zmm11  # b = a - t
-    vpaddd %zmm25, %zmm9, %zmm9  # a = a + t
-    vmovshdup %zmm6, %zmm29  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+832(%rip), %zmm6, %zmm30  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+836(%rip), %zmm29, %zmm29  # x zb, odd lanes
-    vpmulld .Lntt_data+896(%rip), %zmm6, %zmm28  # lo(x z)
-    vmovshdup %zmm30, %zmm29{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm29, %zmm29  # lo(h q)
-    vpsubd %zmm29, %zmm28, %zmm28  # x z - h q
-    vpsubd %zmm28, %zmm4, %zmm6  # b = a - t
-    vpaddd %zmm28, %zmm4, %zmm4  # a = a + t
-    vmovshdup %zmm7, %zmm16  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+832(%rip), %zmm7, %zmm17  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+836(%rip), %zmm16, %zmm16  # x zb, odd lanes
-    vpmulld .Lntt_data+896(%rip), %zmm7, %zmm31  # lo(x z)
-    vmovshdup %zmm17, %zmm16{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm16, %zmm16  # lo(h q)
-    vpsubd %zmm16, %zmm31, %zmm31  # x z - h q
-    vpsubd %zmm31, %zmm5, %zmm7  # b = a - t
-    vpaddd %zmm31, %zmm5, %zmm5  # a = a + t
-    vmovshdup %zmm14, %zmm19  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+960(%rip), %zmm14, %zmm20  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+964(%rip), %zmm19, %zmm19  # x zb, odd lanes
-    vpmulld .Lntt_data+1024(%rip), %zmm14, %zmm18  # lo(x z)
-    vmovshdup %zmm20, %zmm19{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm19, %zmm19  # lo(h q)
-    vpsubd %zmm19, %zmm18, %zmm18  # x z - h q
-    vpsubd %zmm18, %zmm12, %zmm14  # b = a - t
-    vpaddd %zmm18, %zmm12, %zmm12  # a = a + t
-    vmovshdup %zmm15, %zmm22  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+960(%rip), %zmm15, %zmm23  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+964(%rip), %zmm22, %zmm22  # x zb, odd lanes
-    vpmulld .Lntt_data+1024(%rip), %zmm15, %zmm21  # lo(x z)
-    vmovshdup %zmm23, %zmm22{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm22, %zmm22  # lo(h q)
-    vpsubd %zmm22, %zmm21, %zmm21  # x z - h q
-    vpsubd %zmm21, %zmm13, %zmm15  # b = a - t
-    vpaddd %zmm21, %zmm13, %zmm13  # a = a + t
-    # layer 8 (len 1)
-    vmovshdup %zmm1, %zmm25  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1088(%rip), %zmm1, %zmm26  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1092(%rip), %zmm25, %zmm25  # x zb, odd lanes
-    vpmulld .Lntt_data+1152(%rip), %zmm1, %zmm24  # lo(x z)
-    vmovshdup %zmm26, %zmm25{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm25, %zmm25  # lo(h q)
-    vpsubd %zmm25, %zmm24, %zmm24  # x z - h q
-    vpsubd %zmm24, %zmm0, %zmm1  # b = a - t
-    vpaddd %zmm24, %zmm0, %zmm0  # a = a + t
-    vmovshdup %zmm3, %zmm28  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1216(%rip), %zmm3, %zmm29  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1220(%rip), %zmm28, %zmm28  # x zb, odd lanes
-    vpmulld .Lntt_data+1280(%rip), %zmm3, %zmm27  # lo(x z)
-    vmovshdup %zmm29, %zmm28{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm28, %zmm28  # lo(h q)
-    vpsubd %zmm28, %zmm27, %zmm27  # x z - h q
-    vpsubd %zmm27, %zmm2, %zmm3  # b = a - t
-    vpaddd %zmm27, %zmm2, %zmm2  # a = a + t
-    vmovshdup %zmm9, %zmm31  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1344(%rip), %zmm9, %zmm16  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1348(%rip), %zmm31, %zmm31  # x zb, odd lanes
-    vpmulld .Lntt_data+1408(%rip), %zmm9, %zmm30  # lo(x z)
-    vmovshdup %zmm16, %zmm31{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm31, %zmm31  # lo(h q)
-    vpsubd %zmm31, %zmm30, %zmm30  # x z - h q
-    vpsubd %zmm30, %zmm8, %zmm9  # b = a - t
-    vpaddd %zmm30, %zmm8, %zmm8  # a = a + t
-    vmovshdup %zmm11, %zmm18  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1472(%rip), %zmm11, %zmm19  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1476(%rip), %zmm18, %zmm18  # x zb, odd lanes
-    vpmulld .Lntt_data+1536(%rip), %zmm11, %zmm17  # lo(x z)
-    vmovshdup %zmm19, %zmm18{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm18, %zmm18  # lo(h q)
-    vpsubd %zmm18, %zmm17, %zmm17  # x z - h q
-    vpsubd %zmm17, %zmm10, %zmm11  # b = a - t
-    vpaddd %zmm17, %zmm10, %zmm10  # a = a + t
-    vmovshdup %zmm5, %zmm21  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1600(%rip), %zmm5, %zmm22  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1604(%rip), %zmm21, %zmm21  # x zb, odd lanes
-    vpmulld .Lntt_data+1664(%rip), %zmm5, %zmm20  # lo(x z)
-    vmovshdup %zmm22, %zmm21{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm21, %zmm21  # lo(h q)
-    vpsubd %zmm21, %zmm20, %zmm20  # x z - h q
-    vpsubd %zmm20, %zmm4, %zmm5  # b = a - t
-    vpaddd %zmm20, %zmm4, %zmm4  # a = a + t
-    vmovshdup %zmm7, %zmm24  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1728(%rip), %zmm7, %zmm25  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1732(%rip), %zmm24, %zmm24  # x zb, odd lanes
-    vpmulld .Lntt_data+1792(%rip), %zmm7, %zmm23  # lo(x z)
-    vmovshdup %zmm25, %zmm24{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm24, %zmm24  # lo(h q)
-    vpsubd %zmm24, %zmm23, %zmm23  # x z - h q
-    vpsubd %zmm23, %zmm6, %zmm7  # b = a - t
-    vpaddd %zmm23, %zmm6, %zmm6  # a = a + t
-    vmovshdup %zmm13, %zmm27  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1856(%rip), %zmm13, %zmm28  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1860(%rip), %zmm27, %zmm27  # x zb, odd lanes
-    vpmulld .Lntt_data+1920(%rip), %zmm13, %zmm26  # lo(x z)
+    vpaddd .Lntt_data+0(%rip){1to16}, %zmm13, %zmm13  # a - t + q: grows up only
+    vpaddd .Lntt_data+0(%rip){1to16}, %zmm15, %zmm15  # a - t + q: grows up only
+    # layer 3: %zmm0 %zmm4; layer 3: %zmm2 %zmm6
+    vmovshdup %zmm4, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm6, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+40(%rip){1to8}, %zmm4, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+40(%rip){1to8}, %zmm6, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+40(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+40(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+44(%rip){1to16}, %zmm4, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+44(%rip){1to16}, %zmm6, %zmm29  # lo(x z)
     vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
-    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
-    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
-    vpsubd %zmm26, %zmm12, %zmm13  # b = a - t
-    vpaddd %zmm26, %zmm12, %zmm12  # a = a + t
-    vmovshdup %zmm15, %zmm30  # odd lanes of x into the even slots
-    vpmuldq .Lntt_data+1984(%rip), %zmm15, %zmm31  # x zb, even lanes (64-bit)
-    vpmuldq .Lntt_data+1988(%rip), %zmm30, %zmm30  # x zb, odd lanes
-    vpmulld .Lntt_data+2048(%rip), %zmm15, %zmm29  # lo(x z)
     vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
     vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
     vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
-    vpsubd %zmm29, %zmm14, %zmm15  # b = a - t
-    vpaddd %zmm29, %zmm14, %zmm14  # a = a + t
+    vpsubd %zmm26, %zmm0, %zmm4  # b = a - t
+    vpsubd %zmm29, %zmm2, %zmm6  # b = a - t
+    vpaddd %zmm26, %zmm0, %zmm0  # a = a + t
+    vpaddd %zmm29, %zmm2, %zmm2  # a = a + t
+    # layer 3: %zmm8 %zmm12; layer 3: %zmm10 %zmm14
+    vmovshdup %zmm12, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm14, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+48(%rip){1to8}, %zmm12, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+48(%rip){1to8}, %zmm14, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+48(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+48(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+52(%rip){1to16}, %zmm12, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+52(%rip){1to16}, %zmm14, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm8, %zmm12  # b = a - t
+    vpsubd %zmm29, %zmm10, %zmm14  # b = a - t
+    vpaddd %zmm26, %zmm8, %zmm8  # a = a + t
+    vpaddd %zmm29, %zmm10, %zmm10  # a = a + t
+    # layer 3: %zmm1 %zmm5; layer 3: %zmm3 %zmm7
+    vmovshdup %zmm5, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm7, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+56(%rip){1to8}, %zmm5, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+56(%rip){1to8}, %zmm7, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+56(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+56(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+60(%rip){1to16}, %zmm5, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+60(%rip){1to16}, %zmm7, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm1, %zmm5  # b = a - t
+    vpsubd %zmm29, %zmm3, %zmm7  # b = a - t
+    vpaddd %zmm26, %zmm1, %zmm1  # a = a + t
+    vpaddd %zmm29, %zmm3, %zmm3  # a = a + t
+    # layer 3: %zmm9 %zmm13; layer 3: %zmm11 %zmm15
+    vmovshdup %zmm13, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm15, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+64(%rip){1to8}, %zmm13, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+64(%rip){1to8}, %zmm15, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+64(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+64(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+68(%rip){1to16}, %zmm13, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+68(%rip){1to16}, %zmm15, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm9, %zmm13  # b = a - t
+    vpsubd %zmm29, %zmm11, %zmm15  # b = a - t
+    vpaddd %zmm26, %zmm9, %zmm9  # a = a + t
+    vpaddd %zmm29, %zmm11, %zmm11  # a = a + t
+    # layer 4: %zmm0 %zmm2; layer 4: %zmm4 %zmm6
+    vmovshdup %zmm2, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm6, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+72(%rip){1to8}, %zmm2, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+80(%rip){1to8}, %zmm6, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+72(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+80(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+76(%rip){1to16}, %zmm2, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+84(%rip){1to16}, %zmm6, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm0, %zmm2  # b = a - t
+    vpsubd %zmm29, %zmm4, %zmm6  # b = a - t
+    vpaddd %zmm26, %zmm0, %zmm0  # a = a + t
+    vpaddd %zmm29, %zmm4, %zmm4  # a = a + t
+    # layer 4: %zmm8 %zmm10; layer 4: %zmm12 %zmm14
+    vmovshdup %zmm10, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm14, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+88(%rip){1to8}, %zmm10, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+96(%rip){1to8}, %zmm14, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+88(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+96(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+92(%rip){1to16}, %zmm10, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+100(%rip){1to16}, %zmm14, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm8, %zmm10  # b = a - t
+    vpsubd %zmm29, %zmm12, %zmm14  # b = a - t
+    vpaddd %zmm26, %zmm8, %zmm8  # a = a + t
+    vpaddd %zmm29, %zmm12, %zmm12  # a = a + t
+    # layer 4: %zmm1 %zmm3; layer 4: %zmm5 %zmm7
+    vmovshdup %zmm3, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm7, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+104(%rip){1to8}, %zmm3, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+112(%rip){1to8}, %zmm7, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+104(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+112(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+108(%rip){1to16}, %zmm3, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+116(%rip){1to16}, %zmm7, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm1, %zmm3  # b = a - t
+    vpsubd %zmm29, %zmm5, %zmm7  # b = a - t
+    vpaddd %zmm26, %zmm1, %zmm1  # a = a + t
+    vpaddd %zmm29, %zmm5, %zmm5  # a = a + t
+    # layer 4: %zmm9 %zmm11; layer 4: %zmm13 %zmm15
+    vmovshdup %zmm11, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm15, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+120(%rip){1to8}, %zmm11, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+128(%rip){1to8}, %zmm15, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+120(%rip){1to8}, %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+128(%rip){1to8}, %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+124(%rip){1to16}, %zmm11, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+132(%rip){1to16}, %zmm15, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm9, %zmm11  # b = a - t
+    vpsubd %zmm29, %zmm13, %zmm15  # b = a - t
+    vpaddd %zmm26, %zmm9, %zmm9  # a = a + t
+    vpaddd %zmm29, %zmm13, %zmm13  # a = a + t
+    vpunpckhdq %zmm2, %zmm0, %zmm16  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm2, %zmm0, %zmm0  # x0 y0 x1 y1
+    vpunpckhdq %zmm6, %zmm4, %zmm17  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm6, %zmm4, %zmm4  # x0 y0 x1 y1
+    vpunpckhdq %zmm10, %zmm8, %zmm18  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm10, %zmm8, %zmm8  # x0 y0 x1 y1
+    vpunpckhdq %zmm14, %zmm12, %zmm19  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm14, %zmm12, %zmm12  # x0 y0 x1 y1
+    vpunpckhdq %zmm3, %zmm1, %zmm20  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm3, %zmm1, %zmm1  # x0 y0 x1 y1
+    vpunpckhdq %zmm7, %zmm5, %zmm21  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm7, %zmm5, %zmm5  # x0 y0 x1 y1
+    vpunpckhdq %zmm11, %zmm9, %zmm22  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm11, %zmm9, %zmm9  # x0 y0 x1 y1
+    vpunpckhdq %zmm15, %zmm13, %zmm23  # x2 y2 x3 y3 per 128 bits
+    vpunpckldq %zmm15, %zmm13, %zmm13  # x0 y0 x1 y1
+    vpunpckhqdq %zmm4, %zmm0, %zmm24  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm4, %zmm0, %zmm0  # x01 y01
+    vpunpckhqdq %zmm17, %zmm16, %zmm25  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm17, %zmm16, %zmm16  # x01 y01
+    vpunpckhqdq %zmm12, %zmm8, %zmm2  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm12, %zmm8, %zmm8  # x01 y01
+    vpunpckhqdq %zmm19, %zmm18, %zmm6  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm19, %zmm18, %zmm18  # x01 y01
+    vpunpckhqdq %zmm5, %zmm1, %zmm10  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm5, %zmm1, %zmm1  # x01 y01
+    vpunpckhqdq %zmm21, %zmm20, %zmm14  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm21, %zmm20, %zmm20  # x01 y01
+    vpunpckhqdq %zmm13, %zmm9, %zmm3  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm13, %zmm9, %zmm9  # x01 y01
+    vpunpckhqdq %zmm23, %zmm22, %zmm7  # x23 y23 per 128 bits
+    vpunpcklqdq %zmm23, %zmm22, %zmm22  # x01 y01
+    vshufi64x2 $0xdd, %zmm8, %zmm0, %zmm11  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm8, %zmm0, %zmm0  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm9, %zmm1, %zmm15  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm9, %zmm1, %zmm1  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm2, %zmm24, %zmm4  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm2, %zmm24, %zmm24  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm3, %zmm10, %zmm17  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm3, %zmm10, %zmm10  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm18, %zmm16, %zmm12  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm18, %zmm16, %zmm16  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm22, %zmm20, %zmm19  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm22, %zmm20, %zmm20  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm6, %zmm25, %zmm5  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm6, %zmm25, %zmm25  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm7, %zmm14, %zmm21  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm7, %zmm14, %zmm14  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm1, %zmm0, %zmm13  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm1, %zmm0, %zmm0  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm15, %zmm11, %zmm23  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm15, %zmm11, %zmm11  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm10, %zmm24, %zmm8  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm10, %zmm24, %zmm24  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm17, %zmm4, %zmm9  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm17, %zmm4, %zmm4  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm20, %zmm16, %zmm2  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm20, %zmm16, %zmm16  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm19, %zmm12, %zmm3  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm19, %zmm12, %zmm12  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm14, %zmm25, %zmm18  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm14, %zmm25, %zmm25  # x0 x2 y0 y2
+    vshufi64x2 $0xdd, %zmm21, %zmm5, %zmm22  # 128-bit chunks x1 x3 y1 y3
+    vshufi64x2 $0x88, %zmm21, %zmm5, %zmm5  # x0 x2 y0 y2
+    # layer 5: %zmm0 %zmm13; layer 5: %zmm24 %zmm8
+    vmovshdup %zmm13, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm8, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+192(%rip), %zmm13, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+192(%rip), %zmm8, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+196(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+196(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+256(%rip), %zmm13, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+256(%rip), %zmm8, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm0, %zmm13  # b = a - t
+    vpsubd %zmm29, %zmm24, %zmm8  # b = a - t
+    vpaddd %zmm26, %zmm0, %zmm0  # a = a + t
+    vpaddd %zmm29, %zmm24, %zmm24  # a = a + t
+    # layer 5: %zmm16 %zmm2; layer 5: %zmm25 %zmm18
+    vmovshdup %zmm2, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm18, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+192(%rip), %zmm2, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+192(%rip), %zmm18, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+196(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+196(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+256(%rip), %zmm2, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+256(%rip), %zmm18, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm16, %zmm2  # b = a - t
+    vpsubd %zmm29, %zmm25, %zmm18  # b = a - t
+    vpaddd %zmm26, %zmm16, %zmm16  # a = a + t
+    vpaddd %zmm29, %zmm25, %zmm25  # a = a + t
+    # layer 5: %zmm11 %zmm23; layer 5: %zmm4 %zmm9
+    vmovshdup %zmm23, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm9, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+192(%rip), %zmm23, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+192(%rip), %zmm9, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+196(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+196(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+256(%rip), %zmm23, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+256(%rip), %zmm9, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm11, %zmm23  # b = a - t
+    vpsubd %zmm29, %zmm4, %zmm9  # b = a - t
+    vpaddd %zmm26, %zmm11, %zmm11  # a = a + t
+    vpaddd %zmm29, %zmm4, %zmm4  # a = a + t
+    # layer 5: %zmm12 %zmm3; layer 5: %zmm5 %zmm22
+    vmovshdup %zmm3, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm22, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+192(%rip), %zmm3, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+192(%rip), %zmm22, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+196(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+196(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+256(%rip), %zmm3, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+256(%rip), %zmm22, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm12, %zmm3  # b = a - t
+    vpsubd %zmm29, %zmm5, %zmm22  # b = a - t
+    vpaddd %zmm26, %zmm12, %zmm12  # a = a + t
+    vpaddd %zmm29, %zmm5, %zmm5  # a = a + t
+    # layer 6: %zmm0 %zmm11; layer 6: %zmm24 %zmm4
+    vmovshdup %zmm11, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm4, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+320(%rip), %zmm11, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+320(%rip), %zmm4, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+324(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+324(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+384(%rip), %zmm11, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+384(%rip), %zmm4, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm0, %zmm11  # b = a - t
+    vpsubd %zmm29, %zmm24, %zmm4  # b = a - t
+    vpaddd %zmm26, %zmm0, %zmm0  # a = a + t
+    vpaddd %zmm29, %zmm24, %zmm24  # a = a + t
+    # layer 6: %zmm16 %zmm12; layer 6: %zmm25 %zmm5
+    vmovshdup %zmm12, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm5, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+320(%rip), %zmm12, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+320(%rip), %zmm5, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+324(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+324(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+384(%rip), %zmm12, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+384(%rip), %zmm5, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm16, %zmm12  # b = a - t
+    vpsubd %zmm29, %zmm25, %zmm5  # b = a - t
+    vpaddd %zmm26, %zmm16, %zmm16  # a = a + t
+    vpaddd %zmm29, %zmm25, %zmm25  # a = a + t
+    # layer 6: %zmm13 %zmm23; layer 6: %zmm8 %zmm9
+    vmovshdup %zmm23, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm9, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+448(%rip), %zmm23, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+448(%rip), %zmm9, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+452(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+452(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+512(%rip), %zmm23, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+512(%rip), %zmm9, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm13, %zmm23  # b = a - t
+    vpsubd %zmm29, %zmm8, %zmm9  # b = a - t
+    vpaddd %zmm26, %zmm13, %zmm13  # a = a + t
+    vpaddd %zmm29, %zmm8, %zmm8  # a = a + t
+    # layer 6: %zmm2 %zmm3; layer 6: %zmm18 %zmm22
+    vmovshdup %zmm3, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm22, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+448(%rip), %zmm3, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+448(%rip), %zmm22, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+452(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+452(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+512(%rip), %zmm3, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+512(%rip), %zmm22, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm2, %zmm3  # b = a - t
+    vpsubd %zmm29, %zmm18, %zmm22  # b = a - t
+    vpaddd %zmm26, %zmm2, %zmm2  # a = a + t
+    vpaddd %zmm29, %zmm18, %zmm18  # a = a + t
+    # layer 7: %zmm0 %zmm16; layer 7: %zmm24 %zmm25
+    vmovshdup %zmm16, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm25, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+576(%rip), %zmm16, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+576(%rip), %zmm25, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+580(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+580(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+640(%rip), %zmm16, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+640(%rip), %zmm25, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm0, %zmm16  # b = a - t
+    vpsubd %zmm29, %zmm24, %zmm25  # b = a - t
+    vpaddd %zmm26, %zmm0, %zmm0  # a = a + t
+    vpaddd %zmm29, %zmm24, %zmm24  # a = a + t
+    # layer 7: %zmm11 %zmm12; layer 7: %zmm4 %zmm5
+    vmovshdup %zmm12, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm5, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+704(%rip), %zmm12, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+704(%rip), %zmm5, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+708(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+708(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+768(%rip), %zmm12, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+768(%rip), %zmm5, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm11, %zmm12  # b = a - t
+    vpsubd %zmm29, %zmm4, %zmm5  # b = a - t
+    vpaddd %zmm26, %zmm11, %zmm11  # a = a + t
+    vpaddd %zmm29, %zmm4, %zmm4  # a = a + t
+    # layer 7: %zmm13 %zmm2; layer 7: %zmm8 %zmm18
+    vmovshdup %zmm2, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm18, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+832(%rip), %zmm2, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+832(%rip), %zmm18, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+836(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+836(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+896(%rip), %zmm2, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+896(%rip), %zmm18, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm13, %zmm2  # b = a - t
+    vpsubd %zmm29, %zmm8, %zmm18  # b = a - t
+    vpaddd %zmm26, %zmm13, %zmm13  # a = a + t
+    vpaddd %zmm29, %zmm8, %zmm8  # a = a + t
+    # layer 7: %zmm23 %zmm3; layer 7: %zmm9 %zmm22
+    vmovshdup %zmm3, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm22, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+960(%rip), %zmm3, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+960(%rip), %zmm22, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+964(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+964(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1024(%rip), %zmm3, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+1024(%rip), %zmm22, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm23, %zmm3  # b = a - t
+    vpsubd %zmm29, %zmm9, %zmm22  # b = a - t
+    vpaddd %zmm26, %zmm23, %zmm23  # a = a + t
+    vpaddd %zmm29, %zmm9, %zmm9  # a = a + t
+    # layer 8: %zmm0 %zmm24; layer 8: %zmm16 %zmm25
+    vmovshdup %zmm24, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm25, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1088(%rip), %zmm24, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1216(%rip), %zmm25, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1092(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1220(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1152(%rip), %zmm24, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+1280(%rip), %zmm25, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm0, %zmm24  # b = a - t
+    vpsubd %zmm29, %zmm16, %zmm25  # b = a - t
+    vpaddd %zmm26, %zmm0, %zmm0  # a = a + t
+    vpaddd %zmm29, %zmm16, %zmm16  # a = a + t
+    # layer 8: %zmm11 %zmm4; layer 8: %zmm12 %zmm5
+    vmovshdup %zmm4, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm5, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1344(%rip), %zmm4, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1472(%rip), %zmm5, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1348(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1476(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1408(%rip), %zmm4, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+1536(%rip), %zmm5, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm11, %zmm4  # b = a - t
+    vpsubd %zmm29, %zmm12, %zmm5  # b = a - t
+    vpaddd %zmm26, %zmm11, %zmm11  # a = a + t
+    vpaddd %zmm29, %zmm12, %zmm12  # a = a + t
+    # layer 8: %zmm13 %zmm8; layer 8: %zmm2 %zmm18
+    vmovshdup %zmm8, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm18, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1600(%rip), %zmm8, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1728(%rip), %zmm18, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1604(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1732(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1664(%rip), %zmm8, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+1792(%rip), %zmm18, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm13, %zmm8  # b = a - t
+    vpsubd %zmm29, %zmm2, %zmm18  # b = a - t
+    vpaddd %zmm26, %zmm13, %zmm13  # a = a + t
+    vpaddd %zmm29, %zmm2, %zmm2  # a = a + t
+    # layer 8: %zmm23 %zmm9; layer 8: %zmm3 %zmm22
+    vmovshdup %zmm9, %zmm27  # odd lanes of x into the even slots
+    vmovshdup %zmm22, %zmm30  # odd lanes of x into the even slots
+    vpmuldq .Lntt_data+1856(%rip), %zmm9, %zmm28  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1984(%rip), %zmm22, %zmm31  # x zb, even lanes (64-bit)
+    vpmuldq .Lntt_data+1860(%rip), %zmm27, %zmm27  # x zb, odd lanes
+    vpmuldq .Lntt_data+1988(%rip), %zmm30, %zmm30  # x zb, odd lanes
+    vpmulld .Lntt_data+1920(%rip), %zmm9, %zmm26  # lo(x z)
+    vpmulld .Lntt_data+2048(%rip), %zmm22, %zmm29  # lo(x z)
+    vmovshdup %zmm28, %zmm27{%k1}  # h = hi(x zb), every lane
+    vmovshdup %zmm31, %zmm30{%k1}  # h = hi(x zb), every lane
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm27, %zmm27  # lo(h q)
+    vpmulld .Lntt_data+0(%rip){1to16}, %zmm30, %zmm30  # lo(h q)
+    vpsubd %zmm27, %zmm26, %zmm26  # x z - h q
+    vpsubd %zmm30, %zmm29, %zmm29  # x z - h q
+    vpsubd %zmm26, %zmm23, %zmm9  # b = a - t
+    vpsubd %zmm29, %zmm3, %zmm22  # b = a - t
+    vpaddd %zmm26, %zmm23, %zmm23  # a = a + t
+    vpaddd %zmm29, %zmm3, %zmm3  # a = a + t
     vmovdqu32 %zmm0, 0(%rdi)
-    vmovdqu32 %zmm1, 64(%rdi)
-    vmovdqu32 %zmm2, 128(%rdi)
-    vmovdqu32 %zmm3, 192(%rdi)
-    vmovdqu32 %zmm8, 256(%rdi)
-    vmovdqu32 %zmm9, 320(%rdi)
-    vmovdqu32 %zmm10, 384(%rdi)
-    vmovdqu32 %zmm11, 448(%rdi)
-    vmovdqu32 %zmm4, 512(%rdi)
-    vmovdqu32 %zmm5, 576(%rdi)
-    vmovdqu32 %zmm6, 640(%rdi)
-    vmovdqu32 %zmm7, 704(%rdi)
-    vmovdqu32 %zmm12, 768(%rdi)
-    vmovdqu32 %zmm13, 832(%rdi)
-    vmovdqu32 %zmm14, 896(%rdi)
-    vmovdqu32 %zmm15, 960(%rdi)
+    vmovdqu32 %zmm24, 64(%rdi)
+    vmovdqu32 %zmm16, 128(%rdi)
+    vmovdqu32 %zmm25, 192(%rdi)
+    vmovdqu32 %zmm11, 256(%rdi)
+    vmovdqu32 %zmm4, 320(%rdi)
+    vmovdqu32 %zmm12, 384(%rdi)
+    vmovdqu32 %zmm5, 448(%rdi)
+    vmovdqu32 %zmm13, 512(%rdi)
+    vmovdqu32 %zmm8, 576(%rdi)
+    vmovdqu32 %zmm2, 640(%rdi)
+    vmovdqu32 %zmm18, 704(%rdi)
+    vmovdqu32 %zmm23, 768(%rdi)
+    vmovdqu32 %zmm9, 832(%rdi)
+    vmovdqu32 %zmm3, 896(%rdi)
+    vmovdqu32 %zmm22, 960(%rdi)
     vzeroupper
     ret
     .size mldsa_ntt_avx512, .-mldsa_ntt_avx512

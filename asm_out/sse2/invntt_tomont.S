@@ -4,7 +4,7 @@
 #   a: %rdi   (unaligned, in place)
 #
 # Contract: for |a_i| < q in the NTT order below, a = INTT(a) 2^32 mod q (the natural
-# order of a polynomial) with |a_i| < q (this code: |a_i| < 1.0000q, checked by
+# order of a polynomial) with |a_i| < q (this code: |a_i| < 0.9999999q, checked by
 # the generator).
 #
 # NTT order of sse2: the standard order (FIPS 204, as ntt_scalar writes it) with
@@ -12,12 +12,14 @@
 # transposed: position 16g + 4i + j holds standard index 16g + 4j + i
 # (i, j < 4). It is what the last layers find in their registers after the one
 # 4 x 4 transposition that lets them pair whole registers; keeping it saves a second
-# transposition in ntt and one in invntt_tomont. ntt_reorder applies it (it is its own
-# inverse).
+# transposition in ntt and one in invntt_tomont (measured on Zen 4: the standard order
+# would cost 5-7% per call on every ISA). ntt_reorder applies it (its own inverse).
 #
 # Method: the mirror image of mldsa_ntt_sse2 (gen/kernels/ntt_plan.py), with
 # Gentleman-Sande butterflies (a, b) = (a + b, (a - b) w), w = the inverse of the forward
 # twiddle; the last layer multiplies both outputs by 2^32/256 (w includes it).
+#   Registers: %rdi (the array), %rax, %rsi, %ecx (all caller-saved), vector
+#   registers; no stack. No branch or address depends on the coefficients.
 #   SSE2: Montgomery products from pmuludq of x + 256q >= 0 (x a difference or, in the
 #   last layer, a sum): t in (-q, q).
     .section .rodata
@@ -27,613 +29,613 @@
     .long 8380417, 8380417, 8380417, 8380417
     # +16: 256q: the bias of the multiplied values
     .long 2145386752, 2145386752, 2145386752, 2145386752
-    # +32: layer 8 k 128..134: z 2^32 mod q, lanes 01
+    # +32: group 0: layer 8 k 128..134: z 2^32 mod q, lanes 01
     .long 6403635, 6403635, 6979993, 6979993
-    # +48: layer 8 k 128..134: z 2^32 mod q, lanes 23
+    # +48: group 0: layer 8 k 128..134: z 2^32 mod q, lanes 23
     .long 1362209, 1362209, 4460757, 4460757
-    # +64: layer 8 k 128..134: q^-1 twist, lanes 01
+    # +64: group 0: layer 8 k 128..134: its q^-1 twist, lanes 01
     .long 3920107059, 3920107059, 3894256025, 3894256025
-    # +80: layer 8 k 128..134: q^-1 twist, lanes 23
+    # +80: group 0: layer 8 k 128..134: its q^-1 twist, lanes 23
     .long 2360928545, 2360928545, 1809756373, 1809756373
-    # +96: layer 8 k 129..135: z 2^32 mod q, lanes 01
+    # +96: group 0: layer 8 k 129..135: z 2^32 mod q, lanes 01
     .long 846154, 846154, 4442679, 4442679
-    # +112: layer 8 k 129..135: z 2^32 mod q, lanes 23
+    # +112: group 0: layer 8 k 129..135: z 2^32 mod q, lanes 23
     .long 48306, 48306, 554416, 554416
-    # +128: layer 8 k 129..135: q^-1 twist, lanes 01
+    # +128: group 0: layer 8 k 129..135: its q^-1 twist, lanes 01
     .long 540420426, 540420426, 973777463, 973777463
-    # +144: layer 8 k 129..135: q^-1 twist, lanes 23
+    # +144: group 0: layer 8 k 129..135: its q^-1 twist, lanes 23
     .long 2258042034, 2258042034, 4139677104, 4139677104
-    # +160: layer 8 k 136..142: z 2^32 mod q, lanes 01
+    # +160: group 0: layer 8 k 136..142: z 2^32 mod q, lanes 01
     .long 3545687, 3545687, 976891, 976891
-    # +176: layer 8 k 136..142: z 2^32 mod q, lanes 23
+    # +176: group 0: layer 8 k 136..142: z 2^32 mod q, lanes 23
     .long 2286327, 2286327, 2235985, 2235985
-    # +192: layer 8 k 136..142: q^-1 twist, lanes 01
+    # +192: group 0: layer 8 k 136..142: its q^-1 twist, lanes 01
     .long 4093704791, 4093704791, 3415099387, 3415099387
-    # +208: layer 8 k 136..142: q^-1 twist, lanes 23
+    # +208: group 0: layer 8 k 136..142: its q^-1 twist, lanes 23
     .long 3171009271, 3171009271, 1600929361, 1600929361
-    # +224: layer 8 k 137..143: z 2^32 mod q, lanes 01
+    # +224: group 0: layer 8 k 137..143: z 2^32 mod q, lanes 01
     .long 6767575, 6767575, 8196974, 8196974
-    # +240: layer 8 k 137..143: z 2^32 mod q, lanes 23
+    # +240: group 0: layer 8 k 137..143: z 2^32 mod q, lanes 23
     .long 420899, 420899, 2939036, 2939036
-    # +256: layer 8 k 137..143: q^-1 twist, lanes 01
+    # +256: group 0: layer 8 k 137..143: its q^-1 twist, lanes 01
     .long 1499603927, 1499603927, 2750075758, 2750075758
-    # +272: layer 8 k 137..143: q^-1 twist, lanes 23
+    # +272: group 0: layer 8 k 137..143: its q^-1 twist, lanes 23
     .long 1208667171, 1208667171, 3175110812, 3175110812
-    # +288: layer 7 k 64..67: z 2^32 mod q, lanes 01
+    # +288: group 0: layer 7 k 64..67: z 2^32 mod q, lanes 01
     .long 4540456, 4540456, 3628969, 3628969
-    # +304: layer 7 k 64..67: z 2^32 mod q, lanes 23
+    # +304: group 0: layer 7 k 64..67: z 2^32 mod q, lanes 23
     .long 3881060, 3881060, 3019102, 3019102
-    # +320: layer 7 k 64..67: q^-1 twist, lanes 01
+    # +320: group 0: layer 7 k 64..67: its q^-1 twist, lanes 01
     .long 894060584, 894060584, 3148644265, 3148644265
-    # +336: layer 7 k 64..67: q^-1 twist, lanes 23
+    # +336: group 0: layer 7 k 64..67: its q^-1 twist, lanes 23
     .long 3309811812, 3309811812, 2337919326, 2337919326
-    # +352: layer 7 k 68..71: z 2^32 mod q, lanes 01
+    # +352: group 0: layer 7 k 68..71: z 2^32 mod q, lanes 01
     .long 1439742, 1439742, 812732, 812732
-    # +368: layer 7 k 68..71: z 2^32 mod q, lanes 23
+    # +368: group 0: layer 7 k 68..71: z 2^32 mod q, lanes 23
     .long 1584928, 1584928, 7094748, 7094748
-    # +384: layer 7 k 68..71: q^-1 twist, lanes 01
+    # +384: group 0: layer 7 k 68..71: its q^-1 twist, lanes 01
     .long 3088431102, 3088431102, 518252220, 518252220
-    # +400: layer 7 k 68..71: q^-1 twist, lanes 23
+    # +400: group 0: layer 7 k 68..71: its q^-1 twist, lanes 23
     .long 4126945056, 4126945056, 178766300, 178766300
-    # +416: layer 6 k 32: z 2^32 mod q
+    # +416: group 0: layer 6 k 32: z 2^32 mod q
     .long 2797779, 2797779, 2797779, 2797779
-    # +432: layer 6 k 32: its q^-1 twist
+    # +432: group 0: layer 6 k 32: its q^-1 twist
     .long 952438995, 952438995, 952438995, 952438995
-    # +448: layer 6 k 33: z 2^32 mod q
+    # +448: group 0: layer 6 k 33: z 2^32 mod q
     .long 6308525, 6308525, 6308525, 6308525
-    # +464: layer 6 k 33: its q^-1 twist
+    # +464: group 0: layer 6 k 33: its q^-1 twist
     .long 1714807469, 1714807469, 1714807469, 1714807469
-    # +480: layer 6 k 34: z 2^32 mod q
+    # +480: group 0: layer 6 k 34: z 2^32 mod q
     .long 2556880, 2556880, 2556880, 2556880
-    # +496: layer 6 k 34: its q^-1 twist
+    # +496: group 0: layer 6 k 34: its q^-1 twist
     .long 950076368, 950076368, 950076368, 950076368
-    # +512: layer 6 k 35: z 2^32 mod q
+    # +512: group 0: layer 6 k 35: z 2^32 mod q
     .long 4479693, 4479693, 4479693, 4479693
-    # +528: layer 6 k 35: its q^-1 twist
+    # +528: group 0: layer 6 k 35: its q^-1 twist
     .long 1495136973, 1495136973, 1495136973, 1495136973
-    # +544: layer 5 k 16: z 2^32 mod q
+    # +544: group 0: layer 5 k 16: z 2^32 mod q
     .long 8100412, 8100412, 8100412, 8100412
-    # +560: layer 5 k 16: its q^-1 twist
+    # +560: group 0: layer 5 k 16: its q^-1 twist
     .long 1170414140, 1170414140, 1170414140, 1170414140
-    # +576: layer 5 k 17: z 2^32 mod q
+    # +576: group 0: layer 5 k 17: z 2^32 mod q
     .long 4369920, 4369920, 4369920, 4369920
-    # +592: layer 5 k 17: its q^-1 twist
+    # +592: group 0: layer 5 k 17: its q^-1 twist
     .long 1443016192, 1443016192, 1443016192, 1443016192
-    # +608: layer 4 k 8: z 2^32 mod q
+    # +608: group 0: layer 4 k 8: z 2^32 mod q
     .long 5700314, 5700314, 5700314, 5700314
-    # +624: layer 4 k 8: its q^-1 twist
+    # +624: group 0: layer 4 k 8: its q^-1 twist
     .long 3669113562, 3669113562, 3669113562, 3669113562
-    # +640: layer 8 k 144..150: z 2^32 mod q, lanes 01
+    # +640: group 1: layer 8 k 144..150: z 2^32 mod q, lanes 01
     .long 3833893, 3833893, 1104333, 1104333
-    # +656: layer 8 k 144..150: z 2^32 mod q, lanes 23
+    # +656: group 1: layer 8 k 144..150: z 2^32 mod q, lanes 23
     .long 6470041, 6470041, 6656817, 6656817
-    # +672: layer 8 k 144..150: q^-1 twist, lanes 01
+    # +672: group 1: layer 8 k 144..150: its q^-1 twist, lanes 01
     .long 3518963749, 3518963749, 1758099917, 1758099917
-    # +688: layer 8 k 144..150: q^-1 twist, lanes 23
+    # +688: group 1: layer 8 k 144..150: its q^-1 twist, lanes 23
     .long 4011186585, 4011186585, 3729503025, 3729503025
-    # +704: layer 8 k 145..151: z 2^32 mod q, lanes 01
+    # +704: group 1: layer 8 k 145..151: z 2^32 mod q, lanes 01
     .long 260646, 260646, 1667432, 1667432
-    # +720: layer 8 k 145..151: z 2^32 mod q, lanes 23
+    # +720: group 1: layer 8 k 145..151: z 2^32 mod q, lanes 23
     .long 1803090, 1803090, 426683, 426683
-    # +736: layer 8 k 145..151: q^-1 twist, lanes 01
+    # +736: group 1: layer 8 k 145..151: its q^-1 twist, lanes 01
     .long 71875110, 71875110, 440824168, 440824168
-    # +752: layer 8 k 145..151: q^-1 twist, lanes 23
+    # +752: group 1: layer 8 k 145..151: its q^-1 twist, lanes 23
     .long 260424530, 260424530, 1591599803, 1591599803
-    # +768: layer 8 k 152..158: z 2^32 mod q, lanes 01
+    # +768: group 1: layer 8 k 152..158: z 2^32 mod q, lanes 01
     .long 7908339, 7908339, 975884, 975884
-    # +784: layer 8 k 152..158: z 2^32 mod q, lanes 23
+    # +784: group 1: layer 8 k 152..158: z 2^32 mod q, lanes 23
     .long 8110657, 8110657, 4856520, 4856520
-    # +800: layer 8 k 152..158: q^-1 twist, lanes 01
+    # +800: group 1: layer 8 k 152..158: its q^-1 twist, lanes 01
     .long 3900115955, 3900115955, 110126092, 110126092
-    # +816: layer 8 k 152..158: q^-1 twist, lanes 23
+    # +816: group 1: layer 8 k 152..158: its q^-1 twist, lanes 23
     .long 1547952705, 1547952705, 4288879304, 4288879304
-    # +832: layer 8 k 153..159: z 2^32 mod q, lanes 01
+    # +832: group 1: layer 8 k 153..159: z 2^32 mod q, lanes 01
     .long 6662682, 6662682, 6167306, 6167306
-    # +848: layer 8 k 153..159: z 2^32 mod q, lanes 23
+    # +848: group 1: layer 8 k 153..159: z 2^32 mod q, lanes 23
     .long 4513516, 4513516, 3038916, 3038916
-    # +864: layer 8 k 153..159: q^-1 twist, lanes 01
+    # +864: group 1: layer 8 k 153..159: its q^-1 twist, lanes 01
     .long 279505434, 279505434, 1723816714, 1723816714
-    # +880: layer 8 k 153..159: q^-1 twist, lanes 23
+    # +880: group 1: layer 8 k 153..159: its q^-1 twist, lanes 23
     .long 3592576748, 3592576748, 2047270596, 2047270596
-    # +896: layer 7 k 72..75: z 2^32 mod q, lanes 01
+    # +896: group 1: layer 7 k 72..75: z 2^32 mod q, lanes 01
     .long 7039087, 7039087, 7064828, 7064828
-    # +912: layer 7 k 72..75: z 2^32 mod q, lanes 23
+    # +912: group 1: layer 7 k 72..75: z 2^32 mod q, lanes 23
     .long 177440, 177440, 2409325, 2409325
-    # +928: layer 7 k 72..75: q^-1 twist, lanes 01
+    # +928: group 1: layer 7 k 72..75: its q^-1 twist, lanes 01
     .long 4059646063, 4059646063, 3960163580, 3960163580
-    # +944: layer 7 k 72..75: q^-1 twist, lanes 23
+    # +944: group 1: layer 7 k 72..75: its q^-1 twist, lanes 23
     .long 1185330464, 1185330464, 2517787501, 2517787501
-    # +960: layer 7 k 76..79: z 2^32 mod q, lanes 01
+    # +960: group 1: layer 7 k 76..79: z 2^32 mod q, lanes 01
     .long 1851402, 1851402, 5220671, 5220671
-    # +976: layer 7 k 76..79: z 2^32 mod q, lanes 23
+    # +976: group 1: layer 7 k 76..79: z 2^32 mod q, lanes 23
     .long 3553272, 3553272, 8190869, 8190869
-    # +992: layer 7 k 76..79: q^-1 twist, lanes 01
+    # +992: group 1: layer 7 k 76..79: its q^-1 twist, lanes 01
     .long 2870837258, 2870837258, 1375177023, 1375177023
-    # +1008: layer 7 k 76..79: q^-1 twist, lanes 23
+    # +1008: group 1: layer 7 k 76..79: its q^-1 twist, lanes 23
     .long 2872391672, 2872391672, 695180181, 695180181
-    # +1024: layer 6 k 36: z 2^32 mod q
+    # +1024: group 1: layer 6 k 36: z 2^32 mod q
     .long 4499374, 4499374, 4499374, 4499374
-    # +1040: layer 6 k 36: its q^-1 twist
+    # +1040: group 1: layer 6 k 36: its q^-1 twist
     .long 1983539118, 1983539118, 1983539118, 1983539118
-    # +1056: layer 6 k 37: z 2^32 mod q
+    # +1056: group 1: layer 6 k 37: z 2^32 mod q
     .long 7426187, 7426187, 7426187, 7426187
-    # +1072: layer 6 k 37: its q^-1 twist
+    # +1072: group 1: layer 6 k 37: its q^-1 twist
     .long 285388939, 285388939, 285388939, 285388939
-    # +1088: layer 6 k 38: z 2^32 mod q
+    # +1088: group 1: layer 6 k 38: z 2^32 mod q
     .long 7849063, 7849063, 7849063, 7849063
-    # +1104: layer 6 k 38: its q^-1 twist
+    # +1104: group 1: layer 6 k 38: its q^-1 twist
     .long 1636082791, 1636082791, 1636082791, 1636082791
-    # +1120: layer 6 k 39: z 2^32 mod q
+    # +1120: group 1: layer 6 k 39: z 2^32 mod q
     .long 7568473, 7568473, 7568473, 7568473
-    # +1136: layer 6 k 39: its q^-1 twist
+    # +1136: group 1: layer 6 k 39: its q^-1 twist
     .long 2810092633, 2810092633, 2810092633, 2810092633
-    # +1152: layer 5 k 18: z 2^32 mod q
+    # +1152: group 1: layer 5 k 18: z 2^32 mod q
     .long 19422, 19422, 19422, 19422
-    # +1168: layer 5 k 18: its q^-1 twist
+    # +1168: group 1: layer 5 k 18: its q^-1 twist
     .long 2457603038, 2457603038, 2457603038, 2457603038
-    # +1184: layer 5 k 19: z 2^32 mod q
+    # +1184: group 1: layer 5 k 19: z 2^32 mod q
     .long 6623180, 6623180, 6623180, 6623180
-    # +1200: layer 5 k 19: its q^-1 twist
+    # +1200: group 1: layer 5 k 19: its q^-1 twist
     .long 3965620172, 3965620172, 3965620172, 3965620172
-    # +1216: layer 4 k 9: z 2^32 mod q
+    # +1216: group 1: layer 4 k 9: z 2^32 mod q
     .long 5268920, 5268920, 5268920, 5268920
-    # +1232: layer 4 k 9: its q^-1 twist
+    # +1232: group 1: layer 4 k 9: its q^-1 twist
     .long 285697464, 285697464, 285697464, 285697464
-    # +1248: layer 8 k 160..166: z 2^32 mod q, lanes 01
+    # +1248: group 2: layer 8 k 160..166: z 2^32 mod q, lanes 01
     .long 1799107, 1799107, 6727783, 6727783
-    # +1264: layer 8 k 160..166: z 2^32 mod q, lanes 23
+    # +1264: group 2: layer 8 k 160..166: z 2^32 mod q, lanes 23
     .long 5366416, 5366416, 8217573, 8217573
-    # +1280: layer 8 k 160..166: q^-1 twist, lanes 01
+    # +1280: group 2: layer 8 k 160..166: its q^-1 twist, lanes 01
     .long 2568213443, 2568213443, 1039370343, 1039370343
-    # +1296: layer 8 k 160..166: q^-1 twist, lanes 23
+    # +1296: group 2: layer 8 k 160..166: its q^-1 twist, lanes 23
     .long 883155600, 883155600, 1316619237, 1316619237
-    # +1312: layer 8 k 161..167: z 2^32 mod q, lanes 01
+    # +1312: group 2: layer 8 k 161..167: z 2^32 mod q, lanes 01
     .long 3694233, 3694233, 7570268, 7570268
-    # +1328: layer 8 k 161..167: z 2^32 mod q, lanes 23
+    # +1328: group 2: layer 8 k 161..167: z 2^32 mod q, lanes 23
     .long 6764025, 6764025, 3183426, 3183426
-    # +1344: layer 8 k 161..167: q^-1 twist, lanes 01
+    # +1344: group 2: layer 8 k 161..167: its q^-1 twist, lanes 01
     .long 596344473, 596344473, 853476188, 853476188
-    # +1360: layer 8 k 161..167: q^-1 twist, lanes 23
+    # +1360: group 2: layer 8 k 161..167: its q^-1 twist, lanes 23
     .long 3467007481, 3467007481, 2040058690, 2040058690
-    # +1376: layer 8 k 168..174: z 2^32 mod q, lanes 01
+    # +1376: group 2: layer 8 k 168..174: z 2^32 mod q, lanes 01
     .long 1207385, 1207385, 5011305, 5011305
-    # +1392: layer 8 k 168..174: z 2^32 mod q, lanes 23
+    # +1392: group 2: layer 8 k 168..174: z 2^32 mod q, lanes 23
     .long 164721, 164721, 5948022, 5948022
-    # +1408: layer 8 k 168..174: q^-1 twist, lanes 01
+    # +1408: group 2: layer 8 k 168..174: its q^-1 twist, lanes 01
     .long 2233306201, 2233306201, 2126092137, 2126092137
-    # +1424: layer 8 k 168..174: q^-1 twist, lanes 23
+    # +1424: group 2: layer 8 k 168..174: its q^-1 twist, lanes 23
     .long 1542497137, 1542497137, 4121526902, 4121526902
-    # +1440: layer 8 k 169..175: z 2^32 mod q, lanes 01
+    # +1440: group 2: layer 8 k 169..175: z 2^32 mod q, lanes 01
     .long 8194886, 8194886, 6423145, 6423145
-    # +1456: layer 8 k 169..175: z 2^32 mod q, lanes 23
+    # +1456: group 2: layer 8 k 169..175: z 2^32 mod q, lanes 23
     .long 5925962, 5925962, 2013608, 2013608
-    # +1472: layer 8 k 169..175: q^-1 twist, lanes 01
+    # +1472: group 2: layer 8 k 169..175: its q^-1 twist, lanes 01
     .long 384158534, 384158534, 2955879017, 2955879017
-    # +1488: layer 8 k 169..175: q^-1 twist, lanes 23
+    # +1488: group 2: layer 8 k 169..175: its q^-1 twist, lanes 23
     .long 1357098058, 1357098058, 2740173224, 2740173224
-    # +1504: layer 7 k 80..83: z 2^32 mod q, lanes 01
+    # +1504: group 2: layer 7 k 80..83: z 2^32 mod q, lanes 01
     .long 1316856, 1316856, 7620448, 7620448
-    # +1520: layer 7 k 80..83: z 2^32 mod q, lanes 23
+    # +1520: group 2: layer 7 k 80..83: z 2^32 mod q, lanes 23
     .long 210977, 210977, 5991061, 5991061
-    # +1536: layer 7 k 80..83: q^-1 twist, lanes 01
+    # +1536: group 2: layer 7 k 80..83: its q^-1 twist, lanes 01
     .long 1729304568, 1729304568, 1499481952, 1499481952
-    # +1552: layer 7 k 80..83: q^-1 twist, lanes 23
+    # +1552: group 2: layer 7 k 80..83: its q^-1 twist, lanes 23
     .long 3666303009, 3666303009, 1999506069, 1999506069
-    # +1568: layer 7 k 84..87: z 2^32 mod q, lanes 01
+    # +1568: group 2: layer 7 k 84..87: z 2^32 mod q, lanes 01
     .long 3249728, 3249728, 6727353, 6727353
-    # +1584: layer 7 k 84..87: z 2^32 mod q, lanes 23
+    # +1584: group 2: layer 7 k 84..87: z 2^32 mod q, lanes 23
     .long 8578, 8578, 3724342, 3724342
-    # +1600: layer 7 k 84..87: q^-1 twist, lanes 01
+    # +1600: group 2: layer 7 k 84..87: its q^-1 twist, lanes 01
     .long 318346816, 318346816, 1555941049, 1555941049
-    # +1616: layer 7 k 84..87: q^-1 twist, lanes 23
+    # +1616: group 2: layer 7 k 84..87: its q^-1 twist, lanes 23
     .long 1261461890, 1261461890, 3619656758, 3619656758
-    # +1632: layer 6 k 40: z 2^32 mod q
+    # +1632: group 2: layer 6 k 40: z 2^32 mod q
     .long 4680821, 4680821, 4680821, 4680821
-    # +1648: layer 6 k 40: its q^-1 twist
+    # +1648: group 2: layer 6 k 40: its q^-1 twist
     .long 2270563445, 2270563445, 2270563445, 2270563445
-    # +1664: layer 6 k 41: z 2^32 mod q
+    # +1664: group 2: layer 6 k 41: z 2^32 mod q
     .long 1600420, 1600420, 1600420, 1600420
-    # +1680: layer 6 k 41: its q^-1 twist
+    # +1680: group 2: layer 6 k 41: its q^-1 twist
     .long 3415010212, 3415010212, 3415010212, 3415010212
-    # +1696: layer 6 k 42: z 2^32 mod q
+    # +1696: group 2: layer 6 k 42: z 2^32 mod q
     .long 2140649, 2140649, 2140649, 2140649
-    # +1712: layer 6 k 42: its q^-1 twist
+    # +1712: group 2: layer 6 k 42: its q^-1 twist
     .long 3302869481, 3302869481, 3302869481, 3302869481
-    # +1728: layer 6 k 43: z 2^32 mod q
+    # +1728: group 2: layer 6 k 43: z 2^32 mod q
     .long 4873154, 4873154, 4873154, 4873154
-    # +1744: layer 6 k 43: its q^-1 twist
+    # +1744: group 2: layer 6 k 43: its q^-1 twist
     .long 1925356482, 1925356482, 1925356482, 1925356482
-    # +1760: layer 5 k 20: z 2^32 mod q
+    # +1760: group 2: layer 5 k 20: z 2^32 mod q
     .long 3277672, 3277672, 3277672, 3277672
-    # +1776: layer 5 k 20: its q^-1 twist
+    # +1776: group 2: layer 5 k 20: its q^-1 twist
     .long 748618600, 748618600, 748618600, 748618600
-    # +1792: layer 5 k 21: z 2^32 mod q
+    # +1792: group 2: layer 5 k 21: z 2^32 mod q
     .long 1399561, 1399561, 1399561, 1399561
-    # +1808: layer 5 k 21: its q^-1 twist
+    # +1808: group 2: layer 5 k 21: its q^-1 twist
     .long 1257667337, 1257667337, 1257667337, 1257667337
-    # +1824: layer 4 k 10: z 2^32 mod q
+    # +1824: group 2: layer 4 k 10: z 2^32 mod q
     .long 2884855, 2884855, 2884855, 2884855
-    # +1840: layer 4 k 10: its q^-1 twist
+    # +1840: group 2: layer 4 k 10: its q^-1 twist
     .long 3779781879, 3779781879, 3779781879, 3779781879
-    # +1856: layer 8 k 176..182: z 2^32 mod q, lanes 01
+    # +1856: group 3: layer 8 k 176..182: z 2^32 mod q, lanes 01
     .long 3776993, 3776993, 3724270, 3724270
-    # +1872: layer 8 k 176..182: z 2^32 mod q, lanes 23
+    # +1872: group 3: layer 8 k 176..182: z 2^32 mod q, lanes 23
     .long 1846953, 1846953, 2831860, 2831860
-    # +1888: layer 8 k 176..182: q^-1 twist, lanes 01
+    # +1888: group 3: layer 8 k 176..182: its q^-1 twist, lanes 01
     .long 3354771937, 3354771937, 3686175726, 3686175726
-    # +1904: layer 8 k 176..182: q^-1 twist, lanes 23
+    # +1904: group 3: layer 8 k 176..182: its q^-1 twist, lanes 23
     .long 3580972713, 3580972713, 1021949428, 1021949428
-    # +1920: layer 8 k 177..183: z 2^32 mod q, lanes 01
+    # +1920: group 3: layer 8 k 177..183: z 2^32 mod q, lanes 01
     .long 7786281, 7786281, 2584293, 2584293
-    # +1936: layer 8 k 177..183: z 2^32 mod q, lanes 23
+    # +1936: group 3: layer 8 k 177..183: z 2^32 mod q, lanes 23
     .long 1671176, 1671176, 542412, 542412
-    # +1952: layer 8 k 177..183: q^-1 twist, lanes 01
+    # +1952: group 3: layer 8 k 177..183: its q^-1 twist, lanes 01
     .long 3923504937, 3923504937, 260312805, 260312805
-    # +1968: layer 8 k 177..183: q^-1 twist, lanes 23
+    # +1968: group 3: layer 8 k 177..183: its q^-1 twist, lanes 23
     .long 1276805128, 1276805128, 3538011852, 3538011852
-    # +1984: layer 8 k 184..190: z 2^32 mod q, lanes 01
+    # +1984: group 3: layer 8 k 184..190: z 2^32 mod q, lanes 01
     .long 4974386, 4974386, 7603226, 7603226
-    # +2000: layer 8 k 184..190: z 2^32 mod q, lanes 23
+    # +2000: group 3: layer 8 k 184..190: z 2^32 mod q, lanes 23
     .long 1374803, 1374803, 6463336, 6463336
-    # +2016: layer 8 k 184..190: q^-1 twist, lanes 01
+    # +2016: group 3: layer 8 k 184..190: its q^-1 twist, lanes 01
     .long 2888967986, 2888967986, 3690415130, 3690415130
-    # +2032: layer 8 k 184..190: q^-1 twist, lanes 23
+    # +2032: group 3: layer 8 k 184..190: its q^-1 twist, lanes 23
     .long 3252640339, 3252640339, 1078959976, 1078959976
-    # +2048: layer 8 k 185..191: z 2^32 mod q, lanes 01
+    # +2048: group 3: layer 8 k 185..191: z 2^32 mod q, lanes 01
     .long 6144537, 6144537, 6880252, 6880252
-    # +2064: layer 8 k 185..191: z 2^32 mod q, lanes 23
+    # +2064: group 3: layer 8 k 185..191: z 2^32 mod q, lanes 23
     .long 2546312, 2546312, 1279661, 1279661
-    # +2080: layer 8 k 185..191: q^-1 twist, lanes 01
+    # +2080: group 3: layer 8 k 185..191: its q^-1 twist, lanes 01
     .long 270590489, 270590489, 300448764, 300448764
-    # +2096: layer 8 k 185..191: q^-1 twist, lanes 23
+    # +2096: group 3: layer 8 k 185..191: its q^-1 twist, lanes 23
     .long 3078085256, 3078085256, 3462997677, 3462997677
-    # +2112: layer 7 k 88..91: z 2^32 mod q, lanes 01
+    # +2112: group 3: layer 7 k 88..91: z 2^32 mod q, lanes 01
     .long 4421799, 4421799, 7475901, 7475901
-    # +2128: layer 7 k 88..91: z 2^32 mod q, lanes 23
+    # +2128: group 3: layer 7 k 88..91: z 2^32 mod q, lanes 23
     .long 1100098, 1100098, 8336129, 8336129
-    # +2144: layer 7 k 88..91: q^-1 twist, lanes 01
+    # +2144: group 3: layer 7 k 88..91: its q^-1 twist, lanes 01
     .long 3084408999, 3084408999, 3628708541, 3628708541
-    # +2160: layer 7 k 88..91: q^-1 twist, lanes 23
+    # +2160: group 3: layer 7 k 88..91: its q^-1 twist, lanes 23
     .long 2151221570, 2151221570, 1784632065, 1784632065
-    # +2176: layer 7 k 92..95: z 2^32 mod q, lanes 01
+    # +2176: group 3: layer 7 k 92..95: z 2^32 mod q, lanes 01
     .long 5282425, 5282425, 7871466, 7871466
-    # +2192: layer 7 k 92..95: z 2^32 mod q, lanes 23
+    # +2192: group 3: layer 7 k 92..95: z 2^32 mod q, lanes 23
     .long 8115473, 8115473, 3343383, 3343383
-    # +2208: layer 7 k 92..95: q^-1 twist, lanes 01
+    # +2208: group 3: layer 7 k 92..95: its q^-1 twist, lanes 01
     .long 3139418745, 3139418745, 3069533162, 3069533162
-    # +2224: layer 7 k 92..95: q^-1 twist, lanes 23
+    # +2224: group 3: layer 7 k 92..95: its q^-1 twist, lanes 23
     .long 916321553, 916321553, 2973099031, 2973099031
-    # +2240: layer 6 k 44: z 2^32 mod q
+    # +2240: group 3: layer 6 k 44: z 2^32 mod q
     .long 3821735, 3821735, 3821735, 3821735
-    # +2256: layer 6 k 44: its q^-1 twist
+    # +2256: group 3: layer 6 k 44: its q^-1 twist
     .long 2463051943, 2463051943, 2463051943, 2463051943
-    # +2272: layer 6 k 45: z 2^32 mod q
+    # +2272: group 3: layer 6 k 45: z 2^32 mod q
     .long 4874723, 4874723, 4874723, 4874723
-    # +2288: layer 6 k 45: its q^-1 twist
+    # +2288: group 3: layer 6 k 45: its q^-1 twist
     .long 3875979747, 3875979747, 3875979747, 3875979747
-    # +2304: layer 6 k 46: z 2^32 mod q
+    # +2304: group 3: layer 6 k 46: z 2^32 mod q
     .long 1643818, 1643818, 1643818, 1643818
-    # +2320: layer 6 k 46: its q^-1 twist
+    # +2320: group 3: layer 6 k 46: its q^-1 twist
     .long 901666090, 901666090, 901666090, 901666090
-    # +2336: layer 6 k 47: z 2^32 mod q
+    # +2336: group 3: layer 6 k 47: z 2^32 mod q
     .long 1699267, 1699267, 1699267, 1699267
-    # +2352: layer 6 k 47: its q^-1 twist
+    # +2352: group 3: layer 6 k 47: its q^-1 twist
     .long 1750224323, 1750224323, 1750224323, 1750224323
-    # +2368: layer 5 k 22: z 2^32 mod q
+    # +2368: group 3: layer 5 k 22: z 2^32 mod q
     .long 3859737, 3859737, 3859737, 3859737
-    # +2384: layer 5 k 22: its q^-1 twist
+    # +2384: group 3: layer 5 k 22: its q^-1 twist
     .long 878576921, 878576921, 878576921, 878576921
-    # +2400: layer 5 k 23: z 2^32 mod q
+    # +2400: group 3: layer 5 k 23: z 2^32 mod q
     .long 2118186, 2118186, 2118186, 2118186
-    # +2416: layer 5 k 23: its q^-1 twist
+    # +2416: group 3: layer 5 k 23: its q^-1 twist
     .long 2640679466, 2640679466, 2640679466, 2640679466
-    # +2432: layer 4 k 11: z 2^32 mod q
+    # +2432: group 3: layer 4 k 11: z 2^32 mod q
     .long 5260684, 5260684, 5260684, 5260684
-    # +2448: layer 4 k 11: its q^-1 twist
+    # +2448: group 3: layer 4 k 11: its q^-1 twist
     .long 1929495948, 1929495948, 1929495948, 1929495948
-    # +2464: layer 8 k 192..198: z 2^32 mod q, lanes 01
+    # +2464: group 4: layer 8 k 192..198: z 2^32 mod q, lanes 01
     .long 1962642, 1962642, 7067962, 7067962
-    # +2480: layer 8 k 192..198: z 2^32 mod q, lanes 23
+    # +2480: group 4: layer 8 k 192..198: z 2^32 mod q, lanes 23
     .long 1430225, 1430225, 7143142, 7143142
-    # +2496: layer 8 k 192..198: q^-1 twist, lanes 01
+    # +2496: group 4: layer 8 k 192..198: its q^-1 twist, lanes 01
     .long 3178246802, 3178246802, 3331529018, 3331529018
-    # +2512: layer 8 k 192..198: q^-1 twist, lanes 23
+    # +2512: group 4: layer 8 k 192..198: its q^-1 twist, lanes 23
     .long 2515530449, 2515530449, 3309944550, 3309944550
-    # +2528: layer 8 k 193..199: z 2^32 mod q, lanes 01
+    # +2528: group 4: layer 8 k 193..199: z 2^32 mod q, lanes 01
     .long 5074302, 5074302, 451100, 451100
-    # +2544: layer 8 k 193..199: z 2^32 mod q, lanes 23
+    # +2544: group 4: layer 8 k 193..199: z 2^32 mod q, lanes 23
     .long 3318210, 3318210, 1333058, 1333058
-    # +2560: layer 8 k 193..199: q^-1 twist, lanes 01
+    # +2560: group 4: layer 8 k 193..199: its q^-1 twist, lanes 01
     .long 3875351934, 3875351934, 1045062172, 1045062172
-    # +2576: layer 8 k 193..199: q^-1 twist, lanes 23
+    # +2576: group 4: layer 8 k 193..199: its q^-1 twist, lanes 23
     .long 2070602178, 2070602178, 4059862850, 4059862850
-    # +2592: layer 8 k 200..206: z 2^32 mod q, lanes 01
+    # +2592: group 4: layer 8 k 200..206: z 2^32 mod q, lanes 01
     .long 1050970, 1050970, 6511298, 6511298
-    # +2608: layer 8 k 200..206: z 2^32 mod q, lanes 23
+    # +2608: group 4: layer 8 k 200..206: z 2^32 mod q, lanes 23
     .long 3548272, 3548272, 7129923, 7129923
-    # +2624: layer 8 k 200..206: q^-1 twist, lanes 01
+    # +2624: group 4: layer 8 k 200..206: its q^-1 twist, lanes 01
     .long 3158002010, 3158002010, 314284738, 314284738
-    # +2640: layer 8 k 200..206: q^-1 twist, lanes 23
+    # +2640: group 4: layer 8 k 200..206: its q^-1 twist, lanes 23
     .long 1287922800, 1287922800, 72690499, 72690499
-    # +2656: layer 8 k 201..207: z 2^32 mod q, lanes 01
+    # +2656: group 4: layer 8 k 201..207: z 2^32 mod q, lanes 01
     .long 6476982, 6476982, 2994039, 2994039
-    # +2672: layer 8 k 201..207: z 2^32 mod q, lanes 23
+    # +2672: group 4: layer 8 k 201..207: z 2^32 mod q, lanes 23
     .long 5744496, 5744496, 3767016, 3767016
-    # +2688: layer 8 k 201..207: q^-1 twist, lanes 01
+    # +2688: group 4: layer 8 k 201..207: its q^-1 twist, lanes 01
     .long 3623457974, 3623457974, 3600584567, 3600584567
-    # +2704: layer 8 k 201..207: q^-1 twist, lanes 23
+    # +2704: group 4: layer 8 k 201..207: its q^-1 twist, lanes 23
     .long 4249200496, 4249200496, 1536588520, 1536588520
-    # +2720: layer 7 k 96..99: z 2^32 mod q, lanes 01
+    # +2720: group 4: layer 7 k 96..99: z 2^32 mod q, lanes 01
     .long 1430430, 1430430, 6527646, 6527646
-    # +2736: layer 7 k 96..99: z 2^32 mod q, lanes 23
+    # +2736: group 4: layer 7 k 96..99: z 2^32 mod q, lanes 23
     .long 7031341, 7031341, 381987, 381987
-    # +2752: layer 7 k 96..99: q^-1 twist, lanes 01
+    # +2752: group 4: layer 7 k 96..99: its q^-1 twist, lanes 01
     .long 1669960606, 1669960606, 2629261982, 2629261982
-    # +2768: layer 7 k 96..99: q^-1 twist, lanes 23
+    # +2768: group 4: layer 7 k 96..99: its q^-1 twist, lanes 23
     .long 120646189, 120646189, 889861155, 889861155
-    # +2784: layer 7 k 100..103: z 2^32 mod q, lanes 01
+    # +2784: group 4: layer 7 k 100..103: z 2^32 mod q, lanes 01
     .long 1308169, 1308169, 22981, 22981
-    # +2800: layer 7 k 100..103: z 2^32 mod q, lanes 23
+    # +2800: group 4: layer 7 k 100..103: z 2^32 mod q, lanes 23
     .long 1228525, 1228525, 671102, 671102
-    # +2816: layer 7 k 100..103: q^-1 twist, lanes 01
+    # +2816: group 4: layer 7 k 100..103: its q^-1 twist, lanes 01
     .long 2656376329, 2656376329, 1018755525, 1018755525
-    # +2832: layer 7 k 100..103: q^-1 twist, lanes 23
+    # +2832: group 4: layer 7 k 100..103: its q^-1 twist, lanes 23
     .long 2507169517, 2507169517, 2159672702, 2159672702
-    # +2848: layer 6 k 48: z 2^32 mod q
+    # +2848: group 4: layer 6 k 48: z 2^32 mod q
     .long 539299, 539299, 539299, 539299
-    # +2864: layer 6 k 48: its q^-1 twist
+    # +2864: group 4: layer 6 k 48: its q^-1 twist
     .long 1104976547, 1104976547, 1104976547, 1104976547
-    # +2880: layer 6 k 49: z 2^32 mod q
+    # +2880: group 4: layer 6 k 49: z 2^32 mod q
     .long 6031717, 6031717, 6031717, 6031717
-    # +2896: layer 6 k 49: its q^-1 twist
+    # +2896: group 4: layer 6 k 49: its q^-1 twist
     .long 1661512037, 1661512037, 1661512037, 1661512037
-    # +2912: layer 6 k 50: z 2^32 mod q
+    # +2912: group 4: layer 6 k 50: z 2^32 mod q
     .long 300467, 300467, 300467, 300467
-    # +2928: layer 6 k 50: its q^-1 twist
+    # +2928: group 4: layer 6 k 50: its q^-1 twist
     .long 2235233715, 2235233715, 2235233715, 2235233715
-    # +2944: layer 6 k 51: z 2^32 mod q
+    # +2944: group 4: layer 6 k 51: z 2^32 mod q
     .long 4840449, 4840449, 4840449, 4840449
-    # +2960: layer 6 k 51: its q^-1 twist
+    # +2960: group 4: layer 6 k 51: its q^-1 twist
     .long 1061813249, 1061813249, 1061813249, 1061813249
-    # +2976: layer 5 k 24: z 2^32 mod q
+    # +2976: group 4: layer 5 k 24: z 2^32 mod q
     .long 2108549, 2108549, 2108549, 2108549
-    # +2992: layer 5 k 24: its q^-1 twist
+    # +2992: group 4: layer 5 k 24: its q^-1 twist
     .long 3610299525, 3610299525, 3610299525, 3610299525
-    # +3008: layer 5 k 25: z 2^32 mod q
+    # +3008: group 4: layer 5 k 25: z 2^32 mod q
     .long 5760665, 5760665, 5760665, 5760665
-    # +3024: layer 5 k 25: its q^-1 twist
+    # +3024: group 4: layer 5 k 25: its q^-1 twist
     .long 346752665, 346752665, 346752665, 346752665
-    # +3040: layer 4 k 12: z 2^32 mod q
+    # +3040: group 4: layer 4 k 12: z 2^32 mod q
     .long 2091905, 2091905, 2091905, 2091905
-    # +3056: layer 4 k 12: its q^-1 twist
+    # +3056: group 4: layer 4 k 12: its q^-1 twist
     .long 1091570561, 1091570561, 1091570561, 1091570561
-    # +3072: layer 8 k 208..214: z 2^32 mod q, lanes 01
+    # +3072: group 5: layer 8 k 208..214: z 2^32 mod q, lanes 01
     .long 6784443, 6784443, 7132797, 7132797
-    # +3088: layer 8 k 208..214: z 2^32 mod q, lanes 23
+    # +3088: group 5: layer 8 k 208..214: z 2^32 mod q, lanes 23
     .long 7115408, 7115408, 5688936, 5688936
-    # +3104: layer 8 k 208..214: q^-1 twist, lanes 01
+    # +3104: group 5: layer 8 k 208..214: its q^-1 twist, lanes 01
     .long 4288603579, 4288603579, 1354528381, 1354528381
-    # +3120: layer 8 k 208..214: q^-1 twist, lanes 23
+    # +3120: group 5: layer 8 k 208..214: its q^-1 twist, lanes 23
     .long 2327745168, 2327745168, 1176751720, 1176751720
-    # +3136: layer 8 k 209..215: z 2^32 mod q, lanes 01
+    # +3136: group 5: layer 8 k 209..215: z 2^32 mod q, lanes 01
     .long 5894064, 5894064, 4325093, 4325093
-    # +3152: layer 8 k 209..215: z 2^32 mod q, lanes 23
+    # +3152: group 5: layer 8 k 209..215: z 2^32 mod q, lanes 23
     .long 2590150, 2590150, 5538076, 5538076
-    # +3168: layer 8 k 209..215: q^-1 twist, lanes 01
+    # +3168: group 5: layer 8 k 209..215: its q^-1 twist, lanes 01
     .long 642772912, 642772912, 1637785317, 1637785317
-    # +3184: layer 8 k 209..215: q^-1 twist, lanes 23
+    # +3184: group 5: layer 8 k 209..215: its q^-1 twist, lanes 23
     .long 635454918, 635454918, 1920467228, 1920467228
-    # +3200: layer 8 k 216..222: z 2^32 mod q, lanes 01
+    # +3200: group 5: layer 8 k 216..222: z 2^32 mod q, lanes 01
     .long 8177373, 8177373, 3342277, 3342277
-    # +3216: layer 8 k 216..222: z 2^32 mod q, lanes 23
+    # +3216: group 5: layer 8 k 216..222: z 2^32 mod q, lanes 23
     .long 4272102, 4272102, 8093429, 8093429
-    # +3232: layer 8 k 216..222: q^-1 twist, lanes 01
+    # +3232: group 5: layer 8 k 216..222: its q^-1 twist, lanes 01
     .long 2664982237, 2664982237, 2443943877, 2443943877
-    # +3248: layer 8 k 216..222: q^-1 twist, lanes 23
+    # +3248: group 5: layer 8 k 216..222: its q^-1 twist, lanes 23
     .long 3409833958, 3409833958, 3386515189, 3386515189
-    # +3264: layer 8 k 217..223: z 2^32 mod q, lanes 01
+    # +3264: group 5: layer 8 k 217..223: z 2^32 mod q, lanes 01
     .long 6644538, 6644538, 4943130, 4943130
-    # +3280: layer 8 k 217..223: z 2^32 mod q, lanes 23
+    # +3280: group 5: layer 8 k 217..223: z 2^32 mod q, lanes 23
     .long 2437823, 2437823, 8038120, 8038120
-    # +3296: layer 8 k 217..223: q^-1 twist, lanes 01
+    # +3296: group 5: layer 8 k 217..223: its q^-1 twist, lanes 01
     .long 4157383482, 4157383482, 1223601434, 1223601434
-    # +3312: layer 8 k 217..223: q^-1 twist, lanes 23
+    # +3312: group 5: layer 8 k 217..223: its q^-1 twist, lanes 23
     .long 1123881663, 1123881663, 2170005224, 2170005224
-    # +3328: layer 7 k 104..107: z 2^32 mod q, lanes 01
+    # +3328: group 5: layer 7 k 104..107: z 2^32 mod q, lanes 01
     .long 2477047, 2477047, 411027, 411027
-    # +3344: layer 7 k 104..107: z 2^32 mod q, lanes 23
+    # +3344: group 5: layer 7 k 104..107: z 2^32 mod q, lanes 23
     .long 3693493, 3693493, 2967645, 2967645
-    # +3360: layer 7 k 104..107: q^-1 twist, lanes 01
+    # +3360: group 5: layer 7 k 104..107: its q^-1 twist, lanes 01
     .long 2586094583, 2586094583, 1262003603, 1262003603
-    # +3376: layer 7 k 104..107: q^-1 twist, lanes 23
+    # +3376: group 5: layer 7 k 104..107: its q^-1 twist, lanes 23
     .long 86965173, 86965173, 4005095517, 4005095517
-    # +3392: layer 7 k 108..111: z 2^32 mod q, lanes 01
+    # +3392: group 5: layer 7 k 108..111: z 2^32 mod q, lanes 01
     .long 5665122, 5665122, 6232521, 6232521
-    # +3408: layer 7 k 108..111: z 2^32 mod q, lanes 23
+    # +3408: group 5: layer 7 k 108..111: z 2^32 mod q, lanes 23
     .long 983419, 983419, 4968207, 4968207
-    # +3424: layer 7 k 108..111: q^-1 twist, lanes 01
+    # +3424: group 5: layer 7 k 108..111: its q^-1 twist, lanes 01
     .long 2776805730, 2776805730, 588790217, 588790217
-    # +3440: layer 7 k 108..111: q^-1 twist, lanes 23
+    # +3440: group 5: layer 7 k 108..111: its q^-1 twist, lanes 23
     .long 247357819, 247357819, 783134479, 783134479
-    # +3456: layer 6 k 52: z 2^32 mod q
+    # +3456: group 5: layer 6 k 52: z 2^32 mod q
     .long 2867647, 2867647, 2867647, 2867647
-    # +3472: layer 6 k 52: its q^-1 twist
+    # +3472: group 5: layer 6 k 52: its q^-1 twist
     .long 2497946047, 2497946047, 2497946047, 2497946047
-    # +3488: layer 6 k 53: z 2^32 mod q
+    # +3488: group 5: layer 6 k 53: z 2^32 mod q
     .long 4805995, 4805995, 4805995, 4805995
-    # +3504: layer 6 k 53: its q^-1 twist
+    # +3504: group 5: layer 6 k 53: its q^-1 twist
     .long 561427819, 561427819, 561427819, 561427819
-    # +3520: layer 6 k 54: z 2^32 mod q
+    # +3520: group 5: layer 6 k 54: z 2^32 mod q
     .long 3043716, 3043716, 3043716, 3043716
-    # +3536: layer 6 k 54: its q^-1 twist
+    # +3536: group 5: layer 6 k 54: its q^-1 twist
     .long 475984260, 475984260, 475984260, 475984260
-    # +3552: layer 6 k 55: z 2^32 mod q
+    # +3552: group 5: layer 6 k 55: z 2^32 mod q
     .long 3861115, 3861115, 3861115, 3861115
-    # +3568: layer 6 k 55: its q^-1 twist
+    # +3568: group 5: layer 6 k 55: its q^-1 twist
     .long 202001019, 202001019, 202001019, 202001019
-    # +3584: layer 5 k 26: z 2^32 mod q
+    # +3584: group 5: layer 5 k 26: z 2^32 mod q
     .long 1119584, 1119584, 1119584, 1119584
-    # +3600: layer 5 k 26: its q^-1 twist
+    # +3600: group 5: layer 5 k 26: its q^-1 twist
     .long 4072478048, 4072478048, 4072478048, 4072478048
-    # +3616: layer 5 k 27: z 2^32 mod q
+    # +3616: group 5: layer 5 k 27: z 2^32 mod q
     .long 549488, 549488, 549488, 549488
-    # +3632: layer 5 k 27: its q^-1 twist
+    # +3632: group 5: layer 5 k 27: its q^-1 twist
     .long 2488689264, 2488689264, 2488689264, 2488689264
-    # +3648: layer 4 k 13: z 2^32 mod q
+    # +3648: group 5: layer 4 k 13: z 2^32 mod q
     .long 359251, 359251, 359251, 359251
-    # +3664: layer 4 k 13: its q^-1 twist
+    # +3664: group 5: layer 4 k 13: its q^-1 twist
     .long 1374673747, 1374673747, 1374673747, 1374673747
-    # +3680: layer 8 k 224..230: z 2^32 mod q, lanes 01
+    # +3680: group 6: layer 8 k 224..230: z 2^32 mod q, lanes 01
     .long 3595838, 3595838, 525098, 525098
-    # +3696: layer 8 k 224..230: z 2^32 mod q, lanes 23
+    # +3696: group 6: layer 8 k 224..230: z 2^32 mod q, lanes 23
     .long 5173371, 5173371, 3122442, 3122442
-    # +3712: layer 8 k 224..230: q^-1 twist, lanes 01
+    # +3712: group 6: layer 8 k 224..230: its q^-1 twist, lanes 01
     .long 3036585534, 3036585534, 325927722, 325927722
-    # +3728: layer 8 k 224..230: q^-1 twist, lanes 23
+    # +3728: group 6: layer 8 k 224..230: its q^-1 twist, lanes 23
     .long 2363379835, 2363379835, 2547049738, 2547049738
-    # +3744: layer 8 k 225..231: z 2^32 mod q, lanes 01
+    # +3744: group 6: layer 8 k 225..231: z 2^32 mod q, lanes 01
     .long 768622, 768622, 3556995, 3556995
-    # +3760: layer 8 k 225..231: z 2^32 mod q, lanes 23
+    # +3760: group 6: layer 8 k 225..231: z 2^32 mod q, lanes 23
     .long 6348669, 6348669, 655327, 655327
-    # +3776: layer 8 k 225..231: q^-1 twist, lanes 01
+    # +3776: group 6: layer 8 k 225..231: its q^-1 twist, lanes 01
     .long 4166613614, 4166613614, 2475075203, 2475075203
-    # +3792: layer 8 k 225..231: q^-1 twist, lanes 23
+    # +3792: group 6: layer 8 k 225..231: its q^-1 twist, lanes 23
     .long 1372618621, 1372618621, 3431325663, 3431325663
-    # +3808: layer 8 k 232..238: z 2^32 mod q, lanes 01
+    # +3808: group 6: layer 8 k 232..238: z 2^32 mod q, lanes 01
     .long 522500, 522500, 1613174, 1613174
-    # +3824: layer 8 k 232..238: z 2^32 mod q, lanes 23
+    # +3824: group 6: layer 8 k 232..238: z 2^32 mod q, lanes 23
     .long 7561383, 7561383, 6521319, 6521319
-    # +3840: layer 8 k 232..238: q^-1 twist, lanes 01
+    # +3840: group 6: layer 8 k 232..238: its q^-1 twist, lanes 01
     .long 2368239876, 2368239876, 818371958, 818371958
-    # +3856: layer 8 k 232..238: q^-1 twist, lanes 23
+    # +3856: group 6: layer 8 k 232..238: its q^-1 twist, lanes 23
     .long 3037216935, 3037216935, 421552615, 421552615
-    # +3872: layer 8 k 233..239: z 2^32 mod q, lanes 01
+    # +3872: group 6: layer 8 k 233..239: z 2^32 mod q, lanes 01
     .long 43260, 43260, 7884926, 7884926
-    # +3888: layer 8 k 233..239: z 2^32 mod q, lanes 23
+    # +3888: group 6: layer 8 k 233..239: z 2^32 mod q, lanes 23
     .long 7470875, 7470875, 7479715, 7479715
-    # +3904: layer 8 k 233..239: q^-1 twist, lanes 01
+    # +3904: group 6: layer 8 k 233..239: its q^-1 twist, lanes 01
     .long 2267031804, 2267031804, 3280474238, 3280474238
-    # +3920: layer 8 k 233..239: q^-1 twist, lanes 23
+    # +3920: group 6: layer 8 k 233..239: its q^-1 twist, lanes 23
     .long 517299995, 517299995, 4280713635, 4280713635
-    # +3936: layer 7 k 112..115: z 2^32 mod q, lanes 01
+    # +3936: group 6: layer 7 k 112..115: z 2^32 mod q, lanes 01
     .long 8253495, 8253495, 3632928, 3632928
-    # +3952: layer 7 k 112..115: z 2^32 mod q, lanes 23
+    # +3952: group 6: layer 7 k 112..115: z 2^32 mod q, lanes 23
     .long 3157330, 3157330, 3190144, 3190144
-    # +3968: layer 7 k 112..115: q^-1 twist, lanes 01
+    # +3968: group 6: layer 7 k 112..115: its q^-1 twist, lanes 01
     .long 2131021879, 2131021879, 3726339872, 3726339872
-    # +3984: layer 7 k 112..115: q^-1 twist, lanes 23
+    # +3984: group 6: layer 7 k 112..115: its q^-1 twist, lanes 23
     .long 2765778258, 2765778258, 1440787840, 1440787840
-    # +4000: layer 7 k 116..119: z 2^32 mod q, lanes 01
+    # +4000: group 6: layer 7 k 116..119: z 2^32 mod q, lanes 01
     .long 1000202, 1000202, 4083598, 4083598
-    # +4016: layer 7 k 116..119: z 2^32 mod q, lanes 23
+    # +4016: group 6: layer 7 k 116..119: z 2^32 mod q, lanes 23
     .long 6441103, 6441103, 1257611, 1257611
-    # +4032: layer 7 k 116..119: q^-1 twist, lanes 01
+    # +4032: group 6: layer 7 k 116..119: its q^-1 twist, lanes 01
     .long 2339406602, 2339406602, 993005454, 993005454
-    # +4048: layer 7 k 116..119: q^-1 twist, lanes 23
+    # +4048: group 6: layer 7 k 116..119: its q^-1 twist, lanes 23
     .long 1039411343, 1039411343, 1285853323, 1285853323
-    # +4064: layer 6 k 56: z 2^32 mod q
+    # +4064: group 6: layer 6 k 56: z 2^32 mod q
     .long 4464978, 4464978, 4464978, 4464978
-    # +4080: layer 6 k 56: its q^-1 twist
+    # +4080: group 6: layer 6 k 56: its q^-1 twist
     .long 594436434, 594436434, 594436434, 594436434
-    # +4096: layer 6 k 57: z 2^32 mod q
+    # +4096: group 6: layer 6 k 57: z 2^32 mod q
     .long 2537516, 2537516, 2537516, 2537516
-    # +4112: layer 6 k 57: its q^-1 twist
+    # +4112: group 6: layer 6 k 57: its q^-1 twist
     .long 1898723372, 1898723372, 1898723372, 1898723372
-    # +4128: layer 6 k 58: z 2^32 mod q
+    # +4128: group 6: layer 6 k 58: z 2^32 mod q
     .long 3592148, 3592148, 3592148, 3592148
-    # +4144: layer 6 k 58: its q^-1 twist
+    # +4144: group 6: layer 6 k 58: its q^-1 twist
     .long 1076973524, 1076973524, 1076973524, 1076973524
-    # +4160: layer 6 k 59: z 2^32 mod q
+    # +4160: group 6: layer 6 k 59: z 2^32 mod q
     .long 1661693, 1661693, 1661693, 1661693
-    # +4176: layer 6 k 59: its q^-1 twist
+    # +4176: group 6: layer 6 k 59: its q^-1 twist
     .long 2700671741, 2700671741, 2700671741, 2700671741
-    # +4192: layer 5 k 28: z 2^32 mod q
+    # +4192: group 6: layer 5 k 28: z 2^32 mod q
     .long 4794489, 4794489, 4794489, 4794489
-    # +4208: layer 5 k 28: its q^-1 twist
+    # +4208: group 6: layer 5 k 28: its q^-1 twist
     .long 3436726393, 3436726393, 3436726393, 3436726393
-    # +4224: layer 5 k 29: z 2^32 mod q
+    # +4224: group 6: layer 5 k 29: z 2^32 mod q
     .long 1079900, 1079900, 1079900, 1079900
-    # +4240: layer 5 k 29: its q^-1 twist
+    # +4240: group 6: layer 5 k 29: its q^-1 twist
     .long 1364982364, 1364982364, 1364982364, 1364982364
-    # +4256: layer 4 k 14: z 2^32 mod q
+    # +4256: group 6: layer 4 k 14: z 2^32 mod q
     .long 6026966, 6026966, 6026966, 6026966
-    # +4272: layer 4 k 14: its q^-1 twist
+    # +4272: group 6: layer 4 k 14: its q^-1 twist
     .long 1815525078, 1815525078, 1815525078, 1815525078
-    # +4288: layer 8 k 240..246: z 2^32 mod q, lanes 01
+    # +4288: group 7: layer 8 k 240..246: z 2^32 mod q, lanes 01
     .long 3193378, 3193378, 3759364, 3759364
-    # +4304: layer 8 k 240..246: z 2^32 mod q, lanes 23
+    # +4304: group 7: layer 8 k 240..246: z 2^32 mod q, lanes 23
     .long 4867236, 4867236, 5945978, 5945978
-    # +4320: layer 8 k 240..246: q^-1 twist, lanes 01
+    # +4320: group 7: layer 8 k 240..246: its q^-1 twist, lanes 01
     .long 2390030882, 2390030882, 3118062852, 3118062852
-    # +4336: layer 8 k 240..246: q^-1 twist, lanes 23
+    # +4336: group 7: layer 8 k 240..246: its q^-1 twist, lanes 23
     .long 2262746276, 2262746276, 44694138, 44694138
-    # +4352: layer 8 k 241..247: z 2^32 mod q, lanes 01
+    # +4352: group 7: layer 8 k 241..247: z 2^32 mod q, lanes 01
     .long 1197226, 1197226, 3520352, 3520352
-    # +4368: layer 8 k 241..247: z 2^32 mod q, lanes 23
+    # +4368: group 7: layer 8 k 241..247: z 2^32 mod q, lanes 23
     .long 1235728, 1235728, 8113420, 8113420
-    # +4384: layer 8 k 241..247: q^-1 twist, lanes 01
+    # +4384: group 7: layer 8 k 241..247: its q^-1 twist, lanes 01
     .long 2611446954, 2611446954, 2267133792, 2267133792
-    # +4400: layer 8 k 241..247: q^-1 twist, lanes 23
+    # +4400: group 7: layer 8 k 241..247: its q^-1 twist, lanes 23
     .long 326425360, 326425360, 605900044, 605900044
-    # +4416: layer 8 k 248..254: z 2^32 mod q, lanes 01
+    # +4416: group 7: layer 8 k 248..254: z 2^32 mod q, lanes 01
     .long 3562462, 3562462, 6136326, 6136326
-    # +4432: layer 8 k 248..254: z 2^32 mod q, lanes 23
+    # +4432: group 7: layer 8 k 248..254: z 2^32 mod q, lanes 23
     .long 4562441, 4562441, 4972711, 4972711
-    # +4448: layer 8 k 248..254: q^-1 twist, lanes 01
+    # +4448: group 7: layer 8 k 248..254: its q^-1 twist, lanes 01
     .long 1420958686, 1420958686, 3382600198, 3382600198
-    # +4464: layer 8 k 248..254: q^-1 twist, lanes 23
+    # +4464: group 7: layer 8 k 248..254: its q^-1 twist, lanes 23
     .long 3548823049, 3548823049, 3303063719, 3303063719
-    # +4480: layer 8 k 249..255: z 2^32 mod q, lanes 01
+    # +4480: group 7: layer 8 k 249..255: z 2^32 mod q, lanes 01
     .long 2446433, 2446433, 3342478, 3342478
-    # +4496: layer 8 k 249..255: z 2^32 mod q, lanes 23
+    # +4496: group 7: layer 8 k 249..255: z 2^32 mod q, lanes 23
     .long 6063917, 6063917, 6288750, 6288750
-    # +4512: layer 8 k 249..255: q^-1 twist, lanes 01
+    # +4512: group 7: layer 8 k 249..255: its q^-1 twist, lanes 01
     .long 4264653921, 4264653921, 1363460238, 1363460238
-    # +4528: layer 8 k 249..255: q^-1 twist, lanes 23
+    # +4528: group 7: layer 8 k 249..255: its q^-1 twist, lanes 23
     .long 2931959597, 2931959597, 898414, 898414
-    # +4544: layer 7 k 120..123: z 2^32 mod q, lanes 01
+    # +4544: group 7: layer 7 k 120..123: z 2^32 mod q, lanes 01
     .long 1585221, 1585221, 6203962, 6203962
-    # +4560: layer 7 k 120..123: z 2^32 mod q, lanes 23
+    # +4560: group 7: layer 7 k 120..123: z 2^32 mod q, lanes 23
     .long 4904467, 4904467, 1452451, 1452451
-    # +4576: layer 7 k 120..123: q^-1 twist, lanes 01
+    # +4576: group 7: layer 7 k 120..123: its q^-1 twist, lanes 01
     .long 4154511429, 4154511429, 2695227962, 2695227962
-    # +4592: layer 7 k 120..123: q^-1 twist, lanes 23
+    # +4592: group 7: layer 7 k 120..123: its q^-1 twist, lanes 23
     .long 2643277331, 2643277331, 2143979939, 2143979939
-    # +4608: layer 7 k 124..127: z 2^32 mod q, lanes 01
+    # +4608: group 7: layer 7 k 124..127: z 2^32 mod q, lanes 01
     .long 3041255, 3041255, 3677745, 3677745
-    # +4624: layer 7 k 124..127: z 2^32 mod q, lanes 23
+    # +4624: group 7: layer 7 k 124..127: z 2^32 mod q, lanes 23
     .long 1528703, 1528703, 3930395, 3930395
-    # +4640: layer 7 k 124..127: q^-1 twist, lanes 01
+    # +4640: group 7: layer 7 k 124..127: its q^-1 twist, lanes 01
     .long 1974159335, 1974159335, 2944286257, 2944286257
-    # +4656: layer 7 k 124..127: q^-1 twist, lanes 23
+    # +4656: group 7: layer 7 k 124..127: its q^-1 twist, lanes 23
     .long 654783359, 654783359, 1574918427, 1574918427
-    # +4672: layer 6 k 60: z 2^32 mod q
+    # +4672: group 7: layer 6 k 60: z 2^32 mod q
     .long 4849980, 4849980, 4849980, 4849980
-    # +4688: layer 6 k 60: its q^-1 twist
+    # +4688: group 7: layer 6 k 60: its q^-1 twist
     .long 2456912188, 2456912188, 2456912188, 2456912188
-    # +4704: layer 6 k 61: z 2^32 mod q
+    # +4704: group 7: layer 6 k 61: z 2^32 mod q
     .long 5303092, 5303092, 5303092, 5303092
-    # +4720: layer 6 k 61: its q^-1 twist
+    # +4720: group 7: layer 6 k 61: its q^-1 twist
     .long 1404529460, 1404529460, 1404529460, 1404529460
-    # +4736: layer 6 k 62: z 2^32 mod q
+    # +4736: group 7: layer 6 k 62: z 2^32 mod q
     .long 8284641, 8284641, 8284641, 8284641
-    # +4752: layer 6 k 62: its q^-1 twist
+    # +4752: group 7: layer 6 k 62: its q^-1 twist
     .long 1631226337, 1631226337, 1631226337, 1631226337
-    # +4768: layer 6 k 63: z 2^32 mod q
+    # +4768: group 7: layer 6 k 63: z 2^32 mod q
     .long 5674394, 5674394, 5674394, 5674394
-    # +4784: layer 6 k 63: its q^-1 twist
+    # +4784: group 7: layer 6 k 63: its q^-1 twist
     .long 1846138266, 1846138266, 1846138266, 1846138266
-    # +4800: layer 5 k 30: z 2^32 mod q
+    # +4800: group 7: layer 5 k 30: z 2^32 mod q
     .long 7356305, 7356305, 7356305, 7356305
-    # +4816: layer 5 k 30: its q^-1 twist
+    # +4816: group 7: layer 5 k 30: its q^-1 twist
     .long 2212650897, 2212650897, 2212650897, 2212650897
-    # +4832: layer 5 k 31: z 2^32 mod q
+    # +4832: group 7: layer 5 k 31: z 2^32 mod q
     .long 5654953, 5654953, 5654953, 5654953
-    # +4848: layer 5 k 31: its q^-1 twist
+    # +4848: group 7: layer 5 k 31: its q^-1 twist
     .long 2567661993, 2567661993, 2567661993, 2567661993
-    # +4864: layer 4 k 15: z 2^32 mod q
+    # +4864: group 7: layer 4 k 15: z 2^32 mod q
     .long 6554070, 6554070, 6554070, 6554070
-    # +4880: layer 4 k 15: its q^-1 twist
+    # +4880: group 7: layer 4 k 15: its q^-1 twist
     .long 3986604502, 3986604502, 3986604502, 3986604502
     # +4896: layer 3 k 4: z 2^32 mod q
     .long 7913949, 7913949, 7913949, 7913949
@@ -677,153 +679,180 @@
     .p2align 5
 mldsa_invntt_tomont_sse2:
     endbr64
-    # pass 2, layers 4-8 (inverse): rows 0, 4, ... (group 0)
-    movdqu 0(%rdi), %xmm0
-    movdqu 16(%rdi), %xmm1
-    movdqu 32(%rdi), %xmm2
-    movdqu 48(%rdi), %xmm3
-    movdqu 64(%rdi), %xmm4
-    movdqu 80(%rdi), %xmm5
-    movdqu 96(%rdi), %xmm6
-    movdqu 112(%rdi), %xmm7
-    # layer 8 (len 1), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
+    # pass 2, layers 4-8 (inverse): 8 groups of rows 0, 4, ..., 1 per iteration
+    mov %rdi, %rax
+    lea .Lntt_data+32(%rip), %rsi
+    mov $8, %ecx
+    .p2align 4
+1:
+    movdqu 0(%rax), %xmm0
+    movdqu 16(%rax), %xmm1
+    movdqu 32(%rax), %xmm2
+    movdqu 48(%rax), %xmm3
+    movdqu 64(%rax), %xmm4
+    movdqu 80(%rax), %xmm5
+    movdqu 96(%rax), %xmm6
+    movdqu 112(%rax), %xmm7
+    # layer 8: %xmm0 %xmm1
+    movdqa %xmm0, %xmm12
+    psubd %xmm1, %xmm12  # d = a - b
     paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+64(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+80(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+48(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 32(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 48(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 0(%rsi), %xmm1
+    pmuludq %xmm15, %xmm1  # x z
+    movdqa 16(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm1  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm1  # the high halves, lanes 0 1 2 3
+    # layer 8: %xmm2 %xmm3
+    movdqa %xmm2, %xmm12
+    psubd %xmm3, %xmm12  # d = a - b
     paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+128(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+144(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+112(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 96(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 112(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 64(%rsi), %xmm3
+    pmuludq %xmm15, %xmm3  # x z
+    movdqa 80(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm3  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm3  # the high halves, lanes 0 1 2 3
+    # layer 8: %xmm4 %xmm5
+    movdqa %xmm4, %xmm12
+    psubd %xmm5, %xmm12  # d = a - b
     paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+192(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+208(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+160(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+176(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 160(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 176(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 128(%rsi), %xmm5
+    pmuludq %xmm15, %xmm5  # x z
+    movdqa 144(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm5  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
     shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
+    # layer 8: %xmm6 %xmm7
+    movdqa %xmm6, %xmm12
+    psubd %xmm7, %xmm12  # d = a - b
     paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+256(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+272(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+224(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+240(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 7 (len 2), inverse
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 224(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 240(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 192(%rsi), %xmm7
+    pmuludq %xmm15, %xmm7  # x z
+    movdqa 208(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm7  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm7  # the high halves, lanes 0 1 2 3
+    # layer 7: %xmm0 %xmm2
     movdqa %xmm0, %xmm12
     psubd %xmm2, %xmm12  # d = a - b
     paddd %xmm2, %xmm0  # a = a + b
     paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
     pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+320(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+336(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+288(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+304(%rip), %xmm13
+    movdqa 288(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 304(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 256(%rsi), %xmm2
+    pmuludq %xmm15, %xmm2  # x z
+    movdqa 272(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm12  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
     psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm2  # the high halves, lanes 0 1 2 3
+    # layer 7: %xmm1 %xmm3
+    movdqa %xmm1, %xmm12
+    psubd %xmm3, %xmm12  # d = a - b
     paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+320(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+336(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+288(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+304(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 288(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 304(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 256(%rsi), %xmm3
+    pmuludq %xmm15, %xmm3  # x z
+    movdqa 272(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm3  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm3  # the high halves, lanes 0 1 2 3
+    # layer 7: %xmm4 %xmm6
+    movdqa %xmm4, %xmm12
+    psubd %xmm6, %xmm12  # d = a - b
     paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+384(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+400(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+352(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+368(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 352(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 368(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 320(%rsi), %xmm6
+    pmuludq %xmm15, %xmm6  # x z
+    movdqa 336(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm6  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm6  # the high halves, lanes 0 1 2 3
+    # layer 7: %xmm5 %xmm7
+    movdqa %xmm5, %xmm12
+    psubd %xmm7, %xmm12  # d = a - b
     paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+384(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+400(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+352(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+368(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 352(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 368(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 320(%rsi), %xmm7
+    pmuludq %xmm15, %xmm7  # x z
+    movdqa 336(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm7  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm7  # the high halves, lanes 0 1 2 3
     movdqa %xmm0, %xmm8
     punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
     punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
@@ -836,3014 +865,356 @@ mldsa_invntt_tomont_sse2:
     movdqa %xmm8, %xmm11
     punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
     punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    # layer 6 (len 4), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm10, %xmm1  # d = a - b
-    paddd %xmm10, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm1
-    pmuludq .Lntt_data+432(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+432(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+416(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+416(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm9
-    psubd %xmm11, %xmm9  # d = a - b
-    paddd %xmm11, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm9
-    pmuludq .Lntt_data+464(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+464(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+448(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+448(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm14, %xmm6  # d = a - b
-    paddd %xmm14, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+496(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+496(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+480(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+480(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm12  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+528(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+528(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+512(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+512(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 5 (len 8), inverse
-    movdqa %xmm0, %xmm5
-    psubd %xmm8, %xmm5  # d = a - b
-    paddd %xmm8, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm5  # d + 256q >= 0
-    pshufd $0x50, %xmm5, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm5
-    pmuludq .Lntt_data+560(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+560(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+544(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+544(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm5, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm13
-    psubd %xmm11, %xmm13  # d = a - b
-    paddd %xmm11, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm13
-    pmuludq .Lntt_data+560(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+560(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+544(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+544(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm13, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm2
-    psubd %xmm12, %xmm2  # d = a - b
-    paddd %xmm12, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm2  # d + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+592(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm5
-    pmuludq .Lntt_data+592(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+576(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+576(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm9
-    shufps $0xdd, %xmm9, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm7
-    psubd %xmm15, %xmm7  # d = a - b
-    paddd %xmm15, %xmm14  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm7  # d + 256q >= 0
-    pshufd $0x50, %xmm7, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm7
-    pmuludq .Lntt_data+592(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm13
-    pmuludq .Lntt_data+592(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+576(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+576(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm7, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm6
-    shufps $0xdd, %xmm6, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 4 (len 16), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm4, %xmm1  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
     movdqa %xmm4, %xmm1
-    pmuludq .Lntt_data+624(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+624(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+608(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+608(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm4  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm9
-    psubd %xmm14, %xmm9  # d = a - b
-    paddd %xmm14, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm9
-    pmuludq .Lntt_data+624(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+624(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+608(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+608(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm6
-    psubd %xmm12, %xmm6  # d = a - b
-    paddd %xmm12, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm6
-    pmuludq .Lntt_data+624(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+624(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+608(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+608(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm11  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+624(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+624(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+608(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+608(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqu %xmm0, 0(%rdi)
-    movdqu %xmm10, 16(%rdi)
-    movdqu %xmm8, 32(%rdi)
-    movdqu %xmm11, 48(%rdi)
-    movdqu %xmm4, 64(%rdi)
-    movdqu %xmm14, 80(%rdi)
-    movdqu %xmm12, 96(%rdi)
-    movdqu %xmm15, 112(%rdi)
-    # pass 2, layers 4-8 (inverse): rows 32, 36, ... (group 1)
-    movdqu 128(%rdi), %xmm0
-    movdqu 144(%rdi), %xmm1
-    movdqu 160(%rdi), %xmm2
-    movdqu 176(%rdi), %xmm3
-    movdqu 192(%rdi), %xmm4
-    movdqu 208(%rdi), %xmm5
-    movdqu 224(%rdi), %xmm6
-    movdqu 240(%rdi), %xmm7
-    # layer 8 (len 1), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+672(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+688(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+640(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+656(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+736(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+752(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+704(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+720(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+800(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+816(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+768(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+784(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+864(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+880(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+832(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+848(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 7 (len 2), inverse
+    punpckhdq %xmm5, %xmm1  # x2 y2 x3 y3 per 128 bits
+    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
+    movdqa %xmm6, %xmm3
+    punpckhdq %xmm7, %xmm3  # x2 y2 x3 y3 per 128 bits
+    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
+    # layer 6: %xmm0 %xmm10
     movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
+    psubd %xmm10, %xmm12  # d = a - b
+    paddd %xmm10, %xmm0  # a = a + b
     paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
     pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+928(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+944(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+896(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+912(%rip), %xmm13
+    movdqa 400(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 400(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 384(%rsi), %xmm10
+    pmuludq %xmm15, %xmm10  # x z
+    movdqa 384(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm10  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm10  # the high halves, lanes 0 1 2 3
+    movdqa %xmm4, %xmm2
+    punpckhqdq %xmm6, %xmm2  # x23 y23 per 128 bits
+    punpcklqdq %xmm6, %xmm4  # x01 y01
+    movdqa %xmm1, %xmm9
+    punpckhqdq %xmm3, %xmm9  # x23 y23 per 128 bits
+    punpcklqdq %xmm3, %xmm1  # x01 y01
+    # layer 6: %xmm8 %xmm11
+    movdqa %xmm8, %xmm12
+    psubd %xmm11, %xmm12  # d = a - b
+    paddd %xmm11, %xmm8  # a = a + b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 432(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 432(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 416(%rsi), %xmm11
+    pmuludq %xmm15, %xmm11  # x z
+    movdqa 416(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm11  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm11  # the high halves, lanes 0 1 2 3
+    # layer 6: %xmm4 %xmm2
+    movdqa %xmm4, %xmm12
+    psubd %xmm2, %xmm12  # d = a - b
+    paddd %xmm2, %xmm4  # a = a + b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 464(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 464(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 448(%rsi), %xmm2
+    pmuludq %xmm15, %xmm2  # x z
+    movdqa 448(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm12  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
     psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+928(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+944(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+896(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+912(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+992(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+1008(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+960(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+976(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+992(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+1008(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+960(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+976(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    # layer 6 (len 4), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm10, %xmm1  # d = a - b
-    paddd %xmm10, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm1
-    pmuludq .Lntt_data+1040(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+1040(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+1024(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+1024(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm9
-    psubd %xmm11, %xmm9  # d = a - b
-    paddd %xmm11, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm9
-    pmuludq .Lntt_data+1072(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+1072(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+1056(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+1056(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm14, %xmm6  # d = a - b
-    paddd %xmm14, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+1104(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+1104(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+1088(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+1088(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm12  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+1136(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+1136(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+1120(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+1120(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 5 (len 8), inverse
-    movdqa %xmm0, %xmm5
-    psubd %xmm8, %xmm5  # d = a - b
-    paddd %xmm8, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm5  # d + 256q >= 0
-    pshufd $0x50, %xmm5, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm5
-    pmuludq .Lntt_data+1168(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+1168(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+1152(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+1152(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm5, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm13
-    psubd %xmm11, %xmm13  # d = a - b
-    paddd %xmm11, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm13
-    pmuludq .Lntt_data+1168(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+1168(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+1152(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+1152(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm13, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm2
-    psubd %xmm12, %xmm2  # d = a - b
-    paddd %xmm12, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm2  # d + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+1200(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm5
-    pmuludq .Lntt_data+1200(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+1184(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+1184(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm9
-    shufps $0xdd, %xmm9, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm7
-    psubd %xmm15, %xmm7  # d = a - b
-    paddd %xmm15, %xmm14  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm7  # d + 256q >= 0
-    pshufd $0x50, %xmm7, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm7
-    pmuludq .Lntt_data+1200(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm13
-    pmuludq .Lntt_data+1200(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+1184(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+1184(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm7, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm6
-    shufps $0xdd, %xmm6, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 4 (len 16), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm4, %xmm1  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm1
-    pmuludq .Lntt_data+1232(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+1232(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+1216(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+1216(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm4  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm9
-    psubd %xmm14, %xmm9  # d = a - b
-    paddd %xmm14, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm9
-    pmuludq .Lntt_data+1232(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+1232(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+1216(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+1216(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm6
-    psubd %xmm12, %xmm6  # d = a - b
-    paddd %xmm12, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm6
-    pmuludq .Lntt_data+1232(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+1232(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+1216(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+1216(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm11  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+1232(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+1232(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+1216(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+1216(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqu %xmm0, 128(%rdi)
-    movdqu %xmm10, 144(%rdi)
-    movdqu %xmm8, 160(%rdi)
-    movdqu %xmm11, 176(%rdi)
-    movdqu %xmm4, 192(%rdi)
-    movdqu %xmm14, 208(%rdi)
-    movdqu %xmm12, 224(%rdi)
-    movdqu %xmm15, 240(%rdi)
-    # pass 2, layers 4-8 (inverse): rows 64, 68, ... (group 2)
-    movdqu 256(%rdi), %xmm0
-    movdqu 272(%rdi), %xmm1
-    movdqu 288(%rdi), %xmm2
-    movdqu 304(%rdi), %xmm3
-    movdqu 320(%rdi), %xmm4
-    movdqu 336(%rdi), %xmm5
-    movdqu 352(%rdi), %xmm6
-    movdqu 368(%rdi), %xmm7
-    # layer 8 (len 1), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+1280(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+1296(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+1248(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+1264(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+1344(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+1360(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+1312(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+1328(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+1408(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+1424(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+1376(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+1392(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+1472(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+1488(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+1440(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+1456(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 7 (len 2), inverse
-    movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm2  # the high halves, lanes 0 1 2 3
+    # layer 6: %xmm1 %xmm9
+    movdqa %xmm1, %xmm12
+    psubd %xmm9, %xmm12  # d = a - b
+    paddd %xmm9, %xmm1  # a = a + b
     paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
     pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 496(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 496(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 480(%rsi), %xmm9
+    pmuludq %xmm15, %xmm9  # x z
+    movdqa 480(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm9  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm9  # the high halves, lanes 0 1 2 3
+    # layer 5: %xmm0 %xmm8
+    movdqa %xmm0, %xmm12
+    psubd %xmm8, %xmm12  # d = a - b
+    paddd %xmm8, %xmm0  # a = a + b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 528(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 528(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 512(%rsi), %xmm8
+    pmuludq %xmm15, %xmm8  # x z
+    movdqa 512(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm8  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm8  # the high halves, lanes 0 1 2 3
+    # layer 5: %xmm10 %xmm11
+    movdqa %xmm10, %xmm12
+    psubd %xmm11, %xmm12  # d = a - b
+    paddd %xmm11, %xmm10  # a = a + b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 528(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 528(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 512(%rsi), %xmm11
+    pmuludq %xmm15, %xmm11  # x z
+    movdqa 512(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm11  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm11  # the high halves, lanes 0 1 2 3
+    # layer 5: %xmm4 %xmm1
+    movdqa %xmm4, %xmm12
+    psubd %xmm1, %xmm12  # d = a - b
+    paddd %xmm1, %xmm4  # a = a + b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 560(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 560(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 544(%rsi), %xmm1
+    pmuludq %xmm15, %xmm1  # x z
+    movdqa 544(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm1  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm1  # the high halves, lanes 0 1 2 3
+    # layer 5: %xmm2 %xmm9
     movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+1536(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+1552(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+1504(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+1520(%rip), %xmm13
+    psubd %xmm9, %xmm12  # d = a - b
+    paddd %xmm9, %xmm2  # a = a + b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 560(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 560(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 544(%rsi), %xmm9
+    pmuludq %xmm15, %xmm9  # x z
+    movdqa 544(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm9  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm9  # the high halves, lanes 0 1 2 3
+    # layer 4: %xmm0 %xmm4
+    movdqa %xmm0, %xmm12
+    psubd %xmm4, %xmm12  # d = a - b
+    paddd %xmm4, %xmm0  # a = a + b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 592(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 592(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 576(%rsi), %xmm4
+    pmuludq %xmm15, %xmm4  # x z
+    movdqa 576(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm4  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm4  # the high halves, lanes 0 1 2 3
+    # layer 4: %xmm10 %xmm2
+    movdqa %xmm10, %xmm12
+    psubd %xmm2, %xmm12  # d = a - b
+    paddd %xmm2, %xmm10  # a = a + b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa 592(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 592(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 576(%rsi), %xmm2
+    pmuludq %xmm15, %xmm2  # x z
+    movdqa 576(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm12  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
     psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+1536(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+1552(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+1504(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+1520(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+1600(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+1616(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+1568(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+1584(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+1600(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+1616(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+1568(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+1584(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    # layer 6 (len 4), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm10, %xmm1  # d = a - b
-    paddd %xmm10, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm1
-    pmuludq .Lntt_data+1648(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+1648(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+1632(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+1632(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm9
-    psubd %xmm11, %xmm9  # d = a - b
-    paddd %xmm11, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm9
-    pmuludq .Lntt_data+1680(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+1680(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+1664(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+1664(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm14, %xmm6  # d = a - b
-    paddd %xmm14, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+1712(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+1712(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+1696(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+1696(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm12  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+1744(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+1744(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+1728(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+1728(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 5 (len 8), inverse
-    movdqa %xmm0, %xmm5
-    psubd %xmm8, %xmm5  # d = a - b
-    paddd %xmm8, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm5  # d + 256q >= 0
-    pshufd $0x50, %xmm5, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm5
-    pmuludq .Lntt_data+1776(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+1776(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+1760(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+1760(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm5, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm13
-    psubd %xmm11, %xmm13  # d = a - b
-    paddd %xmm11, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm13
-    pmuludq .Lntt_data+1776(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+1776(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+1760(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+1760(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm13, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm2
-    psubd %xmm12, %xmm2  # d = a - b
-    paddd %xmm12, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm2  # d + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+1808(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm5
-    pmuludq .Lntt_data+1808(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+1792(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+1792(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm9
-    shufps $0xdd, %xmm9, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm7
-    psubd %xmm15, %xmm7  # d = a - b
-    paddd %xmm15, %xmm14  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm7  # d + 256q >= 0
-    pshufd $0x50, %xmm7, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm7
-    pmuludq .Lntt_data+1808(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm13
-    pmuludq .Lntt_data+1808(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+1792(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+1792(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm7, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm6
-    shufps $0xdd, %xmm6, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 4 (len 16), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm4, %xmm1  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm1
-    pmuludq .Lntt_data+1840(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+1840(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+1824(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+1824(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm4  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm9
-    psubd %xmm14, %xmm9  # d = a - b
-    paddd %xmm14, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm9
-    pmuludq .Lntt_data+1840(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+1840(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+1824(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+1824(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm6
-    psubd %xmm12, %xmm6  # d = a - b
-    paddd %xmm12, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm6
-    pmuludq .Lntt_data+1840(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+1840(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+1824(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+1824(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm11  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+1840(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+1840(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+1824(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+1824(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqu %xmm0, 256(%rdi)
-    movdqu %xmm10, 272(%rdi)
-    movdqu %xmm8, 288(%rdi)
-    movdqu %xmm11, 304(%rdi)
-    movdqu %xmm4, 320(%rdi)
-    movdqu %xmm14, 336(%rdi)
-    movdqu %xmm12, 352(%rdi)
-    movdqu %xmm15, 368(%rdi)
-    # pass 2, layers 4-8 (inverse): rows 96, 100, ... (group 3)
-    movdqu 384(%rdi), %xmm0
-    movdqu 400(%rdi), %xmm1
-    movdqu 416(%rdi), %xmm2
-    movdqu 432(%rdi), %xmm3
-    movdqu 448(%rdi), %xmm4
-    movdqu 464(%rdi), %xmm5
-    movdqu 480(%rdi), %xmm6
-    movdqu 496(%rdi), %xmm7
-    # layer 8 (len 1), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+1888(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+1904(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+1856(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+1872(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+1952(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+1968(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+1920(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+1936(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+2016(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+2032(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+1984(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+2000(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+2080(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+2096(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+2048(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+2064(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 7 (len 2), inverse
-    movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm2  # the high halves, lanes 0 1 2 3
+    # layer 4: %xmm8 %xmm1
+    movdqa %xmm8, %xmm12
+    psubd %xmm1, %xmm12  # d = a - b
+    paddd %xmm1, %xmm8  # a = a + b
     paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
     pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+2144(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+2160(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+2112(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+2128(%rip), %xmm13
+    movdqa 592(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 592(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 576(%rsi), %xmm1
+    pmuludq %xmm15, %xmm1  # x z
+    movdqa 576(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm12  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+2144(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+2160(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+2112(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+2128(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+2208(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
+    psubd %xmm12, %xmm1  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm1  # the high halves, lanes 0 1 2 3
+    # layer 4: %xmm11 %xmm9
     movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+2224(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+2176(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+2192(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+2208(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+2224(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+2176(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+2192(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    # layer 6 (len 4), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm10, %xmm1  # d = a - b
-    paddd %xmm10, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm1
-    pmuludq .Lntt_data+2256(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+2256(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+2240(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+2240(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm9
-    psubd %xmm11, %xmm9  # d = a - b
-    paddd %xmm11, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm9
-    pmuludq .Lntt_data+2288(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+2288(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+2272(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+2272(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm14, %xmm6  # d = a - b
-    paddd %xmm14, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+2320(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+2320(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+2304(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+2304(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm12  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+2352(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+2352(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+2336(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+2336(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 5 (len 8), inverse
-    movdqa %xmm0, %xmm5
-    psubd %xmm8, %xmm5  # d = a - b
-    paddd %xmm8, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm5  # d + 256q >= 0
-    pshufd $0x50, %xmm5, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm5
-    pmuludq .Lntt_data+2384(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+2384(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+2368(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+2368(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm5, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm13
-    psubd %xmm11, %xmm13  # d = a - b
-    paddd %xmm11, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm13
-    pmuludq .Lntt_data+2384(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+2384(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+2368(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+2368(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm13, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm2
-    psubd %xmm12, %xmm2  # d = a - b
-    paddd %xmm12, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm2  # d + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+2416(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm5
-    pmuludq .Lntt_data+2416(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+2400(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+2400(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm9
-    shufps $0xdd, %xmm9, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm7
-    psubd %xmm15, %xmm7  # d = a - b
-    paddd %xmm15, %xmm14  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm7  # d + 256q >= 0
-    pshufd $0x50, %xmm7, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm7
-    pmuludq .Lntt_data+2416(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm13
-    pmuludq .Lntt_data+2416(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+2400(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+2400(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm7, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm6
-    shufps $0xdd, %xmm6, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 4 (len 16), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm4, %xmm1  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm1
-    pmuludq .Lntt_data+2448(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+2448(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+2432(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+2432(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm4  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm9
-    psubd %xmm14, %xmm9  # d = a - b
-    paddd %xmm14, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm9
-    pmuludq .Lntt_data+2448(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+2448(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+2432(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+2432(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm6
-    psubd %xmm12, %xmm6  # d = a - b
-    paddd %xmm12, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm6
-    pmuludq .Lntt_data+2448(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+2448(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+2432(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+2432(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm11  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+2448(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+2448(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+2432(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+2432(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqu %xmm0, 384(%rdi)
-    movdqu %xmm10, 400(%rdi)
-    movdqu %xmm8, 416(%rdi)
-    movdqu %xmm11, 432(%rdi)
-    movdqu %xmm4, 448(%rdi)
-    movdqu %xmm14, 464(%rdi)
-    movdqu %xmm12, 480(%rdi)
-    movdqu %xmm15, 496(%rdi)
-    # pass 2, layers 4-8 (inverse): rows 128, 132, ... (group 4)
-    movdqu 512(%rdi), %xmm0
-    movdqu 528(%rdi), %xmm1
-    movdqu 544(%rdi), %xmm2
-    movdqu 560(%rdi), %xmm3
-    movdqu 576(%rdi), %xmm4
-    movdqu 592(%rdi), %xmm5
-    movdqu 608(%rdi), %xmm6
-    movdqu 624(%rdi), %xmm7
-    # layer 8 (len 1), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+2496(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+2512(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+2464(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+2480(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+2560(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+2576(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+2528(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+2544(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+2624(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+2640(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+2592(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+2608(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+2688(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+2704(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+2656(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+2672(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 7 (len 2), inverse
-    movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
+    psubd %xmm9, %xmm12  # d = a - b
+    paddd %xmm9, %xmm11  # a = a + b
     paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
+    pshufd $0x50, %xmm12, %xmm15  # x0 x0 x1 x1
     pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+2752(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+2768(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+2720(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+2736(%rip), %xmm13
+    movdqa 592(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa 592(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 576(%rsi), %xmm9
+    pmuludq %xmm15, %xmm9  # x z
+    movdqa 576(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm12  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+2752(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+2768(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+2720(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+2736(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+2816(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+2832(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+2784(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+2800(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+2816(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+2832(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+2784(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+2800(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    # layer 6 (len 4), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm10, %xmm1  # d = a - b
-    paddd %xmm10, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm1
-    pmuludq .Lntt_data+2864(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+2864(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+2848(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+2848(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm9
-    psubd %xmm11, %xmm9  # d = a - b
-    paddd %xmm11, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm9
-    pmuludq .Lntt_data+2896(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+2896(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+2880(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+2880(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm14, %xmm6  # d = a - b
-    paddd %xmm14, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+2928(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+2928(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+2912(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+2912(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm12  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+2960(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+2960(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+2944(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+2944(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 5 (len 8), inverse
-    movdqa %xmm0, %xmm5
-    psubd %xmm8, %xmm5  # d = a - b
-    paddd %xmm8, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm5  # d + 256q >= 0
-    pshufd $0x50, %xmm5, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm5
-    pmuludq .Lntt_data+2992(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+2992(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+2976(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+2976(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm5, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm13
-    psubd %xmm11, %xmm13  # d = a - b
-    paddd %xmm11, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm13
-    pmuludq .Lntt_data+2992(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+2992(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+2976(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+2976(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm13, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm2
-    psubd %xmm12, %xmm2  # d = a - b
-    paddd %xmm12, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm2  # d + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+3024(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm5
-    pmuludq .Lntt_data+3024(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+3008(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+3008(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm9
-    shufps $0xdd, %xmm9, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm7
-    psubd %xmm15, %xmm7  # d = a - b
-    paddd %xmm15, %xmm14  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm7  # d + 256q >= 0
-    pshufd $0x50, %xmm7, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm7
-    pmuludq .Lntt_data+3024(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm13
-    pmuludq .Lntt_data+3024(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+3008(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+3008(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm7, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm6
-    shufps $0xdd, %xmm6, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 4 (len 16), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm4, %xmm1  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm1
-    pmuludq .Lntt_data+3056(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+3056(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+3040(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+3040(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm4  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm9
-    psubd %xmm14, %xmm9  # d = a - b
-    paddd %xmm14, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm9
-    pmuludq .Lntt_data+3056(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+3056(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+3040(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+3040(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm6
-    psubd %xmm12, %xmm6  # d = a - b
-    paddd %xmm12, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm6
-    pmuludq .Lntt_data+3056(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+3056(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+3040(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+3040(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm11  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+3056(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+3056(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+3040(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+3040(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqu %xmm0, 512(%rdi)
-    movdqu %xmm10, 528(%rdi)
-    movdqu %xmm8, 544(%rdi)
-    movdqu %xmm11, 560(%rdi)
-    movdqu %xmm4, 576(%rdi)
-    movdqu %xmm14, 592(%rdi)
-    movdqu %xmm12, 608(%rdi)
-    movdqu %xmm15, 624(%rdi)
-    # pass 2, layers 4-8 (inverse): rows 160, 164, ... (group 5)
-    movdqu 640(%rdi), %xmm0
-    movdqu 656(%rdi), %xmm1
-    movdqu 672(%rdi), %xmm2
-    movdqu 688(%rdi), %xmm3
-    movdqu 704(%rdi), %xmm4
-    movdqu 720(%rdi), %xmm5
-    movdqu 736(%rdi), %xmm6
-    movdqu 752(%rdi), %xmm7
-    # layer 8 (len 1), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+3104(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+3120(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+3072(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+3088(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+3168(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+3184(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+3136(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+3152(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+3232(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+3248(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+3200(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+3216(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+3296(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+3312(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+3264(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+3280(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 7 (len 2), inverse
+    psubd %xmm12, %xmm9  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm9  # the high halves, lanes 0 1 2 3
+    movdqu %xmm0, 0(%rax)
+    movdqu %xmm4, 64(%rax)
+    movdqu %xmm10, 16(%rax)
+    movdqu %xmm2, 80(%rax)
+    movdqu %xmm8, 32(%rax)
+    movdqu %xmm1, 96(%rax)
+    movdqu %xmm11, 48(%rax)
+    movdqu %xmm9, 112(%rax)
+    add $128, %rax
+    add $608, %rsi
+    dec %ecx
+    jnz 1b
+    # pass 1, layers 1-3 (inverse): 8 groups of rows 0, 32, ..., 1 per iteration
+    mov %rdi, %rax
+    mov $8, %ecx
+    .p2align 4
+1:
+    movdqu 0(%rax), %xmm0
+    movdqu 128(%rax), %xmm1
+    movdqu 256(%rax), %xmm2
+    movdqu 384(%rax), %xmm3
+    movdqu 512(%rax), %xmm4
+    movdqu 640(%rax), %xmm5
+    movdqu 768(%rax), %xmm6
+    movdqu 896(%rax), %xmm7
+    # layer 3: %xmm0 %xmm1
     movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+3360(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+3376(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+3328(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+3344(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+3360(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+3376(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+3328(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+3344(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+3424(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+3440(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+3392(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+3408(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+3424(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+3440(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+3392(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+3408(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    # layer 6 (len 4), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm10, %xmm1  # d = a - b
-    paddd %xmm10, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm1
-    pmuludq .Lntt_data+3472(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+3472(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+3456(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+3456(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm9
-    psubd %xmm11, %xmm9  # d = a - b
-    paddd %xmm11, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm9
-    pmuludq .Lntt_data+3504(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+3504(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+3488(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+3488(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm14, %xmm6  # d = a - b
-    paddd %xmm14, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+3536(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+3536(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+3520(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+3520(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm12  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+3568(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+3568(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+3552(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+3552(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 5 (len 8), inverse
-    movdqa %xmm0, %xmm5
-    psubd %xmm8, %xmm5  # d = a - b
-    paddd %xmm8, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm5  # d + 256q >= 0
-    pshufd $0x50, %xmm5, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm5
-    pmuludq .Lntt_data+3600(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+3600(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+3584(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+3584(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm5, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm13
-    psubd %xmm11, %xmm13  # d = a - b
-    paddd %xmm11, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm13
-    pmuludq .Lntt_data+3600(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+3600(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+3584(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+3584(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm13, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm2
-    psubd %xmm12, %xmm2  # d = a - b
-    paddd %xmm12, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm2  # d + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+3632(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm5
-    pmuludq .Lntt_data+3632(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+3616(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+3616(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm9
-    shufps $0xdd, %xmm9, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm7
-    psubd %xmm15, %xmm7  # d = a - b
-    paddd %xmm15, %xmm14  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm7  # d + 256q >= 0
-    pshufd $0x50, %xmm7, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm7
-    pmuludq .Lntt_data+3632(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm13
-    pmuludq .Lntt_data+3632(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+3616(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+3616(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm7, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm6
-    shufps $0xdd, %xmm6, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 4 (len 16), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm4, %xmm1  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm1
-    pmuludq .Lntt_data+3664(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+3664(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+3648(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+3648(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm4  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm9
-    psubd %xmm14, %xmm9  # d = a - b
-    paddd %xmm14, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm9
-    pmuludq .Lntt_data+3664(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+3664(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+3648(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+3648(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm6
-    psubd %xmm12, %xmm6  # d = a - b
-    paddd %xmm12, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm6
-    pmuludq .Lntt_data+3664(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+3664(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+3648(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+3648(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm11  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+3664(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+3664(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+3648(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+3648(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqu %xmm0, 640(%rdi)
-    movdqu %xmm10, 656(%rdi)
-    movdqu %xmm8, 672(%rdi)
-    movdqu %xmm11, 688(%rdi)
-    movdqu %xmm4, 704(%rdi)
-    movdqu %xmm14, 720(%rdi)
-    movdqu %xmm12, 736(%rdi)
-    movdqu %xmm15, 752(%rdi)
-    # pass 2, layers 4-8 (inverse): rows 192, 196, ... (group 6)
-    movdqu 768(%rdi), %xmm0
-    movdqu 784(%rdi), %xmm1
-    movdqu 800(%rdi), %xmm2
-    movdqu 816(%rdi), %xmm3
-    movdqu 832(%rdi), %xmm4
-    movdqu 848(%rdi), %xmm5
-    movdqu 864(%rdi), %xmm6
-    movdqu 880(%rdi), %xmm7
-    # layer 8 (len 1), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
+    psubd %xmm1, %xmm12  # d = a - b
     paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+3712(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+3728(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+3680(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+3696(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+3776(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+3792(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+3744(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+3760(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+3840(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+3856(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+3808(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+3824(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+3904(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+3920(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+3872(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+3888(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 7 (len 2), inverse
-    movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
     paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
+    pshufd $0x50, %xmm12, %xmm1  # x0 x0 x1 x1
     pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+3968(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa %xmm1, %xmm12
+    pmuludq .Lntt_data+4912(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
     movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+3984(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+3936(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+3952(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+3968(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+3984(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+3936(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+3952(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+4032(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+4048(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+4000(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+4016(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+4032(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+4048(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+4000(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+4016(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    # layer 6 (len 4), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm10, %xmm1  # d = a - b
-    paddd %xmm10, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm1
-    pmuludq .Lntt_data+4080(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+4080(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+4064(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+4064(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm9
-    psubd %xmm11, %xmm9  # d = a - b
-    paddd %xmm11, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm9
-    pmuludq .Lntt_data+4112(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+4112(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+4096(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+4096(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm14, %xmm6  # d = a - b
-    paddd %xmm14, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+4144(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+4144(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+4128(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+4128(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm12  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+4176(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+4176(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+4160(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+4160(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 5 (len 8), inverse
-    movdqa %xmm0, %xmm5
-    psubd %xmm8, %xmm5  # d = a - b
-    paddd %xmm8, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm5  # d + 256q >= 0
-    pshufd $0x50, %xmm5, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm5
-    pmuludq .Lntt_data+4208(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+4208(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+4192(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+4192(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm5, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm13
-    psubd %xmm11, %xmm13  # d = a - b
-    paddd %xmm11, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm13
-    pmuludq .Lntt_data+4208(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+4208(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+4192(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+4192(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm13, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm2
-    psubd %xmm12, %xmm2  # d = a - b
-    paddd %xmm12, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm2  # d + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+4240(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm5
-    pmuludq .Lntt_data+4240(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+4224(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+4224(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm9
-    shufps $0xdd, %xmm9, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm7
-    psubd %xmm15, %xmm7  # d = a - b
-    paddd %xmm15, %xmm14  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm7  # d + 256q >= 0
-    pshufd $0x50, %xmm7, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm7
-    pmuludq .Lntt_data+4240(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm13
-    pmuludq .Lntt_data+4240(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4224(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+4224(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm7, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm6
-    shufps $0xdd, %xmm6, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 4 (len 16), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm4, %xmm1  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm1
-    pmuludq .Lntt_data+4272(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+4272(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+4256(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+4256(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm4  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm9
-    psubd %xmm14, %xmm9  # d = a - b
-    paddd %xmm14, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm9
-    pmuludq .Lntt_data+4272(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+4272(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+4256(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+4256(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm6
-    psubd %xmm12, %xmm6  # d = a - b
-    paddd %xmm12, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm6
-    pmuludq .Lntt_data+4272(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+4272(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+4256(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+4256(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm11  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+4272(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+4272(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+4256(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+4256(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqu %xmm0, 768(%rdi)
-    movdqu %xmm10, 784(%rdi)
-    movdqu %xmm8, 800(%rdi)
-    movdqu %xmm11, 816(%rdi)
-    movdqu %xmm4, 832(%rdi)
-    movdqu %xmm14, 848(%rdi)
-    movdqu %xmm12, 864(%rdi)
-    movdqu %xmm15, 880(%rdi)
-    # pass 2, layers 4-8 (inverse): rows 224, 228, ... (group 7)
-    movdqu 896(%rdi), %xmm0
-    movdqu 912(%rdi), %xmm1
-    movdqu 928(%rdi), %xmm2
-    movdqu 944(%rdi), %xmm3
-    movdqu 960(%rdi), %xmm4
-    movdqu 976(%rdi), %xmm5
-    movdqu 992(%rdi), %xmm6
-    movdqu 1008(%rdi), %xmm7
-    # layer 8 (len 1), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+4320(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+4336(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+4288(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+4304(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+4384(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+4400(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4352(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+4368(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+4448(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+4464(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+4416(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+4432(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+4512(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+4528(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+4480(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+4496(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 7 (len 2), inverse
-    movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+4576(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+4592(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+4544(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+4560(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+4576(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+4592(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+4544(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+4560(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+4640(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+4656(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+4608(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+4624(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+4640(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+4656(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+4608(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+4624(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    # layer 6 (len 4), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm10, %xmm1  # d = a - b
-    paddd %xmm10, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm1
-    pmuludq .Lntt_data+4688(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+4688(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+4672(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+4672(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm9
-    psubd %xmm11, %xmm9  # d = a - b
-    paddd %xmm11, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm9
-    pmuludq .Lntt_data+4720(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+4720(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+4704(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+4704(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm14, %xmm6  # d = a - b
-    paddd %xmm14, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+4752(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+4752(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+4736(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+4736(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm12  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+4784(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+4784(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+4768(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+4768(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 5 (len 8), inverse
-    movdqa %xmm0, %xmm5
-    psubd %xmm8, %xmm5  # d = a - b
-    paddd %xmm8, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm5  # d + 256q >= 0
-    pshufd $0x50, %xmm5, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm5
-    pmuludq .Lntt_data+4816(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+4816(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+4800(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+4800(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm5, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm13
-    psubd %xmm11, %xmm13  # d = a - b
-    paddd %xmm11, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm13
-    pmuludq .Lntt_data+4816(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+4816(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+4800(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+4800(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm13, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm2
-    psubd %xmm12, %xmm2  # d = a - b
-    paddd %xmm12, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm2  # d + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+4848(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm5
-    pmuludq .Lntt_data+4848(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+4832(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+4832(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm9
-    shufps $0xdd, %xmm9, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm7
-    psubd %xmm15, %xmm7  # d = a - b
-    paddd %xmm15, %xmm14  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm7  # d + 256q >= 0
-    pshufd $0x50, %xmm7, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm7
-    pmuludq .Lntt_data+4848(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm13
-    pmuludq .Lntt_data+4848(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4832(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+4832(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm7, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm6
-    shufps $0xdd, %xmm6, %xmm15  # the high halves, lanes 0 1 2 3
-    # layer 4 (len 16), inverse
-    movdqa %xmm0, %xmm1
-    psubd %xmm4, %xmm1  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm1  # d + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm1
-    pmuludq .Lntt_data+4880(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+4880(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+4864(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+4864(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm1, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm4  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm9
-    psubd %xmm14, %xmm9  # d = a - b
-    paddd %xmm14, %xmm10  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm9
-    pmuludq .Lntt_data+4880(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+4880(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+4864(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+4864(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm9, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm6
-    psubd %xmm12, %xmm6  # d = a - b
-    paddd %xmm12, %xmm8  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm6  # d + 256q >= 0
-    pshufd $0x50, %xmm6, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm6
-    pmuludq .Lntt_data+4880(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm1
-    pmuludq .Lntt_data+4880(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+4864(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+4864(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm6, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm3
-    psubd %xmm15, %xmm3  # d = a - b
-    paddd %xmm15, %xmm11  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm3  # d + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+4880(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm9
-    pmuludq .Lntt_data+4880(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+4864(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+4864(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm2
-    shufps $0xdd, %xmm2, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqu %xmm0, 896(%rdi)
-    movdqu %xmm10, 912(%rdi)
-    movdqu %xmm8, 928(%rdi)
-    movdqu %xmm11, 944(%rdi)
-    movdqu %xmm4, 960(%rdi)
-    movdqu %xmm14, 976(%rdi)
-    movdqu %xmm12, 992(%rdi)
-    movdqu %xmm15, 1008(%rdi)
-    # pass 1, layers 1-3 (inverse): rows 0, 32, ... (group 0)
-    movdqu 0(%rdi), %xmm0
-    movdqu 128(%rdi), %xmm1
-    movdqu 256(%rdi), %xmm2
-    movdqu 384(%rdi), %xmm3
-    movdqu 512(%rdi), %xmm4
-    movdqu 640(%rdi), %xmm5
-    movdqu 768(%rdi), %xmm6
-    movdqu 896(%rdi), %xmm7
-    # layer 3 (len 32), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+4912(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+4912(%rip), %xmm10  # lanes 2 3
+    pmuludq .Lntt_data+4912(%rip), %xmm14  # lanes 2 3
     pmuludq .Lntt_data+4896(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+4896(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
+    pmuludq .Lntt_data+4896(%rip), %xmm13
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm1  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm1  # the high halves, lanes 0 1 2 3
+    # layer 3: %xmm2 %xmm3
+    movdqa %xmm2, %xmm12
+    psubd %xmm3, %xmm12  # d = a - b
     paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+4944(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+4944(%rip), %xmm13  # lanes 2 3
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm3  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm3, %xmm12
+    pmuludq .Lntt_data+4944(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+4944(%rip), %xmm14  # lanes 2 3
     pmuludq .Lntt_data+4928(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+4928(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
+    pmuludq .Lntt_data+4928(%rip), %xmm13
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm3  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm3  # the high halves, lanes 0 1 2 3
+    # layer 3: %xmm4 %xmm5
+    movdqa %xmm4, %xmm12
+    psubd %xmm5, %xmm12  # d = a - b
     paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+4976(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+4976(%rip), %xmm8  # lanes 2 3
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm5  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm5, %xmm12
+    pmuludq .Lntt_data+4976(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+4976(%rip), %xmm14  # lanes 2 3
     pmuludq .Lntt_data+4960(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+4960(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
+    pmuludq .Lntt_data+4960(%rip), %xmm13
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm5  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm5  # the high halves, lanes 0 1 2 3
+    # layer 3: %xmm6 %xmm7
+    movdqa %xmm6, %xmm12
+    psubd %xmm7, %xmm12  # d = a - b
     paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5008(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5008(%rip), %xmm11  # lanes 2 3
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm7  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm7, %xmm12
+    pmuludq .Lntt_data+5008(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+5008(%rip), %xmm14  # lanes 2 3
     pmuludq .Lntt_data+4992(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+4992(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 2 (len 64), inverse
+    pmuludq .Lntt_data+4992(%rip), %xmm13
+    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm12, %xmm7  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm7  # the high halves, lanes 0 1 2 3
+    # layer 2: %xmm0 %xmm2
     movdqa %xmm0, %xmm12
     psubd %xmm2, %xmm12  # d = a - b
     paddd %xmm2, %xmm0  # a = a + b
@@ -3861,2182 +1232,203 @@ mldsa_invntt_tomont_sse2:
     psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
     psubd %xmm14, %xmm13
     shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
+    # layer 2: %xmm1 %xmm3
+    movdqa %xmm1, %xmm12
+    psubd %xmm3, %xmm12  # d = a - b
     paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+5040(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+5040(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+5072(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+5072(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+5072(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+5072(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 1 (len 128), inverse, times 2^32/256
-    movdqa %xmm0, %xmm8
-    psubd %xmm4, %xmm8  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5104(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm4  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm0  # a + 256q >= 0
-    pshufd $0x50, %xmm0, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm0, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm0
-    pmuludq .Lntt_data+5136(%rip), %xmm0  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5136(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm0  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm0, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm0
-    movdqa %xmm1, %xmm11
-    psubd %xmm5, %xmm11  # d = a - b
-    paddd %xmm5, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5104(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm5  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm1  # a + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm1
-    pmuludq .Lntt_data+5136(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5136(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm1, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm1
-    movdqa %xmm2, %xmm14
-    psubd %xmm6, %xmm14  # d = a - b
-    paddd %xmm6, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm14
-    pmuludq .Lntt_data+5104(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm6  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm2  # a + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm2
-    pmuludq .Lntt_data+5136(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5136(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm2, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm2
-    movdqa %xmm3, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm3  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5104(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm3  # a + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm3
-    pmuludq .Lntt_data+5136(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5136(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm3, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm9, %xmm3
-    movdqu %xmm0, 0(%rdi)
-    movdqu %xmm1, 128(%rdi)
-    movdqu %xmm2, 256(%rdi)
-    movdqu %xmm3, 384(%rdi)
-    movdqu %xmm4, 512(%rdi)
-    movdqu %xmm5, 640(%rdi)
-    movdqu %xmm6, 768(%rdi)
-    movdqu %xmm7, 896(%rdi)
-    # pass 1, layers 1-3 (inverse): rows 4, 36, ... (group 1)
-    movdqu 16(%rdi), %xmm0
-    movdqu 144(%rdi), %xmm1
-    movdqu 272(%rdi), %xmm2
-    movdqu 400(%rdi), %xmm3
-    movdqu 528(%rdi), %xmm4
-    movdqu 656(%rdi), %xmm5
-    movdqu 784(%rdi), %xmm6
-    movdqu 912(%rdi), %xmm7
-    # layer 3 (len 32), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+4912(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+4912(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+4896(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+4896(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+4944(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+4944(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4928(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+4928(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+4976(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+4976(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+4960(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+4960(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5008(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5008(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+4992(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+4992(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 2 (len 64), inverse
-    movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
     paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
+    pshufd $0x50, %xmm12, %xmm3  # x0 x0 x1 x1
     pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
+    movdqa %xmm3, %xmm12
     pmuludq .Lntt_data+5040(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
     movdqa %xmm13, %xmm14
     pmuludq .Lntt_data+5040(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm2  # x z
+    pmuludq .Lntt_data+5024(%rip), %xmm3  # x z
     pmuludq .Lntt_data+5024(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm12  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm12, %xmm3  # hi(x z) - hi(m q): low halves are equal
     psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+5040(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+5040(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
+    shufps $0xdd, %xmm13, %xmm3  # the high halves, lanes 0 1 2 3
+    # layer 2: %xmm4 %xmm6
+    movdqa %xmm4, %xmm12
+    psubd %xmm6, %xmm12  # d = a - b
     paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+5072(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+5072(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+5072(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+5072(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 1 (len 128), inverse, times 2^32/256
-    movdqa %xmm0, %xmm8
-    psubd %xmm4, %xmm8  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5104(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm4  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm0  # a + 256q >= 0
-    pshufd $0x50, %xmm0, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm0, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm0
-    pmuludq .Lntt_data+5136(%rip), %xmm0  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5136(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm0  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm0, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm0
-    movdqa %xmm1, %xmm11
-    psubd %xmm5, %xmm11  # d = a - b
-    paddd %xmm5, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5104(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm5  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm1  # a + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm1
-    pmuludq .Lntt_data+5136(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5136(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm1, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm1
-    movdqa %xmm2, %xmm14
-    psubd %xmm6, %xmm14  # d = a - b
-    paddd %xmm6, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm14
-    pmuludq .Lntt_data+5104(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm6  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm2  # a + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm2
-    pmuludq .Lntt_data+5136(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5136(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm2, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm2
-    movdqa %xmm3, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm3  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5104(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm3  # a + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm3
-    pmuludq .Lntt_data+5136(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5136(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm3, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm9, %xmm3
-    movdqu %xmm0, 16(%rdi)
-    movdqu %xmm1, 144(%rdi)
-    movdqu %xmm2, 272(%rdi)
-    movdqu %xmm3, 400(%rdi)
-    movdqu %xmm4, 528(%rdi)
-    movdqu %xmm5, 656(%rdi)
-    movdqu %xmm6, 784(%rdi)
-    movdqu %xmm7, 912(%rdi)
-    # pass 1, layers 1-3 (inverse): rows 8, 40, ... (group 2)
-    movdqu 32(%rdi), %xmm0
-    movdqu 160(%rdi), %xmm1
-    movdqu 288(%rdi), %xmm2
-    movdqu 416(%rdi), %xmm3
-    movdqu 544(%rdi), %xmm4
-    movdqu 672(%rdi), %xmm5
-    movdqu 800(%rdi), %xmm6
-    movdqu 928(%rdi), %xmm7
-    # layer 3 (len 32), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+4912(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+4912(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+4896(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+4896(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+4944(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+4944(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4928(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+4928(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+4976(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+4976(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+4960(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+4960(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5008(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5008(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+4992(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+4992(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 2 (len 64), inverse
-    movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
     paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
+    pshufd $0x50, %xmm12, %xmm6  # x0 x0 x1 x1
     pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+5040(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa %xmm6, %xmm12
+    pmuludq .Lntt_data+5072(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
     movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+5040(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm13
+    pmuludq .Lntt_data+5072(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+5056(%rip), %xmm6  # x z
+    pmuludq .Lntt_data+5056(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm12  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm12, %xmm6  # hi(x z) - hi(m q): low halves are equal
     psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+5040(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+5040(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+5072(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+5072(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
+    shufps $0xdd, %xmm13, %xmm6  # the high halves, lanes 0 1 2 3
+    # layer 2: %xmm5 %xmm7
+    movdqa %xmm5, %xmm12
+    psubd %xmm7, %xmm12  # d = a - b
     paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+5072(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+5072(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 1 (len 128), inverse, times 2^32/256
-    movdqa %xmm0, %xmm8
-    psubd %xmm4, %xmm8  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5104(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm4  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm0  # a + 256q >= 0
-    pshufd $0x50, %xmm0, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm0, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm0
-    pmuludq .Lntt_data+5136(%rip), %xmm0  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5136(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm0  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm0, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm0
-    movdqa %xmm1, %xmm11
-    psubd %xmm5, %xmm11  # d = a - b
-    paddd %xmm5, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5104(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm5  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm1  # a + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm1
-    pmuludq .Lntt_data+5136(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5136(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm1, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm1
-    movdqa %xmm2, %xmm14
-    psubd %xmm6, %xmm14  # d = a - b
-    paddd %xmm6, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm14
-    pmuludq .Lntt_data+5104(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm6  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm2  # a + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm2
-    pmuludq .Lntt_data+5136(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5136(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm2, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm2
-    movdqa %xmm3, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm3  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5104(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm3  # a + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm3
-    pmuludq .Lntt_data+5136(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5136(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm3, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm9, %xmm3
-    movdqu %xmm0, 32(%rdi)
-    movdqu %xmm1, 160(%rdi)
-    movdqu %xmm2, 288(%rdi)
-    movdqu %xmm3, 416(%rdi)
-    movdqu %xmm4, 544(%rdi)
-    movdqu %xmm5, 672(%rdi)
-    movdqu %xmm6, 800(%rdi)
-    movdqu %xmm7, 928(%rdi)
-    # pass 1, layers 1-3 (inverse): rows 12, 44, ... (group 3)
-    movdqu 48(%rdi), %xmm0
-    movdqu 176(%rdi), %xmm1
-    movdqu 304(%rdi), %xmm2
-    movdqu 432(%rdi), %xmm3
-    movdqu 560(%rdi), %xmm4
-    movdqu 688(%rdi), %xmm5
-    movdqu 816(%rdi), %xmm6
-    movdqu 944(%rdi), %xmm7
-    # layer 3 (len 32), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+4912(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+4912(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+4896(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+4896(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+4944(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+4944(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4928(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+4928(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+4976(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+4976(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+4960(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+4960(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5008(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5008(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+4992(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+4992(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 2 (len 64), inverse
-    movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
     paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
+    pshufd $0x50, %xmm12, %xmm7  # x0 x0 x1 x1
     pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+5040(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa %xmm7, %xmm12
+    pmuludq .Lntt_data+5072(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
     movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+5040(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm13
+    pmuludq .Lntt_data+5072(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+5056(%rip), %xmm7  # x z
+    pmuludq .Lntt_data+5056(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm12  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm12, %xmm7  # hi(x z) - hi(m q): low halves are equal
     psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+5040(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+5040(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+5072(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+5072(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+5072(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+5072(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 1 (len 128), inverse, times 2^32/256
-    movdqa %xmm0, %xmm8
-    psubd %xmm4, %xmm8  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5104(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm4  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm0  # a + 256q >= 0
-    pshufd $0x50, %xmm0, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm0, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm0
-    pmuludq .Lntt_data+5136(%rip), %xmm0  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5136(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm0  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm0, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm0
-    movdqa %xmm1, %xmm11
-    psubd %xmm5, %xmm11  # d = a - b
-    paddd %xmm5, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5104(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm5  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm1  # a + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm1
-    pmuludq .Lntt_data+5136(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5136(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm1, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm1
-    movdqa %xmm2, %xmm14
-    psubd %xmm6, %xmm14  # d = a - b
-    paddd %xmm6, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm14
-    pmuludq .Lntt_data+5104(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm6  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm2  # a + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm2
-    pmuludq .Lntt_data+5136(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5136(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm2, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm2
-    movdqa %xmm3, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm3  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5104(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm3  # a + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm3
-    pmuludq .Lntt_data+5136(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5136(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm3, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm9, %xmm3
-    movdqu %xmm0, 48(%rdi)
-    movdqu %xmm1, 176(%rdi)
-    movdqu %xmm2, 304(%rdi)
-    movdqu %xmm3, 432(%rdi)
-    movdqu %xmm4, 560(%rdi)
-    movdqu %xmm5, 688(%rdi)
-    movdqu %xmm6, 816(%rdi)
-    movdqu %xmm7, 944(%rdi)
-    # pass 1, layers 1-3 (inverse): rows 16, 48, ... (group 4)
-    movdqu 64(%rdi), %xmm0
-    movdqu 192(%rdi), %xmm1
-    movdqu 320(%rdi), %xmm2
-    movdqu 448(%rdi), %xmm3
-    movdqu 576(%rdi), %xmm4
-    movdqu 704(%rdi), %xmm5
-    movdqu 832(%rdi), %xmm6
-    movdqu 960(%rdi), %xmm7
-    # layer 3 (len 32), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+4912(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+4912(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+4896(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+4896(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+4944(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+4944(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4928(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+4928(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+4976(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+4976(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+4960(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+4960(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5008(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5008(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+4992(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+4992(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 2 (len 64), inverse
+    shufps $0xdd, %xmm13, %xmm7  # the high halves, lanes 0 1 2 3
+    # layer 1: %xmm0 %xmm4
     movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
+    psubd %xmm4, %xmm12  # d = a - b
+    paddd %xmm4, %xmm0  # a = a + b
     paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
+    pshufd $0x50, %xmm12, %xmm4  # x0 x0 x1 x1
     pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+5040(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa %xmm4, %xmm12
+    pmuludq .Lntt_data+5104(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
     movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+5040(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm13
+    pmuludq .Lntt_data+5104(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+5088(%rip), %xmm4  # x z
+    pmuludq .Lntt_data+5088(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm12  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm12, %xmm4  # hi(x z) - hi(m q): low halves are equal
     psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+5040(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+5040(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+5072(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+5072(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+5072(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+5072(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 1 (len 128), inverse, times 2^32/256
-    movdqa %xmm0, %xmm8
-    psubd %xmm4, %xmm8  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5104(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm4  # the high halves, lanes 0 1 2 3
+    shufps $0xdd, %xmm13, %xmm4  # the high halves, lanes 0 1 2 3
     paddd .Lntt_data+16(%rip), %xmm0  # a + 256q >= 0
-    pshufd $0x50, %xmm0, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm0, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm0
+    pshufd $0x50, %xmm0, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm0, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm0
     pmuludq .Lntt_data+5136(%rip), %xmm0  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5136(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm0  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm0, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm0
-    movdqa %xmm1, %xmm11
-    psubd %xmm5, %xmm11  # d = a - b
-    paddd %xmm5, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5104(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm5  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm1  # a + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm1
-    pmuludq .Lntt_data+5136(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5136(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm1, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm1
-    movdqa %xmm2, %xmm14
-    psubd %xmm6, %xmm14  # d = a - b
-    paddd %xmm6, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm14
-    pmuludq .Lntt_data+5104(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm6  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm2  # a + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm2
-    pmuludq .Lntt_data+5136(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5136(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm2, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm2
-    movdqa %xmm3, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm3  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5104(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm3  # a + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm3
-    pmuludq .Lntt_data+5136(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5136(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm3, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm9, %xmm3
-    movdqu %xmm0, 64(%rdi)
-    movdqu %xmm1, 192(%rdi)
-    movdqu %xmm2, 320(%rdi)
-    movdqu %xmm3, 448(%rdi)
-    movdqu %xmm4, 576(%rdi)
-    movdqu %xmm5, 704(%rdi)
-    movdqu %xmm6, 832(%rdi)
-    movdqu %xmm7, 960(%rdi)
-    # pass 1, layers 1-3 (inverse): rows 20, 52, ... (group 5)
-    movdqu 80(%rdi), %xmm0
-    movdqu 208(%rdi), %xmm1
-    movdqu 336(%rdi), %xmm2
-    movdqu 464(%rdi), %xmm3
-    movdqu 592(%rdi), %xmm4
-    movdqu 720(%rdi), %xmm5
-    movdqu 848(%rdi), %xmm6
-    movdqu 976(%rdi), %xmm7
-    # layer 3 (len 32), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+4912(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+4912(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+4896(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+4896(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+4944(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+4944(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4928(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+4928(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+4976(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+4976(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+4960(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+4960(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5008(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5008(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+4992(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+4992(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 2 (len 64), inverse
-    movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+5040(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
     movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+5040(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm13
+    pmuludq .Lntt_data+5136(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+5120(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+5120(%rip), %xmm13
+    pmuludq .Lntt_data+0(%rip), %xmm0  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm0, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm12, %xmm0
+    # layer 1: %xmm1 %xmm5
+    movdqa %xmm1, %xmm12
+    psubd %xmm5, %xmm12  # d = a - b
+    paddd %xmm5, %xmm1  # a = a + b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm5  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm5, %xmm12
+    pmuludq .Lntt_data+5104(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+5104(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+5088(%rip), %xmm5  # x z
+    pmuludq .Lntt_data+5088(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm12  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm12, %xmm5  # hi(x z) - hi(m q): low halves are equal
     psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+5040(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+5040(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+5072(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+5072(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+5072(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+5072(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 1 (len 128), inverse, times 2^32/256
-    movdqa %xmm0, %xmm8
-    psubd %xmm4, %xmm8  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5104(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm4  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm0  # a + 256q >= 0
-    pshufd $0x50, %xmm0, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm0, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm0
-    pmuludq .Lntt_data+5136(%rip), %xmm0  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5136(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm0  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm0, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm0
-    movdqa %xmm1, %xmm11
-    psubd %xmm5, %xmm11  # d = a - b
-    paddd %xmm5, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5104(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm5  # the high halves, lanes 0 1 2 3
+    shufps $0xdd, %xmm13, %xmm5  # the high halves, lanes 0 1 2 3
     paddd .Lntt_data+16(%rip), %xmm1  # a + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm1
+    pshufd $0x50, %xmm1, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm1, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm1
     pmuludq .Lntt_data+5136(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5136(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm1, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm1
-    movdqa %xmm2, %xmm14
-    psubd %xmm6, %xmm14  # d = a - b
-    paddd %xmm6, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm14
-    pmuludq .Lntt_data+5104(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm6  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm2  # a + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm2
-    pmuludq .Lntt_data+5136(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5136(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm2, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm2
-    movdqa %xmm3, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm3  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5104(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm3  # a + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm3
-    pmuludq .Lntt_data+5136(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5136(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm3, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm9, %xmm3
-    movdqu %xmm0, 80(%rdi)
-    movdqu %xmm1, 208(%rdi)
-    movdqu %xmm2, 336(%rdi)
-    movdqu %xmm3, 464(%rdi)
-    movdqu %xmm4, 592(%rdi)
-    movdqu %xmm5, 720(%rdi)
-    movdqu %xmm6, 848(%rdi)
-    movdqu %xmm7, 976(%rdi)
-    # pass 1, layers 1-3 (inverse): rows 24, 56, ... (group 6)
-    movdqu 96(%rdi), %xmm0
-    movdqu 224(%rdi), %xmm1
-    movdqu 352(%rdi), %xmm2
-    movdqu 480(%rdi), %xmm3
-    movdqu 608(%rdi), %xmm4
-    movdqu 736(%rdi), %xmm5
-    movdqu 864(%rdi), %xmm6
-    movdqu 992(%rdi), %xmm7
-    # layer 3 (len 32), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+4912(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+4912(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+4896(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+4896(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+4944(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+4944(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4928(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+4928(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+4976(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+4976(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+4960(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+4960(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5008(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5008(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+4992(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+4992(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 2 (len 64), inverse
-    movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+5040(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
     movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+5040(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm13
+    pmuludq .Lntt_data+5136(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+5120(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+5120(%rip), %xmm13
+    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm1, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm12, %xmm1
+    # layer 1: %xmm2 %xmm6
+    movdqa %xmm2, %xmm12
+    psubd %xmm6, %xmm12  # d = a - b
+    paddd %xmm6, %xmm2  # a = a + b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm6  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm6, %xmm12
+    pmuludq .Lntt_data+5104(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+5104(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+5088(%rip), %xmm6  # x z
+    pmuludq .Lntt_data+5088(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm12  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm12, %xmm6  # hi(x z) - hi(m q): low halves are equal
     psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+5040(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+5040(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+5072(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+5072(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+5072(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+5072(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 1 (len 128), inverse, times 2^32/256
-    movdqa %xmm0, %xmm8
-    psubd %xmm4, %xmm8  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5104(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm4  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm0  # a + 256q >= 0
-    pshufd $0x50, %xmm0, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm0, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm0
-    pmuludq .Lntt_data+5136(%rip), %xmm0  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5136(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm0  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm0, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm0
-    movdqa %xmm1, %xmm11
-    psubd %xmm5, %xmm11  # d = a - b
-    paddd %xmm5, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5104(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm5  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm1  # a + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm1
-    pmuludq .Lntt_data+5136(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5136(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm1, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm1
-    movdqa %xmm2, %xmm14
-    psubd %xmm6, %xmm14  # d = a - b
-    paddd %xmm6, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm14
-    pmuludq .Lntt_data+5104(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm6  # the high halves, lanes 0 1 2 3
+    shufps $0xdd, %xmm13, %xmm6  # the high halves, lanes 0 1 2 3
     paddd .Lntt_data+16(%rip), %xmm2  # a + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm2
+    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm2
     pmuludq .Lntt_data+5136(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5136(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm2, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm2
-    movdqa %xmm3, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm3  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5104(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm3  # a + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm3
-    pmuludq .Lntt_data+5136(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5136(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm3, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm9, %xmm3
-    movdqu %xmm0, 96(%rdi)
-    movdqu %xmm1, 224(%rdi)
-    movdqu %xmm2, 352(%rdi)
-    movdqu %xmm3, 480(%rdi)
-    movdqu %xmm4, 608(%rdi)
-    movdqu %xmm5, 736(%rdi)
-    movdqu %xmm6, 864(%rdi)
-    movdqu %xmm7, 992(%rdi)
-    # pass 1, layers 1-3 (inverse): rows 28, 60, ... (group 7)
-    movdqu 112(%rdi), %xmm0
-    movdqu 240(%rdi), %xmm1
-    movdqu 368(%rdi), %xmm2
-    movdqu 496(%rdi), %xmm3
-    movdqu 624(%rdi), %xmm4
-    movdqu 752(%rdi), %xmm5
-    movdqu 880(%rdi), %xmm6
-    movdqu 1008(%rdi), %xmm7
-    # layer 3 (len 32), inverse
-    movdqa %xmm0, %xmm8
-    psubd %xmm1, %xmm8  # d = a - b
-    paddd %xmm1, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm8
-    pmuludq .Lntt_data+4912(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+4912(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+4896(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+4896(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm11
-    psubd %xmm3, %xmm11  # d = a - b
-    paddd %xmm3, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+4944(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+4944(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4928(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+4928(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm14
-    psubd %xmm5, %xmm14  # d = a - b
-    paddd %xmm5, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+4976(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+4976(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+4960(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+4960(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm6  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5008(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5008(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+4992(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+4992(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 2 (len 64), inverse
-    movdqa %xmm0, %xmm12
-    psubd %xmm2, %xmm12  # d = a - b
-    paddd %xmm2, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
-    pshufd $0x50, %xmm12, %xmm2  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm12
-    pmuludq .Lntt_data+5040(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
     movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+5040(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm13
+    pmuludq .Lntt_data+5136(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+5120(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+5120(%rip), %xmm13
+    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm12, %xmm2
+    # layer 1: %xmm3 %xmm7
+    movdqa %xmm3, %xmm12
+    psubd %xmm7, %xmm12  # d = a - b
+    paddd %xmm7, %xmm3  # a = a + b
+    paddd .Lntt_data+16(%rip), %xmm12  # d + 256q >= 0
+    pshufd $0x50, %xmm12, %xmm7  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm12, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm7, %xmm12
+    pmuludq .Lntt_data+5104(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+5104(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+5088(%rip), %xmm7  # x z
+    pmuludq .Lntt_data+5088(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm12  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm12, %xmm2  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm12, %xmm7  # hi(x z) - hi(m q): low halves are equal
     psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm15
-    psubd %xmm3, %xmm15  # d = a - b
-    paddd %xmm3, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm15  # d + 256q >= 0
-    pshufd $0x50, %xmm15, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm15
-    pmuludq .Lntt_data+5040(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+5040(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+5024(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+5024(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm15, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm6, %xmm10  # d = a - b
-    paddd %xmm6, %xmm4  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm10  # d + 256q >= 0
-    pshufd $0x50, %xmm10, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm10
-    pmuludq .Lntt_data+5072(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+5072(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm10, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm13
-    psubd %xmm7, %xmm13  # d = a - b
-    paddd %xmm7, %xmm5  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm13  # d + 256q >= 0
-    pshufd $0x50, %xmm13, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm13, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm13
-    pmuludq .Lntt_data+5072(%rip), %xmm13  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+5072(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5056(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm13  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm13, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm7  # the high halves, lanes 0 1 2 3
-    # layer 1 (len 128), inverse, times 2^32/256
-    movdqa %xmm0, %xmm8
-    psubd %xmm4, %xmm8  # d = a - b
-    paddd %xmm4, %xmm0  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm8  # d + 256q >= 0
-    pshufd $0x50, %xmm8, %xmm4  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm4, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5104(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm4  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm8, %xmm4  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm4  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm0  # a + 256q >= 0
-    pshufd $0x50, %xmm0, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm0, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm0
-    pmuludq .Lntt_data+5136(%rip), %xmm0  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+5136(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm0  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm0, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm0
-    movdqa %xmm1, %xmm11
-    psubd %xmm5, %xmm11  # d = a - b
-    paddd %xmm5, %xmm1  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm11  # d + 256q >= 0
-    pshufd $0x50, %xmm11, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5104(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm5  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm1  # a + 256q >= 0
-    pshufd $0x50, %xmm1, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm1
-    pmuludq .Lntt_data+5136(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+5136(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm1, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm11, %xmm1
-    movdqa %xmm2, %xmm14
-    psubd %xmm6, %xmm14  # d = a - b
-    paddd %xmm6, %xmm2  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm14  # d + 256q >= 0
-    pshufd $0x50, %xmm14, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm14
-    pmuludq .Lntt_data+5104(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5104(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm14, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm6  # the high halves, lanes 0 1 2 3
-    paddd .Lntt_data+16(%rip), %xmm2  # a + 256q >= 0
-    pshufd $0x50, %xmm2, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm2
-    pmuludq .Lntt_data+5136(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+5136(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm2, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm2
-    movdqa %xmm3, %xmm9
-    psubd %xmm7, %xmm9  # d = a - b
-    paddd %xmm7, %xmm3  # a = a + b
-    paddd .Lntt_data+16(%rip), %xmm9  # d + 256q >= 0
-    pshufd $0x50, %xmm9, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm9, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm9
-    pmuludq .Lntt_data+5104(%rip), %xmm9  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5104(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5088(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5088(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm9  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm9, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm7  # the high halves, lanes 0 1 2 3
+    shufps $0xdd, %xmm13, %xmm7  # the high halves, lanes 0 1 2 3
     paddd .Lntt_data+16(%rip), %xmm3  # a + 256q >= 0
-    pshufd $0x50, %xmm3, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm3
+    pshufd $0x50, %xmm3, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm3, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm3
     pmuludq .Lntt_data+5136(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+5136(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+5120(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+5120(%rip), %xmm10
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+5136(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+5120(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+5120(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm3, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm9, %xmm3
-    movdqu %xmm0, 112(%rdi)
-    movdqu %xmm1, 240(%rdi)
-    movdqu %xmm2, 368(%rdi)
-    movdqu %xmm3, 496(%rdi)
-    movdqu %xmm4, 624(%rdi)
-    movdqu %xmm5, 752(%rdi)
-    movdqu %xmm6, 880(%rdi)
-    movdqu %xmm7, 1008(%rdi)
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm3, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm12, %xmm3
+    movdqu %xmm0, 0(%rax)
+    movdqu %xmm4, 512(%rax)
+    movdqu %xmm1, 128(%rax)
+    movdqu %xmm5, 640(%rax)
+    movdqu %xmm2, 256(%rax)
+    movdqu %xmm6, 768(%rax)
+    movdqu %xmm3, 384(%rax)
+    movdqu %xmm7, 896(%rax)
+    add $16, %rax
+    dec %ecx
+    jnz 1b
     ret
     .size mldsa_invntt_tomont_sse2, .-mldsa_invntt_tomont_sse2
 

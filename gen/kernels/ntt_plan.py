@@ -8,7 +8,7 @@ every register through the steps, so that:
   * the butterflies of a layer are found, not written down: two registers whose lanes hold
     j and j + len (j & len == 0) pair up, and the twiddle of each lane follows from j;
   * each ISA's NTT order is whatever its data movement produces; it is read off at the
-    stores, documented by order_text(), checked to be what the templates' headers say
+    stores and checked (check_order) to be what the templates' headers say
     (the standard order with every group of L*L coefficients, L = lanes, transposed as an
     L x L matrix), and ntt_reorder is that data movement with the arithmetic left out;
   * the inverse is the mirror image and must end in the natural order (asserted);
@@ -22,10 +22,14 @@ Shape of the computation (L = lanes, one "row" = one vector of L coefficients):
           (twiddles broadcast); a 16 x 16 transposition; layers 5-8 pair registers again
           (a twiddle vector per layer and register pair, shared by the pairs). 32 zmm.
   avx2    pass 1: 4 columns of 8 rows at stride 32 coefficients, layers 1-3 (twiddles
-          broadcast). pass 2: 4 blocks of 64 coefficients in 8 ymm: layers 4-5, an 8 x 8
-          transposition, layers 6-8 (twiddle vectors).
+          common to all lanes). pass 2: 4 blocks of 64 coefficients in 8 ymm: layers 4-5,
+          an 8 x 8 transposition, layers 6-8 (twiddle vectors).
   sse2    pass 1: 8 columns of 8 rows at stride 32, layers 1-3. pass 2: 8 blocks of 32
           coefficients in 8 xmm: layers 4-6, two 4 x 4 transpositions, layers 7-8.
+
+  A pass over several groups is a loop (the same steps for each group; checked); where
+  the twiddles differ between groups, each group has its part of the table, laid out
+  alike, and %rsi walks through them.
 
 Products by twiddles:
 
@@ -43,6 +47,7 @@ Products by twiddles:
                 inverse adds 256q to each difference (and sum) it multiplies.
 """
 
+import re
 from collections import deque
 
 from .. import constants as c
@@ -54,10 +59,11 @@ SSE2_BIAS = 9 * Q            # sse2 ntt: coefficients carried as a + 9q
 SSE2_INV_BIAS = 256 * Q      # sse2 invntt: differences and sums multiplied as x + 256q
 
 
-def shape(isa) -> dict:
+def shape(isa) -> list:
     """Passes of the forward NTT per ISA: each pass is a list of groups of rows (the
     coefficient offset of each row) and a list of stages: ('layer', len) or
-    ('transpose', [row indices] per transposition)."""
+    ('transpose', [row indices] per transposition); twiddles "per group" when they
+    differ between the groups of the pass."""
     L = isa.lanes
     if isa.name == "avx512":
         return [dict(name="all layers", groups=[[16 * i for i in range(16)]],
@@ -68,7 +74,7 @@ def shape(isa) -> dict:
         return [dict(name="pass 1, layers 1-3",
                      groups=[[32 * i + 8 * col for i in range(8)] for col in range(4)],
                      stages=[("layer", 128), ("layer", 64), ("layer", 32)]),
-                dict(name="pass 2, layers 4-8",
+                dict(name="pass 2, layers 4-8", twiddles="per group",
                      groups=[[64 * blk + 8 * i for i in range(8)] for blk in range(4)],
                      stages=[("layer", 16), ("layer", 8), ("transpose", [list(range(8))]),
                              ("layer", 4), ("layer", 2), ("layer", 1)])]
@@ -76,7 +82,7 @@ def shape(isa) -> dict:
         return [dict(name="pass 1, layers 1-3",
                      groups=[[32 * i + 4 * col for i in range(8)] for col in range(8)],
                      stages=[("layer", 128), ("layer", 64), ("layer", 32)]),
-                dict(name="pass 2, layers 4-8",
+                dict(name="pass 2, layers 4-8", twiddles="per group",
                      groups=[[32 * blk + 4 * i for i in range(8)] for blk in range(8)],
                      stages=[("layer", 16), ("layer", 8), ("layer", 4),
                              ("transpose", [[0, 1, 2, 3], [4, 5, 6, 7]]),
@@ -216,6 +222,23 @@ class Table:
         self._seen[key] = off
         return off
 
+    def pad_to(self, align: int) -> None:
+        if self.size % align:
+            pad = align - self.size % align
+            self.entries.append((self.size, [0] * (pad // 4), "(alignment)"))
+            self.size += pad
+
+    def extend(self, parts, align: int) -> int:
+        """Appends the entries of the tables `parts` one after the other, from an offset
+        aligned to `align`; returns that offset."""
+        self.pad_to(align)
+        base = self.size
+        for g, part in enumerate(parts):
+            for off, values, comment in part.entries:
+                self.entries.append((self.size + off, values, f"group {g}: {comment}"))
+            self.size += part.size
+        return base
+
     def mem(self, off: int, deco: str = "") -> str:
         return f"{self.label}+{off}(%rip){deco}"
 
@@ -231,31 +254,57 @@ class Table:
 
 # -- the plan builder -------------------------------------------------------------------
 
+# Scheduling (see schedule()). The vector registers keep TEMP_SETS sets of TEMPS
+# temporaries for the butterflies; the rest hold rows. With two sets, consecutive
+# independent butterflies are emitted two at a time with their instructions interleaved,
+# each with its own set (Zen 4: -3% on AVX2, -2.5% on AVX-512; even on SSE2, which lacks
+# the registers). GROUPS_PER_ITER groups of rows are scheduled together per loop
+# iteration: 2 or 4 (up to 13 rows in registers, 6 butterflies in flight instead of 4)
+# gained at most 2% on AVX2 and needs unrolled code, so 1. On AVX2 and SSE2 a group has
+# 4 independent butterflies per layer, each ~10 cycles deep: that latency, more than
+# the instruction count, bounds those two ISAs on Zen 4.
+GROUPS_PER_ITER = {"sse2": 1, "avx2": 1, "avx512": 1}
+TEMPS = {"sse2": 4, "avx2": 3, "avx512": 3}
+TEMP_SETS = {"sse2": 1, "avx2": 2, "avx512": 2}
+ISSUE = {"sse2": 4.0, "avx2": 4.0, "avx512": 2.0}
+LATENCY = {"load": 7, "store": 1, "addc": 1, "tr": 3, "ct": 10, "gs": 11}
+OPS = {"load": 0, "store": 0, "addc": 1, "tr": 2, "ct": 10, "gs": 10}
+
+
+def interleave(texts) -> str:
+    """The instruction lines of independent butterflies, taken in turn."""
+    lines = [t.split("\n") for t in texts]
+    out = []
+    for i in range(max(len(x) for x in lines)):
+        out += [x[i] for x in lines if i < len(x)]
+    return "\n".join(out)
+
+
 class Plan:
-    """Registers, layout and steps of one kernel for one ISA."""
+    """Registers, layout and steps of one kernel for one ISA.
+
+    A pass runs the same steps on each of its groups (columns or blocks of rows): one
+    loop, %rax pointing at the group's coefficients and, where the twiddles differ from
+    group to group, %rsi at the group's part of the table (the parts are laid out alike,
+    which is checked); %ecx counts. Each group is planned with virtual registers, then
+    list-scheduled and given vector registers (schedule)."""
 
     def __init__(self, isa, kernel: str):
         self.isa = isa
         self.kernel = kernel
         self.steps = []
         self.table = Table(".Lntt_data")
-        self.lay = {}            # register -> coefficient index per lane
-        self.slot = {}           # row index -> register
-        self.bcast_regs = None
-        self.bcast_now = None
-        self.products = []       # (kind, values, operand bounds) for check_bounds
-        self.fix_layers = {}
-        if isa.name == "avx512":
-            self.data = [isa.v(i) for i in range(16)]
-            self.spare = [isa.v(i) for i in range(16, 32)]
-        elif isa.name == "avx2":
-            self.data = [isa.v(i) for i in range(8)]
-            self.spare = [isa.v(i) for i in range(8, 14)]
-            self.bcast_regs = (isa.v(14), isa.v(15))
-        else:
-            self.data = [isa.v(i) for i in range(8)]
-            self.spare = [isa.v(i) for i in range(8, 16)]
+        self.gtable = None
+        self.lay = {}            # (virtual) register -> coefficient index per lane
+        self.slot = {}           # row index -> (virtual) register
+        self.products = []       # (kind, values) for check_bounds
+        self.nvirt = 0
         self.shoup = isa.signed_mul
+        nt = TEMPS[isa.name]
+        sets = TEMP_SETS[isa.name]
+        first = isa.nregs - nt * sets
+        self.temps = [[isa.v(first + nt * k + i) for i in range(nt)] for k in range(sets)]
+        self.phys = [isa.v(i) for i in range(first)]
         self.cst = self._constants()
 
     # constants ------------------------------------------------------------------------
@@ -273,41 +322,40 @@ class Plan:
         else:
             cst = dict(q=t.mem(t.add([Q] * 4, "q")))
             if self.kernel == "ntt":
-                cst["bias"] = t.mem(t.add([SSE2_BIAS] * 4, "9q: the bias of the coefficients"))
+                cst["bias"] = t.mem(t.add([SSE2_BIAS] * 4,
+                                          "9q: the bias of the coefficients"))
             else:
                 cst["bias"] = t.mem(t.add([SSE2_INV_BIAS] * 4,
                                           "256q: the bias of the multiplied values"))
         return cst
 
     # registers ------------------------------------------------------------------------
+    # Planned with virtual registers (%v0, %v1, ...: one per row value that a load or a
+    # transposition makes; butterflies update theirs in place); schedule() maps them to
+    # the vector registers.
 
-    def take(self, n: int) -> list:
-        return [self.pool.popleft() for _ in range(n)]
-
-    def give(self, regs) -> None:
-        for r in regs:
-            assert r not in self.pool and r not in self.lay, r
-            self.pool.append(r)
+    def virt(self) -> str:
+        self.nvirt += 1
+        return f"%v{self.nvirt - 1}"
 
     def comment(self, text: str) -> None:
         self.steps.append(dict(op="comment", text=text))
 
-    def load(self, rows, order) -> None:
-        """Rows i at coefficient offsets rows[i] into the data registers; the lanes get
-        the coefficient indices order[pos] of the memory positions."""
-        self.pool = deque(self.spare)
+    def load(self, rows, order, ptr) -> None:
+        """Rows i at coefficient offsets rows[i] (from rows[0], at ptr) into the data
+        registers; the lanes get the coefficient indices order[] of the positions."""
         self.lay, self.slot = {}, {}
-        self.bcast_now = None
         for i, off in enumerate(rows):
-            reg = self.data[i]
-            self.steps.append(dict(op="load", reg=reg, mem=f"{4 * off}(%rdi)"))
+            reg = self.virt()
+            self.steps.append(dict(op="load", reg=reg, mem=f"{4 * (off - rows[0])}({ptr})"))
             self.lay[reg] = [order[off + j] for j in range(self.isa.lanes)]
             self.slot[i] = reg
 
-    def store(self, rows, out_order) -> None:
+    def store(self, rows, out_order, ptr) -> None:
         for i, off in enumerate(rows):
             reg = self.slot[i]
-            self.steps.append(dict(op="store", reg=reg, mem=f"{4 * off}(%rdi)"))
+            mem = f"{4 * (off - rows[0])}({ptr})"
+            self.steps.append(dict(op="store", reg=reg, mem=mem))
             for j, coef in enumerate(self.lay[reg]):
                 out_order[off + j] = coef
 
@@ -322,62 +370,56 @@ class Plan:
             for kind, pairs in stages:
                 for x, y, lo, hi in pairs:
                     rx, ry = name.pop(x), name.pop(y)
-                    if self.isa.vex:
-                        rlo, rhi = self.take(2)
-                    else:                      # SSE2 is destructive: lo over x
-                        rlo, rhi = rx, self.take(1)[0]
+                    rlo, rhi = self.virt(), self.virt()
                     self.steps.append(dict(op="tr", kind=kind, x=rx, y=ry, lo=rlo, hi=rhi))
                     lx, ly = self.lay.pop(rx), self.lay.pop(ry)
                     self.lay[rlo], self.lay[rhi] = SHUFFLES[kind](lx, ly)
-                    self.give([r for r in (rx, ry) if r not in (rlo, rhi)])
                     name[lo], name[hi] = rlo, rhi
             for i, r in enumerate(rows):
                 self.slot[r] = name[out[i]]
 
     # twiddles ---------------------------------------------------------------------------
 
-    def twiddle(self, values, what: str, memory: bool = False) -> dict:
-        """Operands of a product by the lane factors `values` (centered, plain): memory
-        operands, or on AVX2 broadcast registers for a factor common to all lanes (unless
-        `memory`: then a broadcast vector in the table)."""
+    def add(self, values, what):
+        """A table entry: in the group's part of the table (operand off(%rsi)) while a
+        pass with per-group twiddles is planned, else in the table (RIP-relative)."""
+        if self.gtable is not None:
+            return f"{self.gtable.add(values, what)}(%rsi)"
+        return self.table.mem(self.table.add(values, what))
+
+    @staticmethod
+    def plus4(mem: str) -> str:
+        if mem.endswith("(%rsi)"):
+            return f"{int(mem[:-6]) + 4}(%rsi)"
+        label, rest = mem.split("+", 1)
+        off, tail = rest.split("(", 1)
+        return f"{label}+{int(off) + 4}({tail}"
+
+    def twiddle(self, values, what: str) -> dict:
+        """Operands of a product by the lane factors `values` (centered, plain)."""
         isa, t = self.isa, self.table
-        L = isa.lanes
-        uniform = len(set(values)) == 1 and not (memory and isa.name == "avx2")
+        uniform = len(set(values)) == 1
         if self.shoup:
             zb = [c.shoup_twist(v) for v in values]
             self.products.append(("shoup", values))
-            if uniform and isa.name == "avx512":
+            if uniform and isa.name == "avx512" and self.gtable is None:
                 off = t.add([zb[0], values[0]], f"{what}: zb, z")
                 return dict(zb=t.mem(off, "{1to8}"), zbo=t.mem(off, "{1to8}"),
                             z=t.mem(off + 4, "{1to16}"))
-            if uniform:
-                off = t.add([zb[0], values[0]], f"{what}: zb, z")
-                if self.bcast_now != off:
-                    self.steps.append(dict(op="bcast", reg=self.bcast_regs[0],
-                                           mem=t.mem(off)))
-                    self.steps.append(dict(op="bcast", reg=self.bcast_regs[1],
-                                           mem=t.mem(off + 4)))
-                    self.bcast_now = off
-                return dict(zb=self.bcast_regs[0], zbo=self.bcast_regs[0],
-                            z=self.bcast_regs[1])
-            # zbo: the same vector read 4 bytes on, its odd lanes in the even slots
-            offb = t.add(zb, f"{what}: zb per lane")
-            offz = t.add(values, f"{what}: z per lane")
-            return dict(zb=t.mem(offb), zbo=t.mem(offb + 4), z=t.mem(offz))
+            mb = self.add(zb, f"{what}: zb" + ("" if uniform else " per lane"))
+            mz = self.add(values, f"{what}: z" + ("" if uniform else " per lane"))
+            # zbo: the zb vector read 4 bytes on has its odd lanes in the even slots
+            return dict(zb=mb, zbo=mb if uniform else self.plus4(mb), z=mz)
         # SSE2: Montgomery factors in [0, q), lanes duplicated into the even slots
         zm = [c.montgomery_form_unsigned(v) for v in values]
         zq = [c.montgomery_twist_unsigned(v) for v in zm]
         self.products.append(("mont", zm))
-        if uniform:
-            oz = t.add([zm[0]] * 4, f"{what}: z 2^32 mod q")
-            oq = t.add([zq[0]] * 4, f"{what}: its q^-1 twist")
-            return dict(z01=t.mem(oz), z23=t.mem(oz), zq01=t.mem(oq), zq23=t.mem(oq))
-        assert L == 4
         ops = {}
-        for name, vec, label in (("z", zm, "z 2^32 mod q"), ("zq", zq, "q^-1 twist")):
+        for name, vec, label in (("z", zm, "z 2^32 mod q"), ("zq", zq, "its q^-1 twist")):
             for half, lanes in (("01", (0, 1)), ("23", (2, 3))):
                 vals = [vec[lanes[0]]] * 2 + [vec[lanes[1]]] * 2
-                ops[name + half] = t.mem(t.add(vals, f"{what}: {label}, lanes {half}"))
+                ops[name + half] = self.add(vals, f"{what}: {label}" +
+                                            ("" if uniform else f", lanes {half}"))
         return ops
 
     # layers -----------------------------------------------------------------------------
@@ -404,36 +446,230 @@ class Plan:
         """k of FIPS 204 Alg. 41 for the butterfly of coefficient j at this length."""
         return (N + j - j % (2 * length)) // (2 * length)
 
-    def layer(self, length: int, inverse: bool, fix=None, last=False) -> None:
+    def butterfly(self, length: int, sa: int, sb: int, inverse: bool, fix, last) -> dict:
+        """The step of one butterfly (its twiddles go to the table now)."""
         layer_no = 8 - length.bit_length() + 1
-        self.comment(f"layer {layer_no} (len {length})"
-                     + (", inverse" if inverse else "")
-                     + (f", outputs kept {fix}" if fix else "")
-                     + (", times 2^32/256" if last else ""))
         f = c.invntt_scale_plain()
-        for sa, sb in self.pairs(length):
-            ra, rb = self.slot[sa], self.slot[sb]
-            ks = [self.block(j, length) for j in self.lay[ra]]
-            what = f"layer {layer_no} k {ks[0]}" + ("" if len(set(ks)) == 1 else f"..{ks[-1]}")
-            if not inverse:
-                tw = self.twiddle([c.ntt_twiddle(k) for k in ks], what)
-                step = dict(op="ct", a=ra, b=rb, t=self.take(3), tw=tw, fix=fix,
-                            unbias=last)
-            else:
-                w = [c.intt_twiddle(k) for k in ks]
-                if last:
-                    tw = self.twiddle([c.centered(x * f) for x in w],
-                                      what + " times 2^32/256")
-                    scale = self.twiddle([f] * self.isa.lanes, "2^32/256", memory=True)
-                else:
-                    tw, scale = self.twiddle(w, what), None
-                step = dict(op="gs", a=ra, b=rb, t=self.take(3), tw=tw, scale=scale)
-            self.steps.append(step)
-            self.give(step["t"])
+        ra, rb = self.slot[sa], self.slot[sb]
+        ks = [self.block(j, length) for j in self.lay[ra]]
+        what = f"layer {layer_no} k {ks[0]}" + ("" if len(set(ks)) == 1 else f"..{ks[-1]}")
+        if not inverse:
+            tw = self.twiddle([c.ntt_twiddle(k) for k in ks], what)
+            return dict(op="ct", a=ra, b=rb, tw=tw, fix=fix, unbias=last, layer=layer_no,
+                        rows=(sa, sb))
+        w = [c.intt_twiddle(k) for k in ks]
+        if last:
+            tw = self.twiddle([c.centered(x * f) for x in w], what + " times 2^32/256")
+            scale = self.twiddle([f] * self.isa.lanes, "2^32/256")
+        else:
+            tw, scale = self.twiddle(w, what), None
+        return dict(op="gs", a=ra, b=rb, tw=tw, scale=scale, layer=layer_no, rows=(sa, sb))
+
+    def layers(self, specs, inverse: bool) -> None:
+        """Consecutive layers [(len, fix, last), ...] between data movements."""
+        for length, fix, last in specs:
+            for sa, sb in self.pairs(length):
+                self.steps.append(self.butterfly(length, sa, sb, inverse, fix, last))
+
+    # passes -----------------------------------------------------------------------------
+
+    def run_pass(self, ps, mem, body) -> list:
+        """The pass ps over its groups; body(group index) plans the stages of one group
+        between its load and its store. Returns the coefficient index per position.
+
+        The groups are planned one by one with virtual registers; then every k of them
+        (GROUPS_PER_ITER) are scheduled together into one loop iteration. Each iteration
+        must come out the same (checked), with %rax at its first group's coefficients
+        and, for twiddles per group, %rsi at its first group's part of the table."""
+        groups = ps["groups"]
+        rel = [[r - rows[0] for r in rows] for rows in groups]
+        assert all(x == rel[0] for x in rel)
+        many = len(groups) > 1
+        k = GROUPS_PER_ITER[self.isa.name] if many else 1
+        assert len(groups) % k == 0
+        ptr = "%rax" if many else "%rdi"
+        per_group = many and ps.get("twiddles") == "per group"
+        out = list(mem)
+        outer, bodies, tables = self.steps, [], []
+        for g, rows in enumerate(groups):
+            self.steps = []
+            self.gtable = Table("") if per_group else None
+            self.load(rows, mem, ptr)
+            body(g)
+            self.store(rows, out, ptr)
+            bodies.append(loads_by_first_use([st for st in self.steps
+                                              if st["op"] != "comment"]))
+            tables.append(self.gtable)
+        self.steps, self.gtable = outer, None
+        stride = 4 * (groups[1][0] - groups[0][0]) if many else 0
+        assert all(4 * (b[0] - a[0]) == stride for a, b in zip(groups, groups[1:]))
+        psize = 0
+        if per_group:
+            align = max(16, self.isa.vbytes)
+            shape0 = [(o, len(v)) for o, v, _ in tables[0].entries]
+            for tg in tables:
+                assert [(o, len(v)) for o, v, _ in tg.entries] == shape0, "parts differ"
+                tg.pad_to(align)
+            psize = tables[0].size
+            base = self.table.extend(tables, align)
+        iters = []
+        for i in range(len(groups) // k):
+            steps = []
+            for j in range(k):
+                steps += shift_operands(bodies[i * k + j], {"%rax": j * stride,
+                                                            "%rsi": j * psize})
+            iters.append(self.schedule(steps))
+        for it in iters[1:]:
+            if it != iters[0]:
+                raise ValueError(f"{self.isa.name}: iterations of '{ps['name']}' differ")
+        if not many:
+            self.comment(ps["name"])
+            self.steps += iters[0]
+            return out
+        self.comment(f"{ps['name']}: {len(groups)} groups of rows {groups[0][0]}, "
+                     f"{groups[0][1]}, ..., {k} per iteration")
+        begin = dict(op="loop", count=len(iters), ptr=ptr, src="%rdi", tab=None)
+        end = dict(op="endloop", adds=[(k * stride, ptr)])
+        if per_group:
+            begin["tab"] = (self.table.mem(base), "%rsi")
+            end["adds"].append((k * psize, "%rsi"))
+        self.steps += [begin] + iters[0] + [end]
+        return out
+
+    def schedule(self, steps) -> list:
+        """List scheduling of planned steps (virtual registers) and register allocation.
+
+        Every step waits for the previous access to each register it touches. Among the
+        steps whose predecessors are placed, the one that can start first on the machine
+        model (ISSUE vector operations per cycle, LATENCY) goes next, ties to the longest
+        path to the end. A load takes a free register only if one stays free for the
+        transposition that may need it (deadlock-free); a transposition writes lo over x,
+        hi into a free register; a store frees its register."""
+        def regs(st):
+            op = st["op"]
+            if op == "load":
+                return [], [st["reg"]]
+            if op == "store":
+                return [st["reg"]], []
+            if op == "addc":
+                return [st["reg"]], [st["reg"]]
+            if op in ("ct", "gs"):
+                return [st["a"], st["b"]], [st["a"], st["b"]]
+            if op == "tr":
+                return [st["x"], st["y"]], [st["lo"], st["hi"]]
+            raise ValueError(f"schedule: step {op}")
+
+        n = len(steps)
+        last, preds, succs = {}, [set() for _ in steps], [set() for _ in steps]
+        for i, st in enumerate(steps):
+            uses, defs = regs(st)
+            for r in uses + defs:
+                if r in last and last[r] != i:
+                    preds[i].add(last[r])
+                    succs[last[r]].add(i)
+                last[r] = i
+        cp = [0.0] * n
+        for i in reversed(range(n)):
+            cp[i] = LATENCY[steps[i]["op"]] + max((cp[j] for j in succs[i]), default=0)
+        nfree_min = 1 if any(st["op"] == "tr" for st in steps) else 0
+        free = deque(self.phys)
+        phys = {}
+        done, finish, clock = set(), {}, 0.0
+        waiting = {i: len(preds[i]) for i in range(n)}
+        ready = [i for i in range(n) if not preds[i]]
+        order = []
+        while ready:
+            def feasible(i):
+                op = steps[i]["op"]
+                if op == "load":
+                    return len(free) - 1 >= nfree_min
+                if op == "tr":
+                    return len(free) >= 1
+                return True
+
+            cand = [i for i in ready if feasible(i)]
+            if not cand:
+                raise ValueError(f"{self.isa.name}: schedule: out of registers")
+            start = {i: max([clock] + [finish[j] for j in preds[i]]) for i in cand}
+            i = min(cand, key=lambda i: (start[i], -cp[i], i))
+            ready.remove(i)
+            st = dict(steps[i])
+            op = st["op"]
+            if op == "load":
+                phys[st["reg"]] = free.popleft()
+            elif op == "tr":
+                phys[st["lo"]] = phys[st["x"]]
+                phys[st["hi"]] = free.popleft()
+                free.append(phys[st["y"]])
+            uses, defs = regs(st)
+            for key in ("reg", "a", "b", "x", "y", "lo", "hi"):
+                if key in st:
+                    st[key] = phys[st[key]]
+            if op == "store":
+                free.append(st["reg"])
+            order.append(st)
+            clock = start[i] + OPS[op] / ISSUE[self.isa.name]
+            finish[i] = start[i] + LATENCY[op]
+            for j in succs[i]:
+                waiting[j] -= 1
+                if waiting[j] == 0:
+                    ready.append(j)
+        assert len(order) == n
+        return self.pair_butterflies(order)
+
+    def pair_butterflies(self, order) -> list:
+        """Gives each butterfly its temporaries; two consecutive independent ones become
+        one interleaved step."""
+        out, i = [], 0
+        while i < len(order):
+            st = order[i]
+            if st["op"] not in ("ct", "gs"):
+                out.append(st)
+                i += 1
+                continue
+            nxt = order[i + 1] if i + 1 < len(order) else None
+            st["t"] = self.temps[0]
+            pair = [st]
+            if (len(self.temps) > 1 and nxt is not None and nxt["op"] == st["op"]
+                    and not {st["a"], st["b"]} & {nxt["a"], nxt["b"]}):
+                nxt["t"] = self.temps[1]
+                pair.append(nxt)
+            out.append(dict(op="comment", text="; ".join(
+                f"layer {b['layer']}: {b['a']} {b['b']}" for b in pair)))
+            out.append(pair[0] if len(pair) == 1 else
+                       dict(op="group", steps=pair, zip=interleave))
+            i += len(pair)
+        return out
 
 
-def forward_order() -> list:
-    return list(range(N))
+def loads_by_first_use(steps) -> list:
+    """The steps with the loads (which come first) in the order their rows are first
+    used: the scheduler then loads the rows of a butterfly together."""
+    loads = [st for st in steps if st["op"] == "load"]
+    rest = [st for st in steps if st["op"] != "load"]
+
+    def first_use(st):
+        for i, x in enumerate(rest):
+            if st["reg"] in (x.get("a"), x.get("b"), x.get("x"), x.get("y"), x.get("reg")):
+                return i
+        return len(rest)
+
+    assert steps[:len(loads)] == loads
+    return sorted(loads, key=first_use) + rest
+
+
+def shift_operands(obj, by: dict):
+    """A copy of obj (steps: dicts, lists, strings) with every memory operand off(%reg)
+    of a register in `by` moved by by[reg] bytes."""
+    if isinstance(obj, dict):
+        return {k: shift_operands(v, by) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [shift_operands(v, by) for v in obj]
+    if isinstance(obj, str):
+        m = re.match(r"^(-?\d+)\((%r[a-z]+)\)$", obj)
+        if m and m.group(2) in by:
+            return f"{int(m.group(1)) + by[m.group(2)]}({m.group(2)})"
+    return obj
 
 
 def build_ntt(isa) -> Plan:
@@ -441,30 +677,32 @@ def build_ntt(isa) -> Plan:
     coefficient at memory position p of the output (the ISA's NTT order)."""
     p = Plan(isa, "ntt")
     mem = list(range(N))                 # coefficient index at each memory position
-    passes = shape(isa)
     nlayer = 0
-    for pi, ps in enumerate(passes):
-        out = list(mem)
-        for gi, rows in enumerate(ps["groups"]):
-            p.comment(f"{ps['name']}: rows {rows[0]}, {rows[1]}, ... (group {gi})")
-            p.load(rows, mem)
+    for pi, ps in enumerate(shape(isa)):
+        n0 = nlayer
+
+        def body(g, ps=ps, pi=pi, n0=n0):
             if pi == 0 and not p.shoup:
                 p.addc(p.cst["bias"], "+9q: every coefficient >= 0 from here on")
-            n = nlayer
-            for kind, arg in ps["stages"]:
+            n, run = n0, []
+            for kind, arg in ps["stages"] + [("end", None)]:
+                if kind == "layer":
+                    n += 1
+                    fix = None
+                    if p.shoup and n == 1:
+                        fix = "down"
+                    elif p.shoup and n == 2:
+                        fix = "up"
+                    run.append((arg, fix, n == 8 and not p.shoup))
+                    continue
+                if run:
+                    p.layers(run, inverse=False)
+                    run = []
                 if kind == "transpose":
                     p.transpose(arg)
-                    continue
-                n += 1
-                fix = None
-                if p.shoup and n == 1:
-                    fix = "down"
-                elif p.shoup and n == 2:
-                    fix = "up"
-                p.layer(arg, inverse=False, fix=fix, last=(n == 8 and not p.shoup))
-            p.store(rows, out)
-        nlayer = n
-        mem = out
+
+        mem = p.run_pass(ps, mem, body)
+        nlayer += sum(1 for k, _ in ps["stages"] if k == "layer")
     assert nlayer == 8
     p.order = mem
     check_order(isa, p.order)
@@ -477,25 +715,26 @@ def build_invntt(isa) -> Plan:
     fwd = build_ntt(isa)
     p = Plan(isa, "invntt_tomont")
     mem = list(fwd.order)
-    passes = shape(isa)
     n = 8
-    for ps in reversed(passes):
-        out = list(mem)
+    for ps in reversed(shape(isa)):
         stages = list(reversed(ps["stages"]))
-        nl = sum(1 for k, _ in stages if k == "layer")
-        for gi, rows in enumerate(ps["groups"]):
-            p.comment(f"{ps['name']} (inverse): rows {rows[0]}, {rows[1]}, ... (group {gi})")
-            p.load(rows, mem)
-            m = n
-            for kind, arg in stages:
+        n0 = n
+
+        def body(g, stages=stages, n0=n0):
+            m, run = n0, []
+            for kind, arg in stages + [("end", None)]:
+                if kind == "layer":
+                    run.append((arg, None, m == 1))
+                    m -= 1
+                    continue
+                if run:
+                    p.layers(run, inverse=True)
+                    run = []
                 if kind == "transpose":
                     p.transpose(arg)
-                    continue
-                p.layer(arg, inverse=True, last=(m == 1))
-                m -= 1
-            p.store(rows, out)
-        n -= nl
-        mem = out
+
+        mem = p.run_pass(dict(ps, name=ps["name"] + " (inverse)"), mem, body)
+        n -= sum(1 for k, _ in stages if k == "layer")
     assert mem == list(range(N)), "invntt does not end in the natural order"
     p.order = fwd.order
     return p
@@ -510,14 +749,13 @@ def build_reorder(isa) -> Plan:
     for ps in shape(isa):
         if not any(k == "transpose" for k, _ in ps["stages"]):
             continue
-        out = list(mem)
-        for gi, rows in enumerate(ps["groups"]):
-            p.load(rows, mem)
+
+        def body(g, ps=ps):
             for kind, arg in ps["stages"]:
                 if kind == "transpose":
                     p.transpose(arg)
-            p.store(rows, out)
-        mem = out
+
+        mem = p.run_pass(dict(ps, twiddles=None), mem, body)
     assert mem == fwd.order, "ntt_reorder does not produce the NTT order"
     p.order = mem
     return p
