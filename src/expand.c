@@ -6,6 +6,7 @@
 #include "ct.h"
 #include "expand.h"
 #include "fips202x.h"
+#include "kernels.h"
 #include "util.h"
 
 #define W MLDSA_KECCAKX_W(MLDSA_ISA)
@@ -19,30 +20,23 @@
 #define S_BLOCKS 2    /* 272 bytes = 544 half-bytes for 256 coefficients */
 #define Y_BLOCKS ((MLDSA_POLYZ_PACKEDBYTES + MLDSA_SHAKE256_RATE - 1) / MLDSA_SHAKE256_RATE)
 
-/* RejNTTPoly's inner loop: 23-bit candidates, kept when < q. rho is public, so the
- * rejection may branch. Returns the new count. */
-static unsigned rej_uniform(int32_t *a, unsigned n, const uint8_t *buf, size_t len) {
-  for (size_t i = 0; i + 3 <= len && n < MLDSA_N; i += 3) {
-    uint32_t t = (buf[i] | (uint32_t)buf[i + 1] << 8 | (uint32_t)buf[i + 2] << 16) & 0x7FFFFF;
-    if (t < MLDSA_Q) a[n++] = (int32_t)t;
-  }
-  return n;
-}
-
-/* RejBoundedPoly's inner loop: half-bytes kept when < 15 (eta 2, value 2 - b mod 5) or
- * < 9 (eta 4, value 4 - b). Which half-bytes are rejected says nothing about the kept
- * values, so the loop may depend on it; the values are computed without division. */
-static unsigned rej_eta(int32_t *a, unsigned n, const uint8_t *buf, size_t len) {
-  for (size_t i = 0; i < 2 * len && n < MLDSA_N; ++i) {
-    uint32_t b = (buf[i / 2] >> (4 * (i % 2))) & 15;
-#if MLDSA_ETA == 2
-    if (MLDSA_CT_PUBLIC(b < 15)) a[n++] = 2 - (int32_t)(b - ((b * 205) >> 10) * 5); /* b mod 5 */
+/* The samplers' inner loops are kernels of this ISA (kernels.h): RejNTTPoly's 23-bit
+ * candidates (public), RejBoundedPoly's half-bytes for this set's eta (secret; only the
+ * accept pattern may show). */
+#define REJ_UNIFORM KERNEL(rej_uniform)
+#if defined(MLDSA_CT_TESTING)
+/* ci/ct (valgrind) can be told that the accept pattern is public only in C
+ * (MLDSA_CT_PUBLIC in the scalar loop); how the assembly uses it is checked statically,
+ * instruction by instruction, by ci/ct_static and its allow-list. */
+#define REJ_ETA_ISA scalar
 #else
-    if (MLDSA_CT_PUBLIC(b < 9)) a[n++] = 4 - (int32_t)b;
+#define REJ_ETA_ISA MLDSA_ISA
 #endif
-  }
-  return n;
-}
+#if MLDSA_ETA == 2
+#define REJ_ETA MLDSA_CAT3(mldsa_rej_eta2_, REJ_ETA_ISA, )
+#else
+#define REJ_ETA MLDSA_CAT3(mldsa_rej_eta4_, REJ_ETA_ISA, )
+#endif
 
 void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
   mldsa_keccakx st;
@@ -66,14 +60,14 @@ void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
     SHAKE128X_SQUEEZE(out, A_BLOCKS, &st, n);
     unsigned done = 1;
     for (unsigned j = 0; j < n; ++j) {
-      count[j] = rej_uniform(poly[j], 0, buf[j], sizeof buf[j]);
+      count[j] = REJ_UNIFORM(poly[j], 0, buf[j], sizeof buf[j]);
       done &= count[j] == MLDSA_N;
     }
     while (!done) {
       SHAKE128X_SQUEEZE(out, 1, &st, n);
       done = 1;
       for (unsigned j = 0; j < n; ++j) {
-        count[j] = rej_uniform(poly[j], count[j], buf[j], MLDSA_SHAKE128_RATE);
+        count[j] = REJ_UNIFORM(poly[j], count[j], buf[j], MLDSA_SHAKE128_RATE);
         done &= count[j] == MLDSA_N;
       }
     }
@@ -102,14 +96,14 @@ void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLD
     SHAKE256X_SQUEEZE(out, S_BLOCKS, &st, n);
     unsigned done = 1;
     for (unsigned j = 0; j < n; ++j) {
-      count[j] = rej_eta(poly[j], 0, buf[j], sizeof buf[j]);
+      count[j] = REJ_ETA(poly[j], 0, buf[j], sizeof buf[j]);
       done &= count[j] == MLDSA_N;
     }
     while (!done) {
       SHAKE256X_SQUEEZE(out, 1, &st, n);
       done = 1;
       for (unsigned j = 0; j < n; ++j) {
-        count[j] = rej_eta(poly[j], count[j], buf[j], MLDSA_SHAKE256_RATE);
+        count[j] = REJ_ETA(poly[j], count[j], buf[j], MLDSA_SHAKE256_RATE);
         done &= count[j] == MLDSA_N;
       }
     }
@@ -121,18 +115,7 @@ void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLD
 
 /* y_r = gamma1 - BitUnpack(H(rho'' || kappa + r)), gamma1 = 2^17 or 2^19. */
 static void unpack_mask(int32_t *y, const uint8_t *buf) {
-  enum { BITS = MLDSA_GAMMA1 == (1 << 17) ? 18 : 20 };
-  uint64_t acc = 0;
-  unsigned have = 0, pos = 0;
-  for (unsigned i = 0; i < MLDSA_N; ++i) {
-    while (have < BITS) {
-      acc |= (uint64_t)buf[pos++] << have;
-      have += 8;
-    }
-    y[i] = MLDSA_GAMMA1 - (int32_t)(acc & ((1u << BITS) - 1));
-    acc >>= BITS;
-    have -= BITS;
-  }
+  unpack_z_poly(y, buf); /* the z decoder of packing.c: the same encoding */
 }
 
 void expand_mask(mldsa_polyvecl *y, const uint8_t rhoprime[MLDSA_CRHBYTES], uint16_t kappa) {

@@ -30,10 +30,24 @@
  *  chknorm        1 if any |a_i| >= bound, else 0; a_i in (-2^31, 2^31),
  *                 0 <= bound <= (q-1)/8. Constant time: the answer only, not the index.
  *
+ * Samplers (the inner loops of RejNTTPoly and RejBoundedPoly, FIPS 204 Alg. 30, 31):
+ *  rej_uniform    appends to a[n..255] the 3-byte little-endian groups of buf[0..len),
+ *                 masked to 23 bits, that are < q, until a holds 256; returns the new
+ *                 count (n when n >= 256). Reads buf[0..len-1] only (a last incomplete
+ *                 group is ignored); writes a[n..255] only: a[n..count-1] exactly as
+ *                 the scalar loop, a[count..255] unspecified. buf is public (rho): may
+ *                 branch and address tables by which candidates are rejected.
+ *  rej_eta2/4     the same for the 2 len half-bytes b of buf (low one first): eta 2
+ *                 keeps b < 15 as 2 - (b mod 5), eta 4 keeps b < 9 as 4 - b. buf is
+ *                 secret: only the accept pattern (which half-bytes are rejected, as the
+ *                 scalar loop's branches) may show; AVX2 loads its left-pack tables at
+ *                 addresses given by it, no other address or branch depends on buf.
+ *
  * Constant time: no branch and no memory address depends on coefficient values. */
 #ifndef MLDSA_KERNELS_H
 #define MLDSA_KERNELS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "isas.h"
@@ -68,7 +82,10 @@
                                 const int32_t h[MLDSA_N]);                               \
   void mldsa_use_hint_g32_##isa(int32_t b[MLDSA_N], const int32_t a[MLDSA_N],            \
                                 const int32_t h[MLDSA_N]);                               \
-  int mldsa_chknorm_##isa(const int32_t a[MLDSA_N], int32_t bound);
+  int mldsa_chknorm_##isa(const int32_t a[MLDSA_N], int32_t bound);                      \
+  unsigned mldsa_rej_uniform_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len); \
+  unsigned mldsa_rej_eta2_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len);    \
+  unsigned mldsa_rej_eta4_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len);
 
 MLDSA_FOR_EACH_ISA(MLDSA_DECLARE_KERNELS)
 

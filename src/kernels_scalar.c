@@ -1,8 +1,10 @@
 /* The scalar arithmetic kernels: the portable reference every generated kernel is tested
  * against, and the backend on CPUs without one. Contracts in kernels.h. */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "scalar/zetas.h"
+#include "ct.h"
 #include "kernels.h"
 
 /* a * 2^-32 mod q in (-q, q), for |a| < 2^31 q. */
@@ -170,4 +172,34 @@ int mldsa_chknorm_scalar(const int32_t a[MLDSA_N], int32_t bound) {
     over |= (uint32_t)(bound - 1 - abs) >> 31;   /* abs >= bound */
   }
   return (int)over;
+}
+
+/* RejNTTPoly's inner loop: 23-bit candidates, kept when < q. rho is public, so the
+ * rejection may branch. Returns the new count. */
+unsigned mldsa_rej_uniform_scalar(int32_t *a, unsigned n, const uint8_t *buf, size_t len) {
+  for (size_t i = 0; i + 3 <= len && n < MLDSA_N; i += 3) {
+    uint32_t t = (buf[i] | (uint32_t)buf[i + 1] << 8 | (uint32_t)buf[i + 2] << 16) & 0x7FFFFF;
+    if (t < MLDSA_Q) a[n++] = (int32_t)t;
+  }
+  return n;
+}
+
+/* RejBoundedPoly's inner loop: half-bytes kept when < 15 (eta 2, value 2 - b mod 5) or
+ * < 9 (eta 4, value 4 - b). Which half-bytes are rejected says nothing about the kept
+ * values, so the loop may depend on it (declared public for ci/ct, src/ct.h); the values
+ * are computed without division. */
+unsigned mldsa_rej_eta2_scalar(int32_t *a, unsigned n, const uint8_t *buf, size_t len) {
+  for (size_t i = 0; i < 2 * len && n < MLDSA_N; ++i) {
+    uint32_t b = (buf[i / 2] >> (4 * (i % 2))) & 15;
+    if (MLDSA_CT_PUBLIC(b < 15)) a[n++] = 2 - (int32_t)(b - ((b * 205) >> 10) * 5); /* b mod 5 */
+  }
+  return n;
+}
+
+unsigned mldsa_rej_eta4_scalar(int32_t *a, unsigned n, const uint8_t *buf, size_t len) {
+  for (size_t i = 0; i < 2 * len && n < MLDSA_N; ++i) {
+    uint32_t b = (buf[i / 2] >> (4 * (i % 2))) & 15;
+    if (MLDSA_CT_PUBLIC(b < 9)) a[n++] = 4 - (int32_t)b;
+  }
+  return n;
 }
