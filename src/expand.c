@@ -38,39 +38,57 @@
 #define REJ_ETA MLDSA_CAT3(mldsa_rej_eta4_, REJ_ETA_ISA, )
 #endif
 
+typedef unsigned (*rejection_fn)(int32_t *a, unsigned n, const uint8_t *buf, size_t len);
+typedef void (*squeeze_fn)(uint8_t *const *out, size_t nblocks, mldsa_keccakx *st, unsigned n);
+
+/* seed = prefix || two little-endian bytes (j, i) of FIPS 204's IntegerToBytes. */
+static void make_seed(uint8_t *seed, const uint8_t *prefix, size_t len, unsigned lo,
+                      unsigned hi) {
+  memcpy(seed, prefix, len);
+  seed[len] = (uint8_t)lo;
+  seed[len + 1] = (uint8_t)hi;
+}
+
+/* Fill poly[0..n-1] by rejection sampling from the n streams of st: `blocks` blocks up
+ * front, then one more block of every stream while any polynomial is short. Whether a
+ * polynomial is full depends only on the accept pattern, which is public. */
+static void rejection_sample(int32_t *const *poly, unsigned n, mldsa_keccakx *st,
+                             uint8_t *const *out, size_t blocks, size_t rate,
+                             squeeze_fn squeeze, rejection_fn rejection) {
+  unsigned count[W], done = 1;
+  squeeze(out, blocks, st, n);
+  for (unsigned j = 0; j < n; ++j) {
+    count[j] = rejection(poly[j], 0, out[j], blocks * rate);
+    done &= count[j] == MLDSA_N;
+  }
+  while (!done) {
+    squeeze(out, 1, st, n);
+    done = 1;
+    for (unsigned j = 0; j < n; ++j) {
+      count[j] = rejection(poly[j], count[j], out[j], rate);
+      done &= count[j] == MLDSA_N;
+    }
+  }
+}
+
 void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
   mldsa_keccakx st;
   uint8_t seed[W][MLDSA_SEEDBYTES + 2], buf[W][A_BLOCKS * MLDSA_SHAKE128_RATE];
   const uint8_t *in[W];
   uint8_t *out[W];
   int32_t *poly[W];
-  unsigned count[W];
   for (unsigned start = 0; start < MLDSA_K * MLDSA_L; start += W) {
     unsigned n = MLDSA_K * MLDSA_L - start < W ? MLDSA_K * MLDSA_L - start : W;
     for (unsigned j = 0; j < n; ++j) {
       unsigned row = (start + j) / MLDSA_L, col = (start + j) % MLDSA_L;
-      memcpy(seed[j], rho, MLDSA_SEEDBYTES);
-      seed[j][MLDSA_SEEDBYTES] = (uint8_t)col;
-      seed[j][MLDSA_SEEDBYTES + 1] = (uint8_t)row;
+      make_seed(seed[j], rho, MLDSA_SEEDBYTES, col, row);
       in[j] = seed[j];
       out[j] = buf[j];
       poly[j] = a->row[row].v[col].c;
     }
     SHAKE128X_ABSORB(&st, in, MLDSA_SEEDBYTES + 2, n);
-    SHAKE128X_SQUEEZE(out, A_BLOCKS, &st, n);
-    unsigned done = 1;
-    for (unsigned j = 0; j < n; ++j) {
-      count[j] = REJ_UNIFORM(poly[j], 0, buf[j], sizeof buf[j]);
-      done &= count[j] == MLDSA_N;
-    }
-    while (!done) {
-      SHAKE128X_SQUEEZE(out, 1, &st, n);
-      done = 1;
-      for (unsigned j = 0; j < n; ++j) {
-        count[j] = REJ_UNIFORM(poly[j], count[j], buf[j], MLDSA_SHAKE128_RATE);
-        done &= count[j] == MLDSA_N;
-      }
-    }
+    rejection_sample(poly, n, &st, out, A_BLOCKS, MLDSA_SHAKE128_RATE, SHAKE128X_SQUEEZE,
+                     REJ_UNIFORM);
   }
 }
 
@@ -80,42 +98,22 @@ void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLD
   const uint8_t *in[W];
   uint8_t *out[W];
   int32_t *poly[W];
-  unsigned count[W];
   for (unsigned start = 0; start < MLDSA_L + MLDSA_K; start += W) {
     unsigned n = MLDSA_L + MLDSA_K - start < W ? MLDSA_L + MLDSA_K - start : W;
     for (unsigned j = 0; j < n; ++j) {
       unsigned r = start + j;
-      memcpy(seed[j], rhoprime, MLDSA_CRHBYTES);
-      seed[j][MLDSA_CRHBYTES] = (uint8_t)r;
-      seed[j][MLDSA_CRHBYTES + 1] = (uint8_t)(r >> 8);
+      make_seed(seed[j], rhoprime, MLDSA_CRHBYTES, r & 0xFF, r >> 8);
       in[j] = seed[j];
       out[j] = buf[j];
       poly[j] = r < MLDSA_L ? s1->v[r].c : s2->v[r - MLDSA_L].c;
     }
     SHAKE256X_ABSORB(&st, in, MLDSA_CRHBYTES + 2, n);
-    SHAKE256X_SQUEEZE(out, S_BLOCKS, &st, n);
-    unsigned done = 1;
-    for (unsigned j = 0; j < n; ++j) {
-      count[j] = REJ_ETA(poly[j], 0, buf[j], sizeof buf[j]);
-      done &= count[j] == MLDSA_N;
-    }
-    while (!done) {
-      SHAKE256X_SQUEEZE(out, 1, &st, n);
-      done = 1;
-      for (unsigned j = 0; j < n; ++j) {
-        count[j] = REJ_ETA(poly[j], count[j], buf[j], MLDSA_SHAKE256_RATE);
-        done &= count[j] == MLDSA_N;
-      }
-    }
+    rejection_sample(poly, n, &st, out, S_BLOCKS, MLDSA_SHAKE256_RATE, SHAKE256X_SQUEEZE,
+                     REJ_ETA);
   }
   mldsa_zeroize(&st, sizeof st);
   mldsa_zeroize(seed, sizeof seed);
   mldsa_zeroize(buf, sizeof buf);
-}
-
-/* y_r = gamma1 - BitUnpack(H(rho'' || kappa + r)), gamma1 = 2^17 or 2^19. */
-static void unpack_mask(int32_t *y, const uint8_t *buf) {
-  unpack_z_poly(y, buf); /* the z decoder of packing.c: the same encoding */
 }
 
 void expand_mask(mldsa_polyvecl *y, const uint8_t rhoprime[MLDSA_CRHBYTES], uint16_t kappa) {
@@ -127,15 +125,14 @@ void expand_mask(mldsa_polyvecl *y, const uint8_t rhoprime[MLDSA_CRHBYTES], uint
     unsigned n = MLDSA_L - start < W ? MLDSA_L - start : W;
     for (unsigned j = 0; j < n; ++j) {
       uint16_t nonce = (uint16_t)(kappa + start + j);
-      memcpy(seed[j], rhoprime, MLDSA_CRHBYTES);
-      seed[j][MLDSA_CRHBYTES] = (uint8_t)nonce;
-      seed[j][MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
+      make_seed(seed[j], rhoprime, MLDSA_CRHBYTES, nonce & 0xFF, nonce >> 8);
       in[j] = seed[j];
       out[j] = buf[j];
     }
     SHAKE256X_ABSORB(&st, in, MLDSA_CRHBYTES + 2, n);
     SHAKE256X_SQUEEZE(out, Y_BLOCKS, &st, n);
-    for (unsigned j = 0; j < n; ++j) unpack_mask(y->v[start + j].c, buf[j]);
+    /* y_r = gamma1 - BitUnpack(...): the encoding of z, so its decoder */
+    for (unsigned j = 0; j < n; ++j) unpack_z_poly(y->v[start + j].c, buf[j]);
   }
   mldsa_zeroize(&st, sizeof st);
   mldsa_zeroize(seed, sizeof seed);

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "util.h"
+
 
 #define ROL(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
 #include "scalar/keccak_f1600.h"
@@ -80,6 +82,7 @@ static void xof(unsigned rate, uint8_t *out, size_t outlen, const uint8_t *in, s
   mldsa_shake_absorb(&st, in, inlen);
   mldsa_shake_finalize(&st);
   mldsa_shake_squeeze(&st, out, outlen);
+  mldsa_zeroize(&st, sizeof st);
 }
 
 void mldsa_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen) {
@@ -97,6 +100,7 @@ static void sha3(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen) {
   mldsa_shake_absorb(&st, in, inlen);
   finalize_with(&st, 0x06);
   mldsa_shake_squeeze(&st, out, outlen);
+  mldsa_zeroize(&st, sizeof st);
 }
 
 void mldsa_sha3_224(uint8_t out[28], const uint8_t *in, size_t inlen) { sha3(out, 28, in, inlen); }

@@ -91,6 +91,7 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
   make_public(pk, tr, &ws, rho);
   pack_sk(sk, rho, key, tr, &ws.s1, &ws.s2, &ws.t0);
   mldsa_zeroize(&ws, sizeof ws);
+  mldsa_stack_wipe();
 }
 
 /* ---- Sign_internal (Alg. 7), from mu ---- */
@@ -197,6 +198,7 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
   }
   if (ret != MLDSA_OK) memset(sig, 0, MLDSA_SIGBYTES);
   mldsa_zeroize(&ws, sizeof ws);
+  mldsa_stack_wipe();
   return ret;
 }
 
@@ -262,6 +264,7 @@ int ENTRY(public_from_secret)(uint8_t *pk, const uint8_t *sk) {
   mldsa_zeroize(key, sizeof key);
   mldsa_zeroize(&t0_given, sizeof t0_given);
   mldsa_zeroize(t0_packed, sizeof t0_packed);
+  mldsa_stack_wipe();
   if (MLDSA_CT_PUBLIC(bad)) { /* the key's validity is returned */
     memset(pk, 0, MLDSA_PUBLICKEYBYTES);
     return MLDSA_ERR_KEY;

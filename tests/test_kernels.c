@@ -1266,6 +1266,7 @@ START_TEST(test_reduce32) {
   CASE("edge: alternating 2^31 - 2^22 - 1 and -255 * 2^23 - 2^22 (outputs 6283008, -6283009)");
   check_inplace_exact(T->reduce32, REF->reduce32, "a - round(a / 2^23) q", a, PL_MISALIGNED,
                       R32_OUT_MIN, R32_OUT_MAX);
+  ps_free(&s);
 }
 END_TEST
 

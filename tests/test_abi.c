@@ -1,0 +1,418 @@
+/* ABI conformance of the assembly kernels (issue 7).
+ *
+ * Every kernel of src/kernels.h (rej_uniform and rej_eta2/4 included),
+ * mldsa_keccak_f1600_batch_<isa> (src/fips202x.h) and mldsa_keccak_f1600_x1_<isa>, on every assembly ISA the CPU has
+ * (ci/ct_static fails when an assembly function has no ABI_KERNEL line here), is called
+ * through a trampoline (abi_call, below) that
+ * loads random values into the callee-saved registers rbx, rbp, r12-r15, calls the kernel
+ * and records the registers, the stack pointer, RFLAGS, MXCSR and the x87 control word on
+ * return. The System V ABI requires:
+ *   - rbx, rbp, r12-r15 and rsp as they were,
+ *   - the direction flag clear,
+ *   - the control bits of MXCSR and the x87 control word as they were (callee-saved),
+ * and the project's rule (DESIGN.md) is `vzeroupper` before returning from code that
+ * touched ymm/zmm registers: on CPUs that report XGETBV with ECX=1 (XINUSE), the upper
+ * halves of ymm0-15 (XINUSE bit 2) and zmm0-15 (bit 6) must be in their initial state on
+ * return. The trampoline executes vzeroupper before each call so only the kernel can
+ * dirty them. The check is calibrated first (a routine that leaves ymm8 dirty must show,
+ * one that executes vzeroupper must not); an emulator that does not track XINUSE turns
+ * this one check off, with a note.
+ *
+ * The checker is shown to work on planted violations, routines in this file that each
+ * break one rule (clobber rbx, rbp, r12, r13, r14, r15; return with rsp moved; return with
+ * DF set; change MXCSR rounding or the x87 control word; skip vzeroupper): every one
+ * must be reported, and a clean routine must not.
+ *
+ * Registered once per ISA (MLDSA_ISA=<isa>, tests/test_common.h gate: exit 77 when the
+ * library uses another ISA): each entry checks the kernels of its ISA; every entry runs
+ * the planted-violation checks (test_abi.scalar only those). A plain program: it prints
+ * each kernel's result and a closing count. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+#include "cpu.h"
+#include "fips202x.h"
+#include "kernels.h"
+#include "test_common.h"
+
+/* The trampoline's record; offsets are used by the assembly below. */
+typedef struct {
+  void *fn;                     /* 0 */
+  uint64_t arg[4];              /* 8: rdi, rsi, rdx, rcx */
+  uint64_t in[6];               /* 40: rbx, rbp, r12, r13, r14, r15 before the call */
+  uint64_t out[6];              /* 88: the same after */
+  uint64_t rsp_before;          /* 136 */
+  uint64_t rsp_after;           /* 144 */
+  uint64_t rflags;              /* 152: after */
+  uint64_t ret;                 /* 160: rax */
+  uint32_t mxcsr_before;        /* 168 */
+  uint32_t mxcsr_after;         /* 172 */
+  uint16_t fpucw_before;        /* 176 */
+  uint16_t fpucw_after;         /* 178 */
+  uint32_t want_xinuse;         /* 180: 1: read XINUSE after the call (vzeroupper before) */
+  uint64_t xinuse;              /* 184: XGETBV(1) after the call */
+} abi_frame;
+
+_Static_assert(offsetof(abi_frame, in) == 40 && offsetof(abi_frame, out) == 88 &&
+                   offsetof(abi_frame, rsp_before) == 136 && offsetof(abi_frame, ret) == 160 &&
+                   offsetof(abi_frame, mxcsr_before) == 168 &&
+                   offsetof(abi_frame, fpucw_before) == 176 &&
+                   offsetof(abi_frame, want_xinuse) == 180 && offsetof(abi_frame, xinuse) == 184,
+               "abi_frame offsets used by abi_call");
+
+void abi_call(abi_frame *f);
+
+/* The trampoline and the planted violations: a test tool, not library code. */
+__asm__(
+    "  .text\n"
+    "  .globl abi_call\n"
+    "  .hidden abi_call\n"
+    "  .type abi_call, @function\n"
+    "abi_call:\n"
+    "  push %rbx\n  push %rbp\n  push %r12\n  push %r13\n  push %r14\n  push %r15\n"
+    "  sub $8, %rsp\n" /* 16-byte aligned at the call */
+    "  mov %rdi, abi_cur(%rip)\n"
+    "  mov %rsp, abi_saved_rsp(%rip)\n"
+    "  mov %rsp, 136(%rdi)\n"
+    "  stmxcsr 168(%rdi)\n"
+    "  fnstcw 176(%rdi)\n"
+    "  cmpl $0, 180(%rdi)\n"
+    "  je 1f\n"
+    "  vzeroupper\n"
+    "1:\n"
+    "  mov %rdi, %rax\n"
+    "  mov 40(%rax), %rbx\n  mov 48(%rax), %rbp\n  mov 56(%rax), %r12\n"
+    "  mov 64(%rax), %r13\n  mov 72(%rax), %r14\n  mov 80(%rax), %r15\n"
+    "  mov 0(%rax), %r11\n"
+    "  mov 8(%rax), %rdi\n  mov 16(%rax), %rsi\n  mov 24(%rax), %rdx\n  mov 32(%rax), %rcx\n"
+    "  call *%r11\n"
+    "  mov %rax, abi_ret(%rip)\n"
+    "  mov abi_cur(%rip), %rax\n"
+    "  mov %rsp, 144(%rax)\n"
+    "  mov abi_saved_rsp(%rip), %rsp\n"
+    "  pushfq\n  pop %r11\n  mov %r11, 152(%rax)\n"
+    "  mov %rbx, 88(%rax)\n  mov %rbp, 96(%rax)\n  mov %r12, 104(%rax)\n"
+    "  mov %r13, 112(%rax)\n  mov %r14, 120(%rax)\n  mov %r15, 128(%rax)\n"
+    "  cmpl $0, 180(%rax)\n"
+    "  je 2f\n"
+    "  mov %rax, %r8\n  mov $1, %ecx\n  xgetbv\n"
+    "  shl $32, %rdx\n  or %rdx, %rax\n  mov %rax, 184(%r8)\n  mov %r8, %rax\n"
+    "2:\n"
+    "  mov abi_ret(%rip), %r11\n  mov %r11, 160(%rax)\n"
+    "  stmxcsr 172(%rax)\n"
+    "  fnstcw 178(%rax)\n"
+    "  cld\n"
+    "  ldmxcsr 168(%rax)\n"
+    "  fldcw 176(%rax)\n"
+    "  add $8, %rsp\n"
+    "  pop %r15\n  pop %r14\n  pop %r13\n  pop %r12\n  pop %rbp\n  pop %rbx\n"
+    "  ret\n"
+    "  .size abi_call, .-abi_call\n"
+    /* planted violations */
+    "  .type abi_bad_rbx, @function\n"
+    "abi_bad_rbx: mov $0x5555, %ebx\n  ret\n"
+    "abi_bad_rbp: mov $0x5555, %ebp\n  ret\n"
+    "abi_bad_r12: mov $0x5555, %r12d\n  ret\n"
+    "abi_bad_r13: xor %r13, %r13\n  ret\n"
+    "abi_bad_r14: not %r14\n  ret\n"
+    "abi_bad_r15: inc %r15\n  ret\n"
+    "abi_bad_rsp: pop %r11\n  sub $16, %rsp\n  jmp *%r11\n"
+    "abi_bad_df: std\n  ret\n"
+    "abi_bad_mxcsr: sub $8, %rsp\n  stmxcsr (%rsp)\n  orl $0x6000, (%rsp)\n"
+    "  ldmxcsr (%rsp)\n  add $8, %rsp\n  ret\n"
+    "abi_bad_fpucw: sub $8, %rsp\n  fnstcw (%rsp)\n  xorw $0x0c00, (%rsp)\n"
+    "  fldcw (%rsp)\n  add $8, %rsp\n  ret\n"
+    "abi_bad_vzeroupper: vpcmpeqd %ymm8, %ymm8, %ymm8\n  ret\n"
+    "abi_good_avx: vpcmpeqd %ymm8, %ymm8, %ymm8\n  vzeroupper\n  ret\n"
+    "abi_good: push %rbx\n  mov $7, %ebx\n  pop %rbx\n  ret\n"
+    "  .bss\n"
+    "  .balign 8\n"
+    "abi_cur: .zero 8\n"
+    "abi_saved_rsp: .zero 8\n"
+    "abi_ret: .zero 8\n"
+    "  .text\n");
+
+void abi_bad_rbx(void), abi_bad_rbp(void), abi_bad_r12(void), abi_bad_r13(void),
+    abi_bad_r14(void), abi_bad_r15(void), abi_bad_rsp(void), abi_bad_df(void),
+    abi_bad_mxcsr(void), abi_bad_fpucw(void), abi_bad_vzeroupper(void), abi_good_avx(void),
+    abi_good(void);
+
+static const char *const reg_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
+
+#define XINUSE_UPPER ((1u << 2) | (1u << 6)) /* YMM_Hi128, ZMM_Hi256 */
+
+static int cpu_has_avx, check_upper;
+
+/* CPUID: AVX with OS support (for vzeroupper in the trampoline) and XGETBV ECX=1. */
+static void probe_cpu(void) {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return;
+  int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+  if (!osxsave || !avx) return;
+  uint32_t lo, hi;
+  __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  if ((lo & 6) != 6) return;
+  cpu_has_avx = 1;
+  if (__get_cpuid_max(0, NULL) >= 0xD) {
+    __cpuid_count(0xD, 1, a, b, c, d);
+    check_upper = (a >> 2) & 1; /* XGETBV with ECX = 1 */
+  }
+}
+
+/* Calls fn(args) once with random callee-saved values; returns a description of the
+ * first violation in buf, or NULL. */
+static const char *call_checked(void *fn, const uint64_t args[4], char *buf, size_t cap) {
+  abi_frame f;
+  memset(&f, 0, sizeof f);
+  f.fn = fn;
+  memcpy(f.arg, args, sizeof f.arg);
+  for (int i = 0; i < 6; ++i) f.in[i] = mldsa_test_rand64();
+  f.want_xinuse = (uint32_t)check_upper;
+  abi_call(&f);
+  for (int i = 0; i < 6; ++i)
+    if (f.out[i] != f.in[i]) {
+      snprintf(buf, cap, "callee-saved %%%s changed (0x%016llx -> 0x%016llx)", reg_names[i],
+               (unsigned long long)f.in[i], (unsigned long long)f.out[i]);
+      return buf;
+    }
+  if (f.rsp_after != f.rsp_before) {
+    snprintf(buf, cap, "%%rsp not restored (off by %lld)",
+             (long long)(f.rsp_after - f.rsp_before));
+    return buf;
+  }
+  if (f.rflags & (1u << 10)) return snprintf(buf, cap, "direction flag set on return"), buf;
+  if (f.mxcsr_after != f.mxcsr_before) {
+    snprintf(buf, cap, "MXCSR changed (0x%04x -> 0x%04x)", f.mxcsr_before, f.mxcsr_after);
+    return buf;
+  }
+  if (f.fpucw_after != f.fpucw_before) {
+    snprintf(buf, cap, "x87 control word changed (0x%04x -> 0x%04x)", f.fpucw_before,
+             f.fpucw_after);
+    return buf;
+  }
+  if (check_upper && (f.xinuse & XINUSE_UPPER)) {
+    snprintf(buf, cap, "upper ymm/zmm state dirty on return (XINUSE 0x%llx): no vzeroupper",
+             (unsigned long long)f.xinuse);
+    return buf;
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- the kernels */
+
+enum shape { ONE_POLY, THREE_POLY, ACC, CHKNORM, KECCAK, REJ };
+
+typedef struct {
+  const char *name;
+  enum shape shape;
+  void *fn[3]; /* sse2, avx2, avx512 */
+} kernel;
+
+#if defined(MLDSA_HAVE_ASM)
+static const char *const isa_names[3] = {"sse2", "avx2", "avx512"};
+
+/* Kernels that are not (yet) in src/kernels.h: declared here when asm_out/ has them (the
+ * build assembles every .S file of asm_out/<isa>/; asm_out/ is on this test's include
+ * path). */
+#define ABI_DECLARE_REJ(name, isa) \
+  unsigned mldsa_##name##_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len);
+#if __has_include("avx2/rej_uniform.S")
+#define ABI_HAVE_REJ_UNIFORM 1
+#define ABI_DECLARE_REJ_UNIFORM(isa) ABI_DECLARE_REJ(rej_uniform, isa)
+MLDSA_FOR_EACH_ASM_ISA(ABI_DECLARE_REJ_UNIFORM)
+#endif
+#if __has_include("avx2/keccak_f1600_x1.S")
+#define ABI_HAVE_KECCAK_X1 1
+#define ABI_DECLARE_KECCAK_X1(isa) void mldsa_keccak_f1600_x1_##isa(uint64_t s[25]);
+MLDSA_FOR_EACH_ASM_ISA(ABI_DECLARE_KECCAK_X1)
+#endif
+#if __has_include("avx2/rej_eta.S")
+#define ABI_HAVE_REJ_ETA 1
+#define ABI_DECLARE_REJ_ETA(isa) ABI_DECLARE_REJ(rej_eta2, isa) ABI_DECLARE_REJ(rej_eta4, isa)
+MLDSA_FOR_EACH_ASM_ISA(ABI_DECLARE_REJ_ETA)
+#endif
+
+/* ci/ct_static fails when an assembly function has no ABI_KERNEL line here. */
+#define ABI_KERNEL(name, shape) \
+  {#name, shape, {(void *)mldsa_##name##_sse2, (void *)mldsa_##name##_avx2, (void *)mldsa_##name##_avx512}}
+static const kernel kernels[] = {
+    ABI_KERNEL(ntt, ONE_POLY),
+    ABI_KERNEL(invntt_tomont, ONE_POLY),
+    ABI_KERNEL(ntt_reorder, ONE_POLY),
+    ABI_KERNEL(pointwise_montgomery, THREE_POLY),
+    ABI_KERNEL(pointwise_acc, ACC),
+    ABI_KERNEL(add, THREE_POLY),
+    ABI_KERNEL(sub, THREE_POLY),
+    ABI_KERNEL(reduce32, ONE_POLY),
+    ABI_KERNEL(caddq, ONE_POLY),
+    ABI_KERNEL(shiftl, ONE_POLY),
+    ABI_KERNEL(power2round, THREE_POLY),
+    ABI_KERNEL(decompose_g88, THREE_POLY),
+    ABI_KERNEL(decompose_g32, THREE_POLY),
+    ABI_KERNEL(make_hint_g88, THREE_POLY),
+    ABI_KERNEL(make_hint_g32, THREE_POLY),
+    ABI_KERNEL(use_hint_g88, THREE_POLY),
+    ABI_KERNEL(use_hint_g32, THREE_POLY),
+    ABI_KERNEL(chknorm, CHKNORM),
+    ABI_KERNEL(keccak_f1600_batch, KECCAK),
+#if defined(ABI_HAVE_KECCAK_X1)
+    ABI_KERNEL(keccak_f1600_x1, KECCAK),
+#endif
+#if defined(ABI_HAVE_REJ_UNIFORM)
+    ABI_KERNEL(rej_uniform, REJ),
+#endif
+#if defined(ABI_HAVE_REJ_ETA)
+    ABI_KERNEL(rej_eta2, REJ),
+    ABI_KERNEL(rej_eta4, REJ),
+#endif
+};
+#define NUM_KERNELS (sizeof kernels / sizeof kernels[0])
+static int (*const isa_has[3])(void) = {mldsa_cpu_has_sse2, mldsa_cpu_has_avx2,
+                                        mldsa_cpu_has_avx512};
+
+#define ITERATIONS 16
+static _Alignas(64) int32_t buf_c[8 * MLDSA_N], buf_a[8 * MLDSA_N], buf_b[8 * MLDSA_N];
+static _Alignas(64) uint64_t states[25 * MLDSA_KECCAKX_MAXW];
+
+/* Inputs inside every kernel's contract: coefficients in [0, q), hints 0/1 where read. */
+static void fill_inputs(void) {
+  for (size_t i = 0; i < 8 * MLDSA_N; ++i) {
+    buf_a[i] = (int32_t)mldsa_test_randbelow(MLDSA_Q);
+    buf_b[i] = (int32_t)mldsa_test_randbelow(2);
+    buf_c[i] = (int32_t)mldsa_test_randbelow(MLDSA_Q);
+  }
+  mldsa_test_randbytes((uint8_t *)states, sizeof states);
+}
+
+static void kernel_args(enum shape s, uint64_t args[4], unsigned iteration) {
+  uintptr_t c = (uintptr_t)buf_c, a = (uintptr_t)buf_a, b = (uintptr_t)buf_b;
+  args[0] = args[1] = args[2] = args[3] = 0;
+  switch (s) {
+    case ONE_POLY:
+      args[0] = c;
+      break;
+    case THREE_POLY:
+      args[0] = c, args[1] = a, args[2] = b;
+      break;
+    case ACC:
+      args[0] = c, args[1] = a, args[2] = b, args[3] = 1 + iteration % 8;
+      break;
+    case CHKNORM:
+      args[0] = a, args[1] = (MLDSA_Q - 1) / 8;
+      break;
+    case KECCAK:
+      args[0] = (uintptr_t)states;
+      break;
+    case REJ: /* a, n, buf, len: 840 random bytes (rej_uniform: 5 SHAKE128 blocks) */
+      args[0] = c, args[1] = (iteration * 37) % 257, args[2] = a, args[3] = 840;
+      break;
+  }
+}
+
+#endif /* MLDSA_HAVE_ASM */
+
+/* ---------------------------------------------------------------- planted violations */
+
+typedef struct {
+  const char *what;
+  void (*fn)(void);
+  int needs_upper_check;
+} planted;
+
+static unsigned passed, failed;
+
+static void result(int ok, const char *label, const char *detail) {
+  printf("test_abi: %s %s%s%s\n", ok ? "ok  " : "FAIL", label, detail ? ": " : "",
+         detail ? detail : "");
+  if (ok) ++passed;
+  else ++failed;
+}
+
+static void planted_checks(void) {
+  static const planted plants[] = {
+      {"clobbers rbx", abi_bad_rbx, 0},       {"clobbers rbp", abi_bad_rbp, 0},
+      {"clobbers r12", abi_bad_r12, 0},       {"clobbers r13", abi_bad_r13, 0},
+      {"clobbers r14", abi_bad_r14, 0},       {"clobbers r15", abi_bad_r15, 0},
+      {"returns with rsp moved", abi_bad_rsp, 0},
+      {"returns with DF set", abi_bad_df, 0},
+      {"changes MXCSR rounding", abi_bad_mxcsr, 0},
+      {"changes the x87 control word", abi_bad_fpucw, 0},
+      {"returns without vzeroupper", abi_bad_vzeroupper, 1},
+  };
+  const uint64_t noargs[4] = {0, 0, 0, 0};
+  char buf[200];
+  const char *why;
+
+  /* Calibrate the vzeroupper check on this CPU (or emulator). */
+  if (check_upper) {
+    const char *dirty = call_checked((void *)abi_bad_vzeroupper, noargs, buf, sizeof buf);
+    int saw_dirty = dirty != NULL;
+    const char *clean = call_checked((void *)abi_good_avx, noargs, buf, sizeof buf);
+    if (!saw_dirty || clean != NULL) {
+      printf("test_abi: note: XINUSE does not track the upper ymm state here (emulator?): "
+             "the vzeroupper check is off\n");
+      check_upper = 0;
+    }
+  } else {
+    printf("test_abi: note: no XGETBV ECX=1 on this CPU: the vzeroupper check is off\n");
+  }
+
+  char label[120];
+  why = call_checked((void *)abi_good, noargs, buf, sizeof buf);
+  result(why == NULL, "planted: a clean routine passes", why);
+  for (size_t i = 0; i < sizeof plants / sizeof plants[0]; ++i) {
+    if (plants[i].needs_upper_check && !check_upper) continue;
+    why = call_checked((void *)plants[i].fn, noargs, buf, sizeof buf);
+    snprintf(label, sizeof label, "planted: a routine that %s is reported", plants[i].what);
+    result(why != NULL, label, why);
+  }
+}
+
+int main(void) {
+  const char *chosen = mldsa_test_isa_gate("test_abi");
+  mldsa_test_seed_rng("test_abi");
+  probe_cpu();
+  planted_checks();
+  unsigned skipped = 0;
+#if defined(MLDSA_HAVE_ASM)
+  for (int isa = 0; isa < 3; ++isa) {
+    if (strcmp(chosen, isa_names[isa]) != 0) continue; /* another ctest entry's */
+    if (!isa_has[isa]()) {
+      printf("test_abi: %s: the CPU lacks it: %u kernels skipped\n", isa_names[isa],
+             (unsigned)NUM_KERNELS);
+      skipped += NUM_KERNELS;
+      continue;
+    }
+    for (size_t k = 0; k < NUM_KERNELS; ++k) {
+      char buf[200];
+      const char *why = NULL;
+      for (unsigned it = 0; it < ITERATIONS && why == NULL; ++it) {
+        uint64_t args[4];
+        fill_inputs();
+        kernel_args(kernels[k].shape, args, it);
+        why = call_checked(kernels[k].fn[isa], args, buf, sizeof buf);
+      }
+      char label[120];
+      snprintf(label, sizeof label, "mldsa_%s_%s", kernels[k].name, isa_names[isa]);
+      result(why == NULL, label, why);
+    }
+  }
+#else
+  (void)chosen;
+#endif
+  printf("test_abi: %u passed, %u failed, %u skipped\n", passed, failed, skipped);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+#else /* not x86-64 */
+int main(void) {
+  printf("test_abi: not x86-64: no assembly kernels to check\n");
+  return 0;
+}
+#endif

@@ -1,0 +1,211 @@
+/* Constant time, dynamically: run under valgrind memcheck by ci/ct, on a library built
+ * with -DMLDSA_CT_TESTING (src/ct.h).
+ *
+ * Every secret input is marked undefined with valgrind's client requests: the keygen seed,
+ * the secret parts of sk (K, s1, s2, t0; rho and tr are public, as parts or hashes of pk)
+ * and rnd. memcheck then reports every conditional branch and every memory address that
+ * depends on them ("Conditional jump or move depends on uninitialised value(s)", "Use of
+ * uninitialised value of size N"). The library declassifies only what FIPS 204 lets be
+ * public (src/ct.h: rejection decisions, key validity, the outputs); this program
+ * declassifies the outputs it receives (pk, sig) before using them.
+ *
+ * For each parameter set: keygen from a seed, the import check (public_key_from_secret),
+ * the same on a malformed key (ERR_KEY path), then signing with pure, pre-hash, internal,
+ * external-mu and hedged interfaces (rnd secret; `signs` signatures each, argv[1], default
+ * 1), each signature verified. The number of new memcheck errors is printed after each
+ * operation, and the program fails when there is any. It also checks that the taint
+ * really flows (pk and sig come back undefined before they are declassified), so that a
+ * harness that marks nothing cannot pass.
+ *
+ * MLDSA_ISA=<isa> selects the ISA (tests/test_common.h gate: exit 77 when not in use).
+ * Outside valgrind the client requests do nothing: the run is then only functional. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <valgrind/memcheck.h>
+
+#include "mldsa.h"
+#include "test_common.h"
+
+#define PK_MAX 2592
+#define SK_MAX 4896
+#define SIG_MAX 4627
+
+typedef struct {
+  mldsa_param p;
+  const char *name;
+  size_t s1_offset, t0_offset; /* of the secret key encoding */
+} set_info;
+
+/* sk = rho (32) || K (32) || tr (64) || s1, s2 (eta-packed) || t0 */
+static const set_info sets[3] = {
+    {MLDSA_44, "ML-DSA-44", 128, 128 + 8 * 96},
+    {MLDSA_65, "ML-DSA-65", 128, 128 + 11 * 128},
+    {MLDSA_87, "ML-DSA-87", 128, 128 + 15 * 96},
+};
+
+static int on_valgrind;
+static unsigned failures;
+
+#define SECRET(p, len) VALGRIND_MAKE_MEM_UNDEFINED((p), (len))
+#define PUBLIC(p, len) VALGRIND_MAKE_MEM_DEFINED((p), (len))
+
+/* Bytes of p[0..len) with any undefined bit (0 outside valgrind). */
+static size_t undefined_bytes(const void *p, size_t len) {
+  static unsigned char vbits[SIG_MAX + SK_MAX];
+  if (!on_valgrind || len > sizeof vbits) return 0;
+  if (VALGRIND_GET_VBITS(p, vbits, len) != 1) return 0;
+  size_t n = 0;
+  for (size_t i = 0; i < len; ++i) n += vbits[i] != 0;
+  return n;
+}
+
+static void fail(const char *what) {
+  printf("test_ct: FAIL: %s\n", what);
+  ++failures;
+}
+
+/* Prints the memcheck errors the operation added. */
+static unsigned errors_before;
+static void op_start(void) { errors_before = VALGRIND_COUNT_ERRORS; }
+static void op_done(const set_info *s, const char *op) {
+  unsigned now = VALGRIND_COUNT_ERRORS, added = now - errors_before;
+  printf("test_ct: %s %-24s %u memcheck errors\n", s->name, op, added);
+  if (added) ++failures;
+}
+
+static void mark_sk_secret(const set_info *s, uint8_t *sk, size_t sk_len) {
+  PUBLIC(sk, sk_len);
+  SECRET(sk + 32, 32);                          /* K */
+  SECRET(sk + s->s1_offset, sk_len - s->s1_offset); /* s1, s2, t0 */
+}
+
+/* rc must be OK and sig must carry taint (the secrets reached it); then it is public. */
+static void check_signature(const set_info *s, const char *op, int rc, uint8_t *sig,
+                            size_t sig_len) {
+  op_done(s, op);
+  if (rc != MLDSA_OK) {
+    printf("test_ct: %s %s returned %d (%s)\n", s->name, op, rc, mldsa_strerror(rc));
+    fail("signing failed");
+    return;
+  }
+  if (on_valgrind && undefined_bytes(sig, sig_len) == 0) fail("signature carries no taint");
+  PUBLIC(sig, sig_len);
+}
+
+static void verify_ok(const set_info *s, const char *op, int rc) {
+  if (rc != MLDSA_OK) {
+    printf("test_ct: %s %s: signature does not verify (%d)\n", s->name, op, rc);
+    fail("verification");
+  }
+}
+
+static void run_set(const set_info *s, unsigned signs) {
+  static uint8_t pk[PK_MAX], pk2[PK_MAX], sk[SK_MAX], bad_sk[SK_MAX], sig[SIG_MAX];
+  uint8_t seed[32], rnd[32], msg[64], ctx[16], digest[32], mu[64];
+  size_t pk_len = mldsa_public_key_bytes(s->p), sk_len = mldsa_secret_key_bytes(s->p),
+         sig_len = mldsa_signature_bytes(s->p);
+  int rc;
+
+  mldsa_test_randbytes(msg, sizeof msg);
+  /* KeyGen from a secret seed */
+  mldsa_test_randbytes(seed, sizeof seed);
+  SECRET(seed, sizeof seed);
+  if (on_valgrind && undefined_bytes(seed, sizeof seed) != sizeof seed)
+    fail("harness: the seed is not marked undefined");
+  op_start();
+  rc = mldsa_keygen_from_seed(s->p, pk, pk_len, sk, sk_len, seed);
+  op_done(s, "keygen");
+  if (rc != MLDSA_OK) fail("keygen");
+  if (on_valgrind && undefined_bytes(pk, pk_len) == 0) fail("pk carries no taint");
+  PUBLIC(pk, pk_len);
+  mark_sk_secret(s, sk, sk_len);
+
+  /* The import check, on the key and on a malformed copy (s1 coefficient out of range) */
+  op_start();
+  rc = mldsa_public_key_from_secret(s->p, pk2, pk_len, sk, sk_len);
+  op_done(s, "public_key_from_secret");
+  PUBLIC(pk2, pk_len);
+  if (rc != MLDSA_OK || memcmp(pk, pk2, pk_len) != 0) fail("public_key_from_secret");
+  PUBLIC(sk, sk_len);
+  memcpy(bad_sk, sk, sk_len);
+  bad_sk[s->s1_offset] = 0xFF; /* encoded 7 (eta 2) or 15 (eta 4): out of range */
+  mark_sk_secret(s, sk, sk_len);
+  mark_sk_secret(s, bad_sk, sk_len);
+  op_start();
+  rc = mldsa_public_key_from_secret(s->p, pk2, pk_len, bad_sk, sk_len);
+  op_done(s, "import of a malformed key");
+  if (rc != MLDSA_ERR_KEY) fail("malformed key accepted by public_key_from_secret");
+  mldsa_test_randbytes(rnd, sizeof rnd);
+  SECRET(rnd, sizeof rnd);
+  op_start();
+  rc = mldsa_sign(s->p, sig, sig_len, msg, sizeof msg, NULL, 0, rnd, bad_sk, sk_len);
+  op_done(s, "sign with a malformed key");
+  if (rc != MLDSA_ERR_KEY) fail("malformed key accepted by sign");
+
+  for (unsigned i = 0; i < signs; ++i) {
+    mldsa_test_randbytes(msg, sizeof msg);
+    mldsa_test_randbytes(ctx, sizeof ctx);
+    mldsa_test_randbytes(digest, sizeof digest);
+
+    mldsa_test_randbytes(rnd, sizeof rnd);
+    SECRET(rnd, sizeof rnd);
+    op_start();
+    rc = mldsa_sign(s->p, sig, sig_len, msg, sizeof msg, ctx, sizeof ctx, rnd, sk, sk_len);
+    check_signature(s, "sign (pure)", rc, sig, sig_len);
+    verify_ok(s, "pure",
+              mldsa_verify(s->p, sig, sig_len, msg, sizeof msg, ctx, sizeof ctx, pk, pk_len));
+
+    mldsa_test_randbytes(rnd, sizeof rnd);
+    SECRET(rnd, sizeof rnd);
+    op_start();
+    rc = mldsa_sign_prehash(s->p, sig, sig_len, digest, sizeof digest, MLDSA_SHA2_256, ctx,
+                            sizeof ctx, rnd, sk, sk_len);
+    check_signature(s, "sign (pre-hash)", rc, sig, sig_len);
+    verify_ok(s, "pre-hash",
+              mldsa_verify_prehash(s->p, sig, sig_len, digest, sizeof digest, MLDSA_SHA2_256,
+                                   ctx, sizeof ctx, pk, pk_len));
+
+    mldsa_test_randbytes(rnd, sizeof rnd);
+    SECRET(rnd, sizeof rnd);
+    op_start();
+    rc = mldsa_sign_internal(s->p, sig, sig_len, msg, sizeof msg, rnd, sk, sk_len);
+    check_signature(s, "sign (internal)", rc, sig, sig_len);
+    verify_ok(s, "internal", mldsa_verify_internal(s->p, sig, sig_len, msg, sizeof msg, pk, pk_len));
+
+    if (mldsa_compute_mu(s->p, mu, pk, pk_len, msg, sizeof msg, ctx, sizeof ctx) != MLDSA_OK)
+      fail("compute_mu");
+    mldsa_test_randbytes(rnd, sizeof rnd);
+    SECRET(rnd, sizeof rnd);
+    op_start();
+    rc = mldsa_sign_mu(s->p, sig, sig_len, mu, rnd, sk, sk_len);
+    check_signature(s, "sign (external mu)", rc, sig, sig_len);
+    verify_ok(s, "external mu", mldsa_verify_mu(s->p, sig, sig_len, mu, pk, pk_len));
+
+    memset(rnd, 0, sizeof rnd); /* deterministic: rnd public, K still secret */
+    op_start();
+    rc = mldsa_sign(s->p, sig, sig_len, msg, sizeof msg, NULL, 0, rnd, sk, sk_len);
+    check_signature(s, "sign (deterministic)", rc, sig, sig_len);
+    verify_ok(s, "deterministic",
+              mldsa_verify(s->p, sig, sig_len, msg, sizeof msg, NULL, 0, pk, pk_len));
+
+    op_start();
+    rc = mldsa_sign(s->p, sig, sig_len, msg, sizeof msg, NULL, 0, NULL, sk, sk_len);
+    check_signature(s, "sign (hedged, OS rnd)", rc, sig, sig_len);
+    verify_ok(s, "hedged", mldsa_verify(s->p, sig, sig_len, msg, sizeof msg, NULL, 0, pk, pk_len));
+  }
+}
+
+int main(int argc, char **argv) {
+  unsigned signs = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 1;
+  const char *isa = mldsa_test_isa_gate("test_ct");
+  mldsa_test_seed_rng("test_ct");
+  on_valgrind = RUNNING_ON_VALGRIND != 0;
+  printf("test_ct: %s (isa %s, %u signature(s) per interface and set)\n",
+         on_valgrind ? "under valgrind memcheck" : "NOT under valgrind: functional run only", isa,
+         signs);
+  for (unsigned i = 0; i < 3; ++i) run_set(&sets[i], signs);
+  unsigned errors = VALGRIND_COUNT_ERRORS;
+  printf("test_ct: isa %s: %u memcheck errors, %u failures\n", isa, errors, failures);
+  return failures || errors ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,165 @@
+/* Peak stack of keygen, sign, verify and key import (issue 7), per parameter set, on the
+ * ISA in use, measured by stack painting: each operation runs on a thread whose 1 MiB
+ * stack this program allocated and filled with a pattern; the deepest byte that is no
+ * longer the pattern gives the peak (from the thread function's frame).
+ *
+ *   test_stack BUDGET_FILE      fail when a figure exceeds its budget
+ *   test_stack                  print the figures only
+ *
+ * The budget file (tests/stack_budget.txt) has lines `<compiler> <op> <set> <bytes>`; the
+ * figures depend on the compiler, so a build by a compiler without lines there, an
+ * unoptimized build and a sanitizer build (redzones) print the figures and enforce
+ * nothing. Registered once per ISA (MLDSA_ISA=<isa>; exit 77 when not in use). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mldsa.h"
+#include "test_common.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define STACK_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define STACK_SANITIZED 1
+#endif
+
+#if defined(__clang__)
+#define COMPILER "clang"
+#elif defined(__GNUC__)
+#define COMPILER "gcc"
+#else
+#define COMPILER "other"
+#endif
+
+#define STACK_SIZE (1u << 20)
+#define PAINT 0xA5
+
+typedef struct {
+  mldsa_param p;
+  const char *name;
+} set_info;
+static const set_info sets[3] = {{MLDSA_44, "44"}, {MLDSA_65, "65"}, {MLDSA_87, "87"}};
+
+enum op { KEYGEN, SIGN, VERIFY, IMPORT, NUM_OPS };
+static const char *const op_names[NUM_OPS] = {"keygen", "sign", "verify", "import"};
+
+static uint8_t pk[2592], pk2[2592], sk[4896], sig[4627], msg[100], seed[32], rnd[32];
+
+typedef struct {
+  enum op op;
+  mldsa_param p;
+  int rc;
+  uintptr_t base;
+} job;
+
+static __attribute__((noinline)) int run_op(enum op op, mldsa_param p) {
+  size_t pkl = mldsa_public_key_bytes(p), skl = mldsa_secret_key_bytes(p),
+         sigl = mldsa_signature_bytes(p);
+  switch (op) {
+    case KEYGEN:
+      return mldsa_keygen_from_seed(p, pk, pkl, sk, skl, seed);
+    case SIGN:
+      return mldsa_sign(p, sig, sigl, msg, sizeof msg, NULL, 0, rnd, sk, skl);
+    case VERIFY:
+      return mldsa_verify(p, sig, sigl, msg, sizeof msg, NULL, 0, pk, pkl);
+    default:
+      return mldsa_public_key_from_secret(p, pk2, pkl, sk, skl);
+  }
+}
+
+static void *thread_main(void *arg) {
+  job *j = arg;
+  j->base = (uintptr_t)__builtin_frame_address(0);
+  j->rc = run_op(j->op, j->p);
+  return NULL;
+}
+
+/* Peak stack in bytes of one operation, or 0 on failure. */
+static size_t measure(enum op op, mldsa_param p, int *rc) {
+  uint8_t *mem = NULL;
+  if (posix_memalign((void **)&mem, 4096, STACK_SIZE) != 0) return 0;
+  memset(mem, PAINT, STACK_SIZE);
+  pthread_attr_t attr;
+  pthread_t t;
+  job j = {op, p, -100, 0};
+  pthread_attr_init(&attr);
+  pthread_attr_setstack(&attr, mem, STACK_SIZE);
+  if (pthread_create(&t, &attr, thread_main, &j) != 0) {
+    free(mem);
+    return 0;
+  }
+  pthread_join(t, NULL);
+  pthread_attr_destroy(&attr);
+  size_t low = 0;
+  while (low < STACK_SIZE && mem[low] == PAINT) ++low;
+  uintptr_t deepest = (uintptr_t)mem + low;
+  free(mem);
+  *rc = j.rc;
+  if (low == 0) return 0; /* overflowed the whole region */
+  return j.base > deepest ? (size_t)(j.base - deepest) : 0;
+}
+
+/* The budget of (op, set) for this compiler, 0 if none. */
+static size_t budget(const char *file, const char *op, const char *set) {
+  FILE *f = fopen(file, "r");
+  if (f == NULL) {
+    fprintf(stderr, "test_stack: cannot read %s\n", file);
+    exit(EXIT_FAILURE);
+  }
+  char line[256], comp[32], o[32], s[32];
+  unsigned long bytes;
+  size_t found = 0;
+  while (fgets(line, sizeof line, f))
+    if (line[0] != '#' && sscanf(line, "%31s %31s %31s %lu", comp, o, s, &bytes) == 4 &&
+        strcmp(comp, COMPILER) == 0 && strcmp(o, op) == 0 && strcmp(s, set) == 0)
+      found = bytes;
+  fclose(f);
+  return found;
+}
+
+int main(int argc, char **argv) {
+  const char *isa = mldsa_test_isa_gate("test_stack");
+  const char *file = argc > 1 ? argv[1] : NULL;
+  int enforce = file != NULL;
+#if defined(STACK_SANITIZED)
+  printf("test_stack: sanitizer build: figures only, no budget\n");
+  enforce = 0;
+#endif
+#if !defined(__OPTIMIZE__)
+  printf("test_stack: unoptimized build: figures only, no budget\n");
+  enforce = 0;
+#endif
+  mldsa_test_seed_rng("test_stack");
+  mldsa_test_randbytes(msg, sizeof msg);
+  mldsa_test_randbytes(seed, sizeof seed);
+  mldsa_test_randbytes(rnd, sizeof rnd);
+  unsigned passed = 0, failed = 0, unbudgeted = 0;
+  printf("test_stack: peak stack in bytes, %s build, isa %s\n", COMPILER, isa);
+  printf("test_stack: %-8s %-4s %8s %8s\n", "op", "set", "peak", "budget");
+  for (int s = 0; s < 3; ++s)
+    for (int op = 0; op < NUM_OPS; ++op) {
+      int rc = -100;
+      size_t peak = measure((enum op)op, sets[s].p, &rc);
+      size_t limit = file ? budget(file, op_names[op], sets[s].name) : 0;
+      int ok = rc == MLDSA_OK && peak > 0;
+      if (ok && enforce && limit == 0) ++unbudgeted;
+      if (ok && enforce && limit != 0 && peak > limit) ok = 0;
+      printf("test_stack: %-8s %-4s %8zu %8zu%s%s\n", op_names[op], sets[s].name, peak, limit,
+             rc != MLDSA_OK ? "  FAIL: the operation failed" : "",
+             ok ? "" : (rc == MLDSA_OK ? "  FAIL: over budget" : ""));
+      if (ok) ++passed;
+      else ++failed;
+    }
+  if (unbudgeted == passed && passed > 0) {
+    printf("test_stack: no budget for %s builds in %s: figures only\n", COMPILER, file);
+  } else if (unbudgeted) {
+    printf("test_stack: FAIL: %u figures without a budget line\n", unbudgeted);
+    ++failed;
+  }
+  printf("test_stack: %u passed, %u failed\n", passed, failed);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
