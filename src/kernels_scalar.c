@@ -17,8 +17,11 @@ static int32_t montgomery_reduce(int64_t a) {
  * than q to the bound, so |a| < q becomes |a| < 9q. */
 void mldsa_ntt_scalar(int32_t a[MLDSA_N]) {
   unsigned k = 0;
-  for (unsigned len = 128; len > 0; len >>= 1) {
-    for (unsigned start = 0; start < MLDSA_N; start += 2 * len) {
+  /* layer l has 2^l blocks of 2 len = 256 >> l coefficients (no division anywhere) */
+  for (unsigned layer = 0; layer < 8; ++layer) {
+    unsigned len = 128u >> layer;
+    for (unsigned block = 0; block < (1u << layer); ++block) {
+      unsigned start = 2 * len * block;
       int32_t zeta = mldsa_zetas[++k];
       for (unsigned j = start; j < start + len; ++j) {
         int32_t t = montgomery_reduce((int64_t)zeta * a[j + len]);
@@ -33,8 +36,10 @@ void mldsa_ntt_scalar(int32_t a[MLDSA_N]) {
  * 256q < 2^31 before the final Montgomery product by 2^64/256 brings them below q. */
 void mldsa_invntt_tomont_scalar(int32_t a[MLDSA_N]) {
   unsigned k = MLDSA_N;
-  for (unsigned len = 1; len < MLDSA_N; len <<= 1) {
-    for (unsigned start = 0; start < MLDSA_N; start += 2 * len) {
+  for (unsigned layer = 8; layer-- > 0;) {
+    unsigned len = 128u >> layer;
+    for (unsigned block = 0; block < (1u << layer); ++block) {
+      unsigned start = 2 * len * block;
       int32_t zeta = -mldsa_zetas[--k];
       for (unsigned j = start; j < start + len; ++j) {
         int32_t t = a[j];
