@@ -14,8 +14,8 @@ void mldsa_zeroize(void *p, size_t len);
 /* Overwrite MLDSA_STACK_WIPE_BYTES of stack right below the caller's frame: where the
  * functions it called kept their locals and the compiler its register spills, copies of
  * secrets that no C code can name and wipe (Keccak lanes of a secret stream, say). Called
- * at the end of every operation on secrets; the deepest callee of one uses ~10 KiB. */
-#define MLDSA_STACK_WIPE_BYTES 32768
+ * at the end of every operation on secrets; the deepest callee (ExpandMask, 8 streams) uses ~9 KiB. */
+#define MLDSA_STACK_WIPE_BYTES 12288
 void mldsa_stack_wipe(void);
 
 /* 0 if the buffers are equal, else 1; time depends on len only. */
