@@ -69,3 +69,28 @@ def round_statements(src: str, dst: str) -> list:
 def lane_names(prefix: str) -> list:
     """Local variable names of the 25 lanes, in state order s[x + 5y]."""
     return [f"{prefix}{x}{y}" for y in range(5) for x in range(5)]
+
+
+def rol64(v: int, r: int) -> int:
+    """Rotate a 64-bit lane left by r bits."""
+    r %= 64
+    return ((v << r) | (v >> (64 - r))) & 0xFFFFFFFFFFFFFFFF if r else v
+
+
+def permute(lanes: list) -> list:
+    """Keccak-f[1600] (FIPS 202 Alg. 7, 24 rounds) on 25 lanes indexed x + 5y, straight
+    from the step mappings: the model the generator checks its kernel plans against."""
+    a = list(lanes)
+    rho = rho_offsets()
+    for rc in round_constants(24):
+        c = [a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20] for x in range(5)]
+        d = [c[(x + 4) % 5] ^ rol64(c[(x + 1) % 5], 1) for x in range(5)]
+        b = [0] * 25
+        for y in range(5):
+            for x in range(5):
+                tx, ty = pi_target(x, y)
+                b[tx + 5 * ty] = rol64(a[x + 5 * y] ^ d[x], rho[x + 5 * y])
+        a = [b[i] ^ (~b[(i % 5 + 1) % 5 + 5 * (i // 5)] & b[(i % 5 + 2) % 5 + 5 * (i // 5)])
+             for i in range(25)]
+        a[0] ^= rc
+    return a

@@ -85,9 +85,10 @@ static void frame(mprime *m, uint8_t domain, const uint8_t *ctx, size_t ctx_len,
 }
 
 /* mu = SHAKE256(tr || M', 64) */
-static void compute_mu(uint8_t mu[MU_BYTES], const uint8_t tr[TR_BYTES], const mprime *m) {
+static void compute_mu(const mldsa_backend *b, uint8_t mu[MU_BYTES],
+                       const uint8_t tr[TR_BYTES], const mprime *m) {
   mldsa_keccak st;
-  mldsa_shake256_init(&st);
+  mldsa_shake256_init_with(&st, b->keccak);
   mldsa_shake_absorb(&st, tr, TR_BYTES);
   mldsa_shake_absorb(&st, m->prefix, m->prefix_len);
   mldsa_shake_absorb(&st, m->msg, m->msg_len);
@@ -96,8 +97,8 @@ static void compute_mu(uint8_t mu[MU_BYTES], const uint8_t tr[TR_BYTES], const m
 }
 
 /* tr of a public key is H(pk, 64); a secret key carries it at offset 64. */
-static void public_tr(uint8_t tr[TR_BYTES], const uint8_t *pk, size_t pk_len) {
-  mldsa_shake256(tr, TR_BYTES, pk, pk_len);
+static void public_tr(const mldsa_backend *b, uint8_t tr[TR_BYTES], const uint8_t *pk) {
+  mldsa_shake256_with(b->keccak, tr, TR_BYTES, pk, b->pk_bytes);
 }
 #define SECRET_TR(sk) ((sk) + 2 * SEED_BYTES)
 
@@ -201,7 +202,7 @@ static int sign_mu(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYT
 static int sign_mprime(const mldsa_backend *b, uint8_t *sig, const mprime *m, const uint8_t *rnd,
                        const uint8_t *sk) {
   uint8_t mu[MU_BYTES];
-  compute_mu(mu, SECRET_TR(sk), m);
+  compute_mu(b, mu, SECRET_TR(sk), m);
   int ret = sign_mu(b, sig, mu, rnd, sk);
   mldsa_zeroize(mu, sizeof mu);
   return ret;
@@ -280,8 +281,8 @@ static int check_verify_args(const mldsa_backend *b, const uint8_t *sig, size_t 
 static int verify_mprime(const mldsa_backend *b, const uint8_t *sig, const mprime *m,
                          const uint8_t *pk) {
   uint8_t tr[TR_BYTES], mu[MU_BYTES];
-  public_tr(tr, pk, b->pk_bytes);
-  compute_mu(mu, tr, m);
+  public_tr(b, tr, pk);
+  compute_mu(b, mu, tr, m);
   return b->verify(sig, mu, pk);
 }
 
@@ -353,9 +354,9 @@ MLDSA_API int mldsa_compute_mu(mldsa_param p, uint8_t mu[64], const uint8_t *pk,
   }
   uint8_t tr[TR_BYTES];
   mprime m;
-  public_tr(tr, pk, pk_len);
+  public_tr(b, tr, pk);
   frame(&m, 0, ctx, ctx_len, NULL, 0, msg, msg_len);
-  compute_mu(mu, tr, &m);
+  compute_mu(b, mu, tr, &m);
   return MLDSA_OK;
 }
 

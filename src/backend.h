@@ -6,10 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fips202.h"
 #include "isas.h"
 
 typedef struct {
   size_t pk_bytes, sk_bytes, sig_bytes;
+  /* This ISA's single-state Keccak-f[1600], for the hashes around the backend (mu, tr). */
+  mldsa_permutation keccak;
   /* FIPS 204 Alg. 6 from the 32-byte seed xi. */
   void (*keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]);
   /* Alg. 7 from mu = H(tr || M'); MLDSA_OK, or MLDSA_ERR_KEY for a malformed key or one

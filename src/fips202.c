@@ -11,6 +11,7 @@
 #include "scalar/keccak_f1600.h"
 
 void mldsa_keccak_f1600(uint64_t s[25]) { mldsa_keccak_f1600_body(s); }
+void mldsa_keccak_f1600_x1_scalar(uint64_t s[25]) { mldsa_keccak_f1600_body(s); }
 
 static void xor_byte(uint64_t s[25], unsigned pos, uint8_t v) {
   s[pos / 8] ^= (uint64_t)v << (8 * (pos % 8));
@@ -20,14 +21,22 @@ static uint8_t get_byte(const uint64_t s[25], unsigned pos) {
   return (uint8_t)(s[pos / 8] >> (8 * (pos % 8)));
 }
 
-static void sponge_init(mldsa_keccak *st, unsigned rate) {
+static void sponge_init(mldsa_keccak *st, unsigned rate, mldsa_permutation perm) {
   memset(st->s, 0, sizeof st->s);
   st->pos = 0;
   st->rate = rate;
+  st->perm = perm;
 }
 
-void mldsa_shake128_init(mldsa_keccak *st) { sponge_init(st, MLDSA_SHAKE128_RATE); }
-void mldsa_shake256_init(mldsa_keccak *st) { sponge_init(st, MLDSA_SHAKE256_RATE); }
+void mldsa_shake128_init(mldsa_keccak *st) {
+  sponge_init(st, MLDSA_SHAKE128_RATE, mldsa_keccak_f1600);
+}
+void mldsa_shake256_init(mldsa_keccak *st) {
+  sponge_init(st, MLDSA_SHAKE256_RATE, mldsa_keccak_f1600);
+}
+void mldsa_shake256_init_with(mldsa_keccak *st, mldsa_permutation perm) {
+  sponge_init(st, MLDSA_SHAKE256_RATE, perm);
+}
 
 void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
   while (len > 0) {
@@ -42,7 +51,7 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
       --len;
     }
     if (st->pos == st->rate) {
-      mldsa_keccak_f1600(st->s);
+      st->perm(st->s);
       st->pos = 0;
     }
   }
@@ -52,7 +61,7 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
 static void finalize_with(mldsa_keccak *st, uint8_t domain) {
   xor_byte(st->s, st->pos, domain);
   xor_byte(st->s, st->rate - 1, 0x80);
-  mldsa_keccak_f1600(st->s);
+  st->perm(st->s);
   st->pos = 0;
 }
 
@@ -61,7 +70,7 @@ void mldsa_shake_finalize(mldsa_keccak *st) { finalize_with(st, 0x1F); }
 void mldsa_shake_squeeze(mldsa_keccak *st, uint8_t *out, size_t len) {
   while (len > 0) {
     if (st->pos == st->rate) {
-      mldsa_keccak_f1600(st->s);
+      st->perm(st->s);
       st->pos = 0;
     }
     if (st->pos % 8 == 0 && len >= 8 && st->pos + 8 <= st->rate) {
@@ -76,9 +85,10 @@ void mldsa_shake_squeeze(mldsa_keccak *st, uint8_t *out, size_t len) {
   }
 }
 
-static void xof(unsigned rate, uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen) {
+static void xof(unsigned rate, mldsa_permutation perm, uint8_t *out, size_t outlen,
+                const uint8_t *in, size_t inlen) {
   mldsa_keccak st;
-  sponge_init(&st, rate);
+  sponge_init(&st, rate, perm);
   mldsa_shake_absorb(&st, in, inlen);
   mldsa_shake_finalize(&st);
   mldsa_shake_squeeze(&st, out, outlen);
@@ -86,17 +96,22 @@ static void xof(unsigned rate, uint8_t *out, size_t outlen, const uint8_t *in, s
 }
 
 void mldsa_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen) {
-  xof(MLDSA_SHAKE128_RATE, out, outlen, in, inlen);
+  xof(MLDSA_SHAKE128_RATE, mldsa_keccak_f1600, out, outlen, in, inlen);
 }
 
 void mldsa_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen) {
-  xof(MLDSA_SHAKE256_RATE, out, outlen, in, inlen);
+  xof(MLDSA_SHAKE256_RATE, mldsa_keccak_f1600, out, outlen, in, inlen);
+}
+
+void mldsa_shake256_with(mldsa_permutation perm, uint8_t *out, size_t outlen,
+                         const uint8_t *in, size_t inlen) {
+  xof(MLDSA_SHAKE256_RATE, perm, out, outlen, in, inlen);
 }
 
 /* SHA3-n: rate 200 - 2n/8 bytes, domain bits 01. */
 static void sha3(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen) {
   mldsa_keccak st;
-  sponge_init(&st, 200 - 2 * (unsigned)outlen);
+  sponge_init(&st, 200 - 2 * (unsigned)outlen, mldsa_keccak_f1600);
   mldsa_shake_absorb(&st, in, inlen);
   finalize_with(&st, 0x06);
   mldsa_shake_squeeze(&st, out, outlen);

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "isas.h"
+
 #define MLDSA_SHAKE128_RATE 168
 #define MLDSA_SHAKE256_RATE 136
 
@@ -31,16 +33,28 @@ static inline void mldsa_store64_le(uint8_t *p, uint64_t v) {
 
 /* An incremental sponge: init, absorb any number of times, finalize, squeeze any number
  * of times. */
+typedef void (*mldsa_permutation)(uint64_t s[25]);
+
 typedef struct {
   uint64_t s[25];
-  unsigned pos;    /* byte position in the current block */
-  unsigned rate;   /* bytes per block */
+  unsigned pos;            /* byte position in the current block */
+  unsigned rate;           /* bytes per block */
+  mldsa_permutation perm;  /* Keccak-f[1600]: the portable one or an ISA's */
 } mldsa_keccak;
 
 void mldsa_keccak_f1600(uint64_t s[25]);
 
+/* mldsa_keccak_f1600_x1_<isa>(s): the same permutation, one per ISA of MLDSA_FOR_EACH_ISA:
+ * the generated assembly for sse2, avx2, avx512 (asm_out/<isa>/keccak_f1600_x1.S), the C
+ * permutation above for scalar. s is 8-byte aligned; no branch or address depends on it. */
+#define MLDSA_DECLARE_KECCAK_X1(isa) void mldsa_keccak_f1600_x1_##isa(uint64_t s[25]);
+MLDSA_FOR_EACH_ISA(MLDSA_DECLARE_KECCAK_X1)
+
+/* The sponges use the portable permutation, or the given one (an ISA's
+ * mldsa_keccak_f1600_x1_<isa>, from code compiled for that ISA): same bytes either way. */
 void mldsa_shake128_init(mldsa_keccak *st);
 void mldsa_shake256_init(mldsa_keccak *st);
+void mldsa_shake256_init_with(mldsa_keccak *st, mldsa_permutation perm);
 void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len);
 void mldsa_shake_finalize(mldsa_keccak *st);
 void mldsa_shake_squeeze(mldsa_keccak *st, uint8_t *out, size_t len);
@@ -48,6 +62,8 @@ void mldsa_shake_squeeze(mldsa_keccak *st, uint8_t *out, size_t len);
 /* One-shot helpers. */
 void mldsa_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
 void mldsa_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
+void mldsa_shake256_with(mldsa_permutation perm, uint8_t *out, size_t outlen,
+                         const uint8_t *in, size_t inlen);
 void mldsa_sha3_224(uint8_t out[28], const uint8_t *in, size_t inlen);
 void mldsa_sha3_256(uint8_t out[32], const uint8_t *in, size_t inlen);
 void mldsa_sha3_384(uint8_t out[48], const uint8_t *in, size_t inlen);

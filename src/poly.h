@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fips202.h"
 #include "params.h"
 
 typedef struct {
@@ -65,7 +66,9 @@ void pack_w1(uint8_t out[MLDSA_K * MLDSA_POLYW1_PACKEDBYTES], const mldsa_polyve
 void unpack_z_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYZ_PACKEDBYTES]);
 
 /* SampleInBall (FIPS 204 Alg. 29); the other samplers are per ISA (expand.h). */
-void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES]);
+/* perm: the Keccak-f[1600] of the caller's ISA (fips202.h). */
+void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
+                    mldsa_permutation perm);
 #endif /* MLDSA_MODE */
 
 #endif

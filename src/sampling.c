@@ -16,11 +16,12 @@
 /* 1 if x == 0, else 0, without a branch. */
 static uint64_t is_zero(uint64_t x) { return ((x | (0 - x)) >> 63) ^ 1; }
 
-void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES]) {
+void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
+                    mldsa_permutation perm) {
   mldsa_keccak st;
   uint8_t buf[MLDSA_SHAKE256_RATE];
   uint64_t nonzero[MLDSA_N / 64] = {0}, negative[MLDSA_N / 64] = {0}, signs = 0;
-  mldsa_shake256_init(&st);
+  mldsa_shake256_init_with(&st, perm);
   mldsa_shake_absorb(&st, ctilde, MLDSA_CTILDEBYTES);
   mldsa_shake_finalize(&st);
   mldsa_shake_squeeze(&st, buf, sizeof buf);

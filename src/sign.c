@@ -13,6 +13,10 @@
 #include "poly.h"
 #include "util.h"
 
+/* One-shot SHAKE256 on this ISA's single-state permutation. */
+#define SHAKE256(out, outlen, in, inlen) \
+  mldsa_shake256_with(KERNEL(keccak_f1600_x1), out, outlen, in, inlen)
+
 /* Vector-wide applications of the kernels. */
 #define FOR_EACH_POLY(n, i) for (unsigned i = 0; i < (n); ++i)
 
@@ -72,7 +76,7 @@ static void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], struct keygen_ws
   FOR_EACH_POLY(MLDSA_K, i)
   KERNEL(power2round)(ws->t1.v[i].c, ws->t0.v[i].c, ws->t1.v[i].c);
   pack_pk(pk, rho, &ws->t1);
-  mldsa_shake256(tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
+  SHAKE256(tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
 }
 
 void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
@@ -84,7 +88,7 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
   memcpy(ws.seedbuf, seed, MLDSA_SEEDBYTES);
   ws.seedbuf[MLDSA_SEEDBYTES] = MLDSA_K;
   ws.seedbuf[MLDSA_SEEDBYTES + 1] = MLDSA_L;
-  mldsa_shake256(ws.expanded, sizeof ws.expanded, ws.seedbuf, sizeof ws.seedbuf);
+  SHAKE256(ws.expanded, sizeof ws.expanded, ws.seedbuf, sizeof ws.seedbuf);
   MLDSA_CT_DECLASSIFY(ws.expanded, MLDSA_SEEDBYTES); /* rho: public, part of pk */
 
   expand_s(&ws.s1, &ws.s2, rhoprime);
@@ -124,8 +128,8 @@ static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a, uint16_t kapp
 
   /* c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~) */
   pack_w1(ws->ctilde_in + MLDSA_CRHBYTES, &ws->w1);
-  mldsa_shake256(ws->ctilde, MLDSA_CTILDEBYTES, ws->ctilde_in, sizeof ws->ctilde_in);
-  sample_in_ball(&ws->c, ws->ctilde);
+  SHAKE256(ws->ctilde, MLDSA_CTILDEBYTES, ws->ctilde_in, sizeof ws->ctilde_in);
+  sample_in_ball(&ws->c, ws->ctilde, KERNEL(keccak_f1600_x1));
   KERNEL(ntt)(ws->c.c);
 
   /* z = y + c s1, must stay below gamma1 - beta */
@@ -179,7 +183,7 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
     memcpy(ws.rhopp_in, ws.key, MLDSA_SEEDBYTES);
     memcpy(ws.rhopp_in + MLDSA_SEEDBYTES, rnd, MLDSA_RNDBYTES);
     memcpy(ws.rhopp_in + MLDSA_SEEDBYTES + MLDSA_RNDBYTES, mu, MLDSA_CRHBYTES);
-    mldsa_shake256(ws.rhopp, sizeof ws.rhopp, ws.rhopp_in, sizeof ws.rhopp_in);
+    SHAKE256(ws.rhopp, sizeof ws.rhopp, ws.rhopp_in, sizeof ws.rhopp_in);
     memcpy(ws.ctilde_in, mu, MLDSA_CRHBYTES);
 
     expand_matrix(&a, ws.rho);
@@ -220,7 +224,7 @@ int ENTRY(verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk) {
 
   unpack_pk(rho, &t1, pk);
   expand_matrix(&a, rho);
-  sample_in_ball(&c, ctilde);
+  sample_in_ball(&c, ctilde, KERNEL(keccak_f1600_x1));
   KERNEL(ntt)(c.c);
 
   /* w'approx = A z - c t1 2^d */
@@ -239,7 +243,7 @@ int ENTRY(verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk) {
 
   memcpy(hash_in, mu, MLDSA_CRHBYTES);
   pack_w1(hash_in + MLDSA_CRHBYTES, &w1);
-  mldsa_shake256(ctilde2, sizeof ctilde2, hash_in, sizeof hash_in);
+  SHAKE256(ctilde2, sizeof ctilde2, hash_in, sizeof hash_in);
   return mldsa_ct_differ(ctilde, ctilde2, MLDSA_CTILDEBYTES) ? MLDSA_ERR_VERIFY : MLDSA_OK;
 }
 
@@ -276,6 +280,7 @@ const mldsa_backend ENTRY(backend) = {
     MLDSA_PUBLICKEYBYTES,
     MLDSA_SECRETKEYBYTES,
     MLDSA_SIGBYTES,
+    KERNEL(keccak_f1600_x1),
     ENTRY(keygen),
     ENTRY(sign),
     ENTRY(verify),
