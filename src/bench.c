@@ -20,6 +20,7 @@
 #include "backend.h"
 #include "cpu.h"
 #include "fips202.h"
+#include "fips202x.h"
 #include "kernels.h"
 
 typedef struct {
@@ -174,9 +175,13 @@ static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, s
 #define KERNEL_RUNS 2001
 
 static int32_t kin_a[8 * MLDSA_N], kin_b[8 * MLDSA_N], kout[MLDSA_N], kout2[MLDSA_N];
+/* Keccak states (up to 8, lane-interleaved) and sampler input: SHAKE output bytes. */
+static _Alignas(64) uint64_t kstates[25 * 8];
+static uint8_t kbytes[840];
 
 static void kernel_inputs(void) {
   uint8_t buf[4 * 8 * MLDSA_N];
+  fill(kbytes, sizeof kbytes, 8);
   fill(buf, sizeof buf, 7);
   for (unsigned i = 0; i < 8 * MLDSA_N; ++i) {
     uint32_t v = buf[4 * i] | (uint32_t)buf[4 * i + 1] << 8 | (uint32_t)buf[4 * i + 2] << 16;
@@ -211,6 +216,8 @@ static void print_kernel(const char *isa, const char *kernel, uint64_t median) {
   first_row = 0;
 }
 
+#define MLDSA_STR_(x) #x
+#define MLDSA_STR(x) MLDSA_STR_(x)
 #define BENCH_KERNELS(isa)                                                                        \
   static void bench_kernels_##isa(void) {                                                         \
     const char *n = #isa;                                                                         \
@@ -230,6 +237,11 @@ static void print_kernel(const char *isa, const char *kernel, uint64_t median) {
     TIME_KERNEL(n, "make_hint_g32", (void)mldsa_make_hint_g32_##isa(kout, kin_b, kin_a));         \
     TIME_KERNEL(n, "use_hint_g32", mldsa_use_hint_g32_##isa(kout, kin_a, kout2));                 \
     TIME_KERNEL(n, "chknorm", (void)mldsa_chknorm_##isa(kin_b, 1 << 19));                         \
+    TIME_KERNEL(n, "rej_uniform(840 B)", (void)mldsa_rej_uniform_##isa(kout, 0, kbytes, 840));    \
+    TIME_KERNEL(n, "rej_eta4(272 B)", (void)mldsa_rej_eta4_##isa(kout, 0, kbytes, 272));          \
+    TIME_KERNEL(n, "keccak_f1600_x1", mldsa_keccak_f1600_x1_##isa(kstates));                      \
+    TIME_KERNEL(n, "keccak_f1600_batch(x" MLDSA_STR(MLDSA_KECCAKX_W_##isa) ")",                   \
+                mldsa_keccak_f1600_batch_##isa(kstates));                                         \
   }
 MLDSA_FOR_EACH_ISA(BENCH_KERNELS)
 
