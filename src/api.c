@@ -175,14 +175,21 @@ MLDSA_API int mldsa_keygen(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *s
 
 /* ---- signing ---- */
 
-/* Common checks of every signing entry point. */
-static int check_sign_args(const mldsa_backend *b, const uint8_t *sig, size_t sig_len,
-                           const uint8_t *sk, size_t sk_len, int other_null) {
+/* The checks every signing and verifying entry point starts with: the parameter set,
+ * NULL pointers (other_null: the entry point's own), then the lengths of the signature
+ * and of the key (the secret key when signing, the public key when verifying). */
+static int check_args(const mldsa_backend *b, const uint8_t *sig, size_t sig_len,
+                      const uint8_t *key, size_t key_len, int secret_key, int other_null) {
   if (b == NULL) return MLDSA_ERR_PARAM;
-  if (sig == NULL || sk == NULL || other_null) return MLDSA_ERR_NULL;
-  if (sig_len != b->sig_bytes || sk_len != b->sk_bytes) return MLDSA_ERR_LENGTH;
+  if (sig == NULL || key == NULL || other_null) return MLDSA_ERR_NULL;
+  if (sig_len != b->sig_bytes || key_len != (secret_key ? b->sk_bytes : b->pk_bytes))
+    return MLDSA_ERR_LENGTH;
   return MLDSA_OK;
 }
+#define check_sign_args(b, sig, sig_len, sk, sk_len, other_null) \
+  check_args(b, sig, sig_len, sk, sk_len, 1, other_null)
+#define check_verify_args(b, sig, sig_len, pk, pk_len, other_null) \
+  check_args(b, sig, sig_len, pk, pk_len, 0, other_null)
 
 /* Sign mu with the given rnd, or fresh rnd from the OS when rnd is NULL. */
 static int sign_mu(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
@@ -269,14 +276,6 @@ MLDSA_API int mldsa_sign_mu(mldsa_param p, uint8_t *sig, size_t sig_len, const u
 }
 
 /* ---- verification ---- */
-
-static int check_verify_args(const mldsa_backend *b, const uint8_t *sig, size_t sig_len,
-                             const uint8_t *pk, size_t pk_len, int other_null) {
-  if (b == NULL) return MLDSA_ERR_PARAM;
-  if (sig == NULL || pk == NULL || other_null) return MLDSA_ERR_NULL;
-  if (sig_len != b->sig_bytes || pk_len != b->pk_bytes) return MLDSA_ERR_LENGTH;
-  return MLDSA_OK;
-}
 
 static int verify_mprime(const mldsa_backend *b, const uint8_t *sig, const mprime *m,
                          const uint8_t *pk) {
