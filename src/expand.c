@@ -116,25 +116,38 @@ void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLD
   mldsa_zeroize(buf, sizeof buf);
 }
 
-void expand_mask(mldsa_polyvecl *y, const uint8_t rhoprime[MLDSA_CRHBYTES], uint16_t kappa) {
+void mask_stream_init(mask_stream *ms) {
+  ms->next = W;
+  ms->nonce = 0;
+}
+
+/* Refill the stream with the next W polynomials of ExpandMask's sequence: nonces
+ * ms->nonce .. ms->nonce + W - 1, one Keccak batch. */
+static void refill_mask(mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
   mldsa_keccakx st;
   uint8_t seed[W][MLDSA_CRHBYTES + 2], buf[W][Y_BLOCKS * MLDSA_SHAKE256_RATE];
   const uint8_t *in[W];
   uint8_t *out[W];
-  for (unsigned start = 0; start < MLDSA_L; start += W) {
-    unsigned n = MLDSA_L - start < W ? MLDSA_L - start : W;
-    for (unsigned j = 0; j < n; ++j) {
-      uint16_t nonce = (uint16_t)(kappa + start + j);
-      make_seed(seed[j], rhoprime, MLDSA_CRHBYTES, nonce & 0xFF, nonce >> 8);
-      in[j] = seed[j];
-      out[j] = buf[j];
-    }
-    SHAKE256X_ABSORB(&st, in, MLDSA_CRHBYTES + 2, n);
-    SHAKE256X_SQUEEZE(out, Y_BLOCKS, &st, n);
-    /* y_r = gamma1 - BitUnpack(...): the encoding of z, so its decoder */
-    for (unsigned j = 0; j < n; ++j) unpack_z_poly(y->v[start + j].c, buf[j]);
+  for (unsigned j = 0; j < W; ++j) {
+    uint16_t nonce = (uint16_t)(ms->nonce + j);
+    make_seed(seed[j], rhoprime, MLDSA_CRHBYTES, nonce & 0xFF, nonce >> 8);
+    in[j] = seed[j];
+    out[j] = buf[j];
   }
+  SHAKE256X_ABSORB(&st, in, MLDSA_CRHBYTES + 2, W);
+  SHAKE256X_SQUEEZE(out, Y_BLOCKS, &st, W);
+  /* y = gamma1 - BitUnpack(...): the encoding of z, so its decoder */
+  for (unsigned j = 0; j < W; ++j) unpack_z_poly(ms->poly[j].c, buf[j]);
+  ms->nonce = (uint16_t)(ms->nonce + W);
+  ms->next = 0;
   mldsa_zeroize(&st, sizeof st);
   mldsa_zeroize(seed, sizeof seed);
   mldsa_zeroize(buf, sizeof buf);
+}
+
+void expand_mask(mldsa_polyvecl *y, mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
+  for (unsigned r = 0; r < MLDSA_L; ++r) {
+    if (ms->next == W) refill_mask(ms, rhoprime);
+    y->v[r] = ms->poly[ms->next++];
+  }
 }

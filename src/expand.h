@@ -3,6 +3,7 @@
 #ifndef MLDSA_EXPAND_H
 #define MLDSA_EXPAND_H
 
+#include "fips202x.h"
 #include "isa_names.h"
 #include "poly.h"
 
@@ -13,6 +14,20 @@
 /* A in NTT domain, standard order (the caller reorders for its ISA). */
 void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]);
 void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]);
-void expand_mask(mldsa_polyvecl *y, const uint8_t rhoprime[MLDSA_CRHBYTES], uint16_t kappa);
+/* ExpandMask's polynomials y_kappa, y_kappa+1, ... are one sequence (nonce kappa + r for
+ * attempt kappa / L): the stream computes them W at a time, one Keccak batch each, so no
+ * lane of a batch is wasted at the end of an attempt's L. Holds secrets: the caller wipes
+ * it. */
+typedef struct {
+  mldsa_poly poly[MLDSA_KECCAKX_W(MLDSA_ISA)];
+  unsigned next;   /* the next unused polynomial; W when all are used */
+  uint16_t nonce;  /* the nonce of the polynomial after the last computed one */
+} mask_stream;
+
+#define mask_stream_init ENTRY(mask_stream_init)
+/* An empty stream whose first polynomial will be y with nonce 0 (FIPS 204's kappa = 0). */
+void mask_stream_init(mask_stream *ms);
+/* y = the next L polynomials of the sequence: attempt k gets nonces k L .. k L + L - 1. */
+void expand_mask(mldsa_polyvecl *y, mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]);
 
 #endif

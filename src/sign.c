@@ -109,12 +109,13 @@ struct sign_ws {
   mldsa_polyvecl s1, y, z;
   mldsa_polyveck s2, t0, w1, w0, h;
   mldsa_poly c;
+  mask_stream mask; /* y of this and the next attempts */
 };
 
 /* One attempt of the rejection loop; 1 when the attempt gives a signature. The
  * rejection decision of an attempt is public (FIPS 204 section 3.4), the rest secret. */
-static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a, uint16_t kappa) {
-  expand_mask(&ws->y, ws->rhopp, kappa);
+static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a) {
+  expand_mask(&ws->y, &ws->mask, ws->rhopp);
 
   /* w = A y, split into high and low bits */
   ws->z = ws->y;
@@ -187,12 +188,13 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
     memcpy(ws.ctilde_in, mu, MLDSA_CRHBYTES);
 
     expand_matrix(&a, ws.rho);
+    mask_stream_init(&ws.mask);
     vecl_ntt(&ws.s1);
     veck_ntt(&ws.s2);
     veck_ntt(&ws.t0);
 
     for (unsigned attempt = 0; attempt < MLDSA_MAX_SIGN_ATTEMPTS; ++attempt) {
-      if (sign_attempt(&ws, &a, (uint16_t)(attempt * MLDSA_L))) {
+      if (sign_attempt(&ws, &a)) {
         MLDSA_CT_DECLASSIFY(&ws.h, sizeof ws.h); /* accepted: the hint is in sig */
         pack_sig(sig, ws.ctilde, &ws.z, &ws.h);
         ret = MLDSA_OK;
