@@ -10,7 +10,11 @@
  *   - mldsa_keccak_f1600_batch_<isa> (W = MLDSA_KECCAKX_W(isa) states, lane i of state j
  *     at s[i * W + j]; src/fips202x.h): zero, all-ones, >= 2,000 random batches, and
  *     batches where every state but one is zero; each state of the result against the C
- *     permutation of that state.
+ *     permutation of that state;
+ *   - the batched SHAKE128/256 on it (mldsa_shake{128,256}x_absorb/squeezeblocks_<isa>):
+ *     with 1..W streams in use, inputs of 0, 1, 34, 66, rate - 1, rate, rate + 1,
+ *     2 rate + 9 and 1000 bytes, squeezed 2 + 1 + 1 blocks, each stream equal to the
+ *     one-stream mldsa_shake128/256 and nothing written past the blocks asked for.
  * Every call runs on a state in guarded memory, rotating through four placements:
  * 64-byte aligned, 8 bytes off (the contract's alignment), ending exactly at an
  * inaccessible page, starting exactly after one (an out-of-bounds access faults; Check's
@@ -39,16 +43,24 @@
 
 typedef void (*perm_fn)(uint64_t *);
 
+typedef void (*absorb_fn)(mldsa_keccakx *, const uint8_t *const *, size_t, unsigned);
+typedef void (*squeeze_fn)(uint8_t *const *, size_t, mldsa_keccakx *, unsigned);
+
 typedef struct {
   const char *name;
   int (*has)(void);
   perm_fn x1, batch;
   unsigned w;
+  absorb_fn absorb128, absorb256;
+  squeeze_fn squeeze128, squeeze256;
 } isa_t;
 
 #define ISA_ENTRY(isa)                                                                   \
   {.name = #isa, .has = mldsa_cpu_has_##isa, .x1 = mldsa_keccak_f1600_x1_##isa,          \
-   .batch = mldsa_keccak_f1600_batch_##isa, .w = MLDSA_KECCAKX_W(isa)},
+   .batch = mldsa_keccak_f1600_batch_##isa, .w = MLDSA_KECCAKX_W(isa),                   \
+   .absorb128 = mldsa_shake128x_absorb_##isa, .absorb256 = mldsa_shake256x_absorb_##isa, \
+   .squeeze128 = mldsa_shake128x_squeezeblocks_##isa,                                    \
+   .squeeze256 = mldsa_shake256x_squeezeblocks_##isa},
 
 static const isa_t isas[] = {MLDSA_FOR_EACH_ISA(ISA_ENTRY)};
 #define NISAS (sizeof isas / sizeof isas[0])
@@ -252,6 +264,53 @@ START_TEST(test_batch) {
 }
 END_TEST
 
+/* The batched sponges (fips202x.h): every stream, for 1..W streams in use, equals the
+ * one-stream SHAKE128/256 of its input, block after block, for input lengths around the
+ * rate; nothing is written past the blocks asked for. */
+START_TEST(test_batched_shake) {
+  const isa_t *I = &isas[_i];
+  enum { MAXBLOCKS = 4, GUARD = 16 };
+  static const size_t rates[2] = {MLDSA_SHAKE128_RATE, MLDSA_SHAKE256_RATE};
+  for (int v = 0; v < 2; ++v) {
+    size_t rate = rates[v];
+    const size_t lens[] = {0, 1, 34, 66, rate - 1, rate, rate + 1, 2 * rate + 9, 1000};
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; ++li) {
+      size_t inlen = lens[li];
+      for (unsigned n = 1; n <= I->w; ++n) {
+        static uint8_t in[MLDSA_KECCAKX_MAXW][1000];
+        static uint8_t out[MLDSA_KECCAKX_MAXW][MAXBLOCKS * 168 + GUARD];
+        uint8_t want[MAXBLOCKS * 168];
+        const uint8_t *inp[MLDSA_KECCAKX_MAXW];
+        uint8_t *outp[MLDSA_KECCAKX_MAXW];
+        mldsa_keccakx st;
+        for (unsigned j = 0; j < n; ++j) {
+          mldsa_test_randbytes(in[j], inlen);
+          memset(out[j], 0xEE, sizeof out[j]);
+          inp[j] = in[j];
+          outp[j] = out[j];
+        }
+        /* two blocks, then one more, then one more: the calls must continue the stream */
+        (v ? I->absorb256 : I->absorb128)(&st, inp, inlen, n);
+        (v ? I->squeeze256 : I->squeeze128)(outp, 2, &st, n);
+        for (unsigned j = 0; j < n; ++j) outp[j] = out[j] + 2 * rate;
+        (v ? I->squeeze256 : I->squeeze128)(outp, 1, &st, n);
+        for (unsigned j = 0; j < n; ++j) outp[j] = out[j] + 3 * rate;
+        (v ? I->squeeze256 : I->squeeze128)(outp, 1, &st, n);
+        for (unsigned j = 0; j < n; ++j) {
+          (v ? mldsa_shake256 : mldsa_shake128)(want, MAXBLOCKS * rate, in[j], inlen);
+          ck_assert_msg(memcmp(out[j], want, MAXBLOCKS * rate) == 0,
+                        "%s: SHAKE%d stream %u of %u, input %zu bytes: output differs", I->name,
+                        v ? 256 : 128, j, n, inlen);
+          for (size_t g = MAXBLOCKS * rate; g < sizeof out[j]; ++g)
+            ck_assert_msg(out[j][g] == 0xEE, "%s: SHAKE%d wrote past %d blocks", I->name,
+                          v ? 256 : 128, MAXBLOCKS);
+        }
+      }
+    }
+  }
+}
+END_TEST
+
 /* ------------------------------------------------------------------------------------ */
 
 int main(int argc, char **argv) {
@@ -269,7 +328,7 @@ int main(int argc, char **argv) {
   area_init();
 
   const TTest *tests[] = {test_x1_known_answers, test_x1_edges, test_x1_random, test_x1_chain,
-                          test_batch};
+                          test_batch, test_batched_shake};
   const int NTESTS = (int)(sizeof tests / sizeof tests[0]);
   int failed = 0;
   char lines[NISAS][160];
@@ -288,7 +347,7 @@ int main(int argc, char **argv) {
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int run = srunner_ntests_run(sr), bad = srunner_ntests_failed(sr);
-    snprintf(lines[i], sizeof lines[i], "keccak %s: %d/%d checks passed%s (x1 and W = %u batch)",
+    snprintf(lines[i], sizeof lines[i], "keccak %s: %d/%d checks passed%s (x1, W = %u batch, batched SHAKE)",
              isas[i].name, run - bad, NTESTS, run - bad == NTESTS ? "" : " -- FAILED",
              isas[i].w);
     if (bad != 0 || run != NTESTS) failed = 1;
