@@ -30,8 +30,7 @@ static void veck_reduce32(mldsa_polyveck *v) {
 }
 static void veck_caddq(mldsa_polyveck *v) { FOR_EACH_POLY(MLDSA_K, i) KERNEL(caddq)(v->v[i].c); }
 
-/* w = A * v in NTT domain (|w| < L q), then reduced, inverted and made non-negative:
- * the standard representatives of A * v in [0, q). */
+/* w = A v in NTT domain (A and v in this ISA's NTT order), |w| < L q. */
 static void matrix_mul(mldsa_polyveck *w, const mldsa_matrix *a, const mldsa_polyvecl *v) {
   FOR_EACH_POLY(MLDSA_K, i)
   KERNEL(pointwise_acc)(w->v[i].c, a->row[i].v[0].c, v->v[0].c, MLDSA_L);
