@@ -1,4 +1,4 @@
-/* Constant-time validation hooks (issue 7; ci/ct runs tests/test_ct.c under valgrind).
+/* Constant-time validation hooks (ci/ct runs tests/test_ct.c under valgrind).
  *
  * The CT test marks every secret input (seed, the secret parts of sk, rnd) undefined with
  * valgrind's client requests; memcheck then reports every branch and every memory address

@@ -1,4 +1,4 @@
-/* ABI conformance of the assembly kernels (issue 7).
+/* ABI conformance of the assembly kernels.
  *
  * Every kernel of src/kernels.h (rej_uniform and rej_eta2/4 included),
  * mldsa_keccak_f1600_batch_<isa> (src/fips202x.h) and mldsa_keccak_f1600_x1_<isa>, on every assembly ISA the CPU has

@@ -1,4 +1,4 @@
-/* Peak stack of keygen, sign, verify and key import (issue 7), per parameter set, on the
+/* Peak stack of keygen, sign, verify and key import, per parameter set, on the
  * ISA in use, measured by stack painting: each operation runs on a thread whose 1 MiB
  * stack this program allocated and filled with a pattern; the deepest byte that is no
  * longer the pattern gives the peak (from the thread function's frame).

@@ -1,4 +1,4 @@
-/* Zeroization (issue 7): after an operation returns, the stack it used holds no copy of
+/* Zeroization: after an operation returns, the stack it used holds no copy of
  * its secrets.
  *
  * Each operation runs on a thread whose 1 MiB stack this program allocated and painted;

@@ -1,4 +1,4 @@
-/* Shared by the fuzz targets (tests/fuzz/fuzz_*.c, issue 7).
+/* Shared by the fuzz targets (tests/fuzz/fuzz_*.c).
  *
  * Each target is a libFuzzer entry point (LLVMFuzzerTestOneInput). ci/fuzz builds them
  * with clang -fsanitize=fuzzer,address,undefined; tests/CMakeLists.txt also builds them as
