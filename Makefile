@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # The front door: every command drives CMake in build/.
 BUILD ?= build
 CMAKE_FLAGS ?=

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* mldsa-bench: median (and 10th/90th percentile) rdtsc ticks per operation for each
  * parameter set x ISA the CPU has x {keygen, sign, verify}, and per arithmetic kernel.
  *

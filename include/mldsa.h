@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* libmldsa: ML-DSA (FIPS 204) signatures.
  *
  * Every function is thread-safe. Every length is checked; a pointer may be NULL only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The public API (include/mldsa.h): argument checks, the framing of M' (pure, pre-hash),
  * mu = H(tr || M'), hedged randomness, then the backend of the chosen ISA.
  *

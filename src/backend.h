@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* One backend: keygen, sign and verify of one parameter set on one ISA. sign.c is
  * compiled once per (parameter set, ISA) and defines mldsaNN_backend_<isa>. */
 #ifndef MLDSA_BACKEND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Run-time choice of the arithmetic backend: the best ISA that the CPU and OS support,
  * capped by MLDSA_ISA in the environment (an unknown value is ignored). The choice is
  * made once, thread-safely, and is the only global state of the library. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The list of arithmetic backends compiled into this build. Adding an ISA is one entry
  * here (and its generated kernels in asm_out/<isa>/). */
 #ifndef MLDSA_ISAS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Byte encodings of keys and signatures (FIPS 204 section 7.2), compiled once per
  * parameter set.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Peak stack of keygen, sign, verify and key import, per parameter set, on the
  * ISA in use, measured by stack painting: each operation runs on a thread whose 1 MiB
  * stack this program allocated and filled with a pattern; the deepest byte that is no
