@@ -20,6 +20,8 @@
 /* A pointer may be NULL only when its length is 0. */
 #define MISSING(ptr, len) ((ptr) == NULL && (len) != 0)
 
+MLDSA_API const char *mldsa_version(void) { return MLDSA_VERSION_STRING; }
+
 MLDSA_API size_t mldsa_public_key_bytes(mldsa_param p) {
   const mldsa_backend *b = mldsa_backend_for(p);
   return b ? b->pk_bytes : 0;
