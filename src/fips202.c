@@ -40,6 +40,18 @@ void mldsa_shake256_init_with(mldsa_keccak *st, mldsa_permutation perm) {
 
 void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
   while (len > 0) {
+    /* whole blocks at a block boundary: the lanes, then the permutation (every rate is
+     * a multiple of 8 bytes) */
+    if (st->pos == 0 && len >= st->rate) {
+      const unsigned lanes = st->rate / 8;
+      do {
+        for (unsigned i = 0; i < lanes; ++i) st->s[i] ^= mldsa_load64_le(in + 8 * i);
+        st->perm(st->s);
+        in += st->rate;
+        len -= st->rate;
+      } while (len >= st->rate);
+      continue;
+    }
     /* whole lanes at a time when aligned to a lane boundary */
     if (st->pos % 8 == 0 && len >= 8 && st->pos + 8 <= st->rate) {
       st->s[st->pos / 8] ^= mldsa_load64_le(in);
