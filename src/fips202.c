@@ -43,13 +43,15 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
     /* whole blocks at a block boundary: the lanes, then the permutation (every rate is
      * a multiple of 8 bytes) */
     if (st->pos == 0 && len >= st->rate) {
-      const unsigned lanes = st->rate / 8;
+      const size_t rate = st->rate;
+      const mldsa_permutation perm = st->perm;
+      uint64_t *s = st->s;
       do {
-        for (unsigned i = 0; i < lanes; ++i) st->s[i] ^= mldsa_load64_le(in + 8 * i);
-        st->perm(st->s);
-        in += st->rate;
-        len -= st->rate;
-      } while (len >= st->rate);
+        for (size_t i = 0; i < rate / 8; ++i) s[i] ^= mldsa_load64_le(in + 8 * i);
+        perm(s);
+        in += rate;
+        len -= rate;
+      } while (len >= rate);
       continue;
     }
     /* whole lanes at a time when aligned to a lane boundary */
