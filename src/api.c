@@ -456,10 +456,9 @@ MLDSA_API int mldsa_mu_init_secret(mldsa_mu_state *st, mldsa_param p, const uint
 }
 
 MLDSA_API int mldsa_mu_update(mldsa_mu_state *st, const uint8_t *m, size_t m_len) {
-  if (st == NULL) return MLDSA_ERR_NULL;
+  if (st == NULL || MISSING(m, m_len)) return MLDSA_ERR_NULL;
   mu_impl *live = mu_live(st);
   if (live == NULL) return MLDSA_ERR_PARAM;
-  if (MISSING(m, m_len)) return MLDSA_ERR_NULL;
   mldsa_shake_absorb(&live->sponge, m, m_len);
   return MLDSA_OK;
 }
