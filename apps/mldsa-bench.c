@@ -28,11 +28,11 @@
 #include <x86intrin.h>
 
 #include "backend.h"
-#include "mldsa.h"
 #include "cpu.h"
 #include "fips202.h"
 #include "fips202x.h"
 #include "kernels.h"
+#include "mldsa.h"
 
 typedef struct {
   const char *name;
@@ -111,8 +111,8 @@ static void message_mu_tr(const mldsa_backend *b, uint8_t mu[64], const uint8_t 
 }
 
 /* The same from the secret key's tr (sign) or H(pk) (verify). */
-static void message_mu(const mldsa_backend *b, uint8_t mu[64], const uint8_t *key,
-                       int key_is_pk, const uint8_t msg[32]) {
+static void message_mu(const mldsa_backend *b, uint8_t mu[64], const uint8_t *key, int key_is_pk,
+                       const uint8_t msg[32]) {
   uint8_t tr[64];
   if (key_is_pk)
     mldsa_shake256_with(b->keccak, tr, 64, key, b->pk_bytes);
@@ -383,13 +383,14 @@ static void bench_stream(const bench_isa *isa) {
   uint64_t perms = (start_pos + STREAM_BYTES) / MLDSA_SHAKE256_RATE;
   double expect = (double)perms * (double)perm_median;
   if (json) {
-    printf("%s\n  {\"isa\": \"%s\", \"op\": \"mu_update_1MiB\", \"median\": %llu, \"p10\": %llu, "
-           "\"p90\": %llu, \"mean\": %llu, \"bytes\": %zu, \"permutations\": %llu, "
-           "\"permutation_median\": %llu, \"ratio\": %.3f, \"public_call\": %s}",
-           first_row ? "" : ",", isa->name, (unsigned long long)m.median,
-           (unsigned long long)m.p10, (unsigned long long)m.p90, (unsigned long long)m.mean,
-           STREAM_BYTES, (unsigned long long)perms, (unsigned long long)perm_median,
-           (double)m.median / expect, public_call ? "true" : "false");
+    printf(
+        "%s\n  {\"isa\": \"%s\", \"op\": \"mu_update_1MiB\", \"median\": %llu, \"p10\": %llu, "
+        "\"p90\": %llu, \"mean\": %llu, \"bytes\": %zu, \"permutations\": %llu, "
+        "\"permutation_median\": %llu, \"ratio\": %.3f, \"public_call\": %s}",
+        first_row ? "" : ",", isa->name, (unsigned long long)m.median, (unsigned long long)m.p10,
+        (unsigned long long)m.p90, (unsigned long long)m.mean, STREAM_BYTES,
+        (unsigned long long)perms, (unsigned long long)perm_median, (double)m.median / expect,
+        public_call ? "true" : "false");
   } else {
     clear_progress();
     printf("  %-7s %10llu %8.4f %6llu x %5llu = %10.0f  %5.3f  %s\n", isa->name,
@@ -503,10 +504,11 @@ int main(int argc, char **argv) {
         bench_ops(&isas[i], params[p], isas[i].sets[p], runs);
   }
   if (!json)
-    printf("\nstreaming mu: ticks of one 1 MiB update (median of %d), bytes per tick, and the "
-           "permutations it runs x\nthe median ticks of one permutation (ratio: measured / "
-           "that product)\n\n  %-7s %10s %8s %24s  %5s\n",
-           STREAM_RUNS, "isa", "median", "B/tick", "perms x perm = expected", "ratio");
+    printf(
+        "\nstreaming mu: ticks of one 1 MiB update (median of %d), bytes per tick, and the "
+        "permutations it runs x\nthe median ticks of one permutation (ratio: measured / "
+        "that product)\n\n  %-7s %10s %8s %24s  %5s\n",
+        STREAM_RUNS, "isa", "median", "B/tick", "perms x perm = expected", "ratio");
   for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
     if (only_isa && strcmp(only_isa, isas[i].name) != 0) continue;
     if (!isas[i].supported()) continue;

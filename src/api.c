@@ -445,8 +445,8 @@ static mu_impl *mu_live(mldsa_mu_state *st) {
   return m;
 }
 
-MLDSA_API int mldsa_mu_init(mldsa_mu_state *st, mldsa_param p, const uint8_t *pk,
-                            size_t pk_len, const uint8_t *ctx, size_t ctx_len) {
+MLDSA_API int mldsa_mu_init(mldsa_mu_state *st, mldsa_param p, const uint8_t *pk, size_t pk_len,
+                            const uint8_t *ctx, size_t ctx_len) {
   return mu_start(st, p, pk, pk_len, 0, ctx, ctx_len);
 }
 
@@ -476,7 +476,7 @@ MLDSA_API int mldsa_mu_final(mldsa_mu_state *st, uint8_t mu[64]) {
 /* ---- prepared keys ---- */
 
 /* The prepared structs must have the alignment of their type (64 bytes). */
-#define MISALIGNED(ptr) (((uintptr_t)(ptr) & 63) != 0)
+#define MISALIGNED(ptr) (((uintptr_t)(ptr)&63) != 0)
 
 static void write_header(mldsa_prepared_header *h, uint64_t magic, mldsa_param p,
                          const mldsa_backend *b) {
@@ -522,8 +522,8 @@ MLDSA_API int mldsa_verify_prepared(const mldsa_prepared_public_key *pp, const u
                                     size_t sig_len, const uint8_t *msg, size_t msg_len,
                                     const uint8_t *ctx, size_t ctx_len) {
   const mldsa_backend *b = NULL;
-  int ret = check_prepared_verify(&b, pp, sig, sig_len,
-                                  MISSING(msg, msg_len) || MISSING(ctx, ctx_len));
+  int ret =
+      check_prepared_verify(&b, pp, sig, sig_len, MISSING(msg, msg_len) || MISSING(ctx, ctx_len));
   if (ret != MLDSA_OK) return ret;
   if (ctx_len > 255) return MLDSA_ERR_CONTEXT;
   uint8_t mu[MU_BYTES];
@@ -566,12 +566,12 @@ static int check_prepared_sign(const mldsa_backend **bp, const mldsa_prepared_se
   return MLDSA_OK;
 }
 
-MLDSA_API int mldsa_sign_prepared(const mldsa_prepared_secret_key *ps, uint8_t *sig,
-                                  size_t sig_len, const uint8_t *msg, size_t msg_len,
-                                  const uint8_t *ctx, size_t ctx_len, const uint8_t *rnd) {
+MLDSA_API int mldsa_sign_prepared(const mldsa_prepared_secret_key *ps, uint8_t *sig, size_t sig_len,
+                                  const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
+                                  size_t ctx_len, const uint8_t *rnd) {
   const mldsa_backend *b = NULL;
-  int ret = check_prepared_sign(&b, ps, sig, sig_len,
-                                MISSING(msg, msg_len) || MISSING(ctx, ctx_len));
+  int ret =
+      check_prepared_sign(&b, ps, sig, sig_len, MISSING(msg, msg_len) || MISSING(ctx, ctx_len));
   if (ret != MLDSA_OK) return ret;
   if (ctx_len > 255) {
     memset(sig, 0, sig_len);

@@ -103,9 +103,9 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
  * prepared secret key, and the one-shot sign's own copy. */
 typedef struct {
   uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES];
-  mldsa_polyvecl s1;  /* NTT domain, this ISA's order */
+  mldsa_polyvecl s1;     /* NTT domain, this ISA's order */
   mldsa_polyveck s2, t0; /* NTT domain, this ISA's order */
-  mldsa_matrix a;     /* ExpandA(rho), this ISA's order */
+  mldsa_matrix a;        /* ExpandA(rho), this ISA's order */
 } signing_key;
 
 /* The per-signature workspace: all secret, wiped once at the end. */
@@ -223,7 +223,7 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
 
   int bad_key = unpack_sk(k.rho, k.key, tr, &k.s1, &k.s2, &k.t0, sk);
   MLDSA_CT_PLANTED_LEAK(k.s1.v[0].c[0]); /* nothing, except in ci/ct --self-test */
-  if (MLDSA_CT_PUBLIC(bad_key == 0)) { /* the key's validity is returned */
+  if (MLDSA_CT_PUBLIC(bad_key == 0)) {   /* the key's validity is returned */
     finish_signing_key(&k);
     ret = sign_with(sig, &k, mu, rnd);
   } else {
@@ -239,8 +239,8 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
 /* What verifying needs of the public key: the body of a prepared public key, and the
  * one-shot verify's own copy. */
 typedef struct {
-  mldsa_matrix a;      /* ExpandA(rho), this ISA's order */
-  mldsa_polyveck t1;   /* NTT(t1 2^d), this ISA's order */
+  mldsa_matrix a;    /* ExpandA(rho), this ISA's order */
+  mldsa_polyveck t1; /* NTT(t1 2^d), this ISA's order */
 } verifying_key;
 
 static void make_verifying_key(verifying_key *k, const uint8_t *pk) {

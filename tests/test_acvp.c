@@ -262,7 +262,7 @@ typedef struct {
   mldsa_hash id;
   size_t len;         /* digest length (the XOF output length for SHAKE) */
   int xof;
-  uint8_t oid_last;   /* OID 2.16.840.1.101.3.4.2.<oid_last> (FIPS 204 Alg. 4) */
+  uint8_t oid_last; /* OID 2.16.840.1.101.3.4.2.<oid_last> (FIPS 204 Alg. 4) */
 } hash_alg;
 
 static const hash_alg hash_algs[] = {
@@ -740,10 +740,11 @@ int main(int argc, char **argv) {
          "from expanded keys; %.2f s\n",
          passed, expected, isa, count->sign_verified, count->pk_derived,
          (double)(t0.tv_sec - t1.tv_sec) + (double)(t0.tv_nsec - t1.tv_nsec) / 1e9);
-  printf("acvp other paths (isa %s): prepared keys: %u sigGen signed, %u sigGen+sigVer "
-         "verified; streaming mu: %u pure sigGen signed, %u pure sigGen+sigVer verified\n",
-         isa, count->prepared_sign, count->prepared_verify, count->streaming_sign,
-         count->streaming_verify);
+  printf(
+      "acvp other paths (isa %s): prepared keys: %u sigGen signed, %u sigGen+sigVer "
+      "verified; streaming mu: %u pure sigGen signed, %u pure sigGen+sigVer verified\n",
+      isa, count->prepared_sign, count->prepared_verify, count->streaming_sign,
+      count->streaming_verify);
 
   for (int i = 0; i < NUM_FILES; ++i) {
     cJSON_Delete(files[i].root);

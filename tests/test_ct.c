@@ -13,10 +13,10 @@
  * the same on a malformed key (ERR_KEY path), secret-key preparation (and its ERR_KEY
  * path), then signing with pure, pre-hash, internal, external-mu, hedged, prepared-key
  * (pure and mu, from a mu streamed with mldsa_mu_init_secret) interfaces (rnd secret;
- * `signs` signatures each, argv[1], default 1), each signature verified. The number of new memcheck errors is printed after each
- * operation, and the program fails when there is any. It also checks that the taint
- * really flows (pk and sig come back undefined before they are declassified), so that a
- * harness that marks nothing cannot pass.
+ * `signs` signatures each, argv[1], default 1), each signature verified. The number of new memcheck
+ * errors is printed after each operation, and the program fails when there is any. It also checks
+ * that the taint really flows (pk and sig come back undefined before they are declassified), so
+ * that a harness that marks nothing cannot pass.
  *
  * MLDSA_ISA=<isa> selects the ISA (tests/test_common.h gate: exit 77 when not in use).
  * Outside valgrind the client requests do nothing: the run is then only functional. */

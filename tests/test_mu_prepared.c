@@ -92,8 +92,7 @@ static void check_lengths(const keypair *kp, size_t ctx_len, const size_t *lens,
     /* every two-piece split */
     for (size_t cut = 0; cut <= len; ++cut) {
       stream_with_cuts(got, kp, (int)(cut & 1), ctx_len, len, &cut, 1);
-      ck_assert_msg(memcmp(got, want, 64) == 0, "len %zu ctx %zu: split at %zu", len, ctx_len,
-                    cut);
+      ck_assert_msg(memcmp(got, want, 64) == 0, "len %zu ctx %zu: split at %zu", len, ctx_len, cut);
       ++*checked;
     }
     /* 1-byte updates */
@@ -134,8 +133,7 @@ START_TEST(test_mu_splits) {
   unsigned checked = 0;
   size_t ctx_lens[4] = {0, 255, 1 + mldsa_test_randbelow(254), RATE - 66};
   for (int c = 0; c < 4; ++c) check_lengths(&kp, ctx_lens[c], lens, n, &checked);
-  printf("test_mu_splits: set %d: %u streamed mu equal to mldsa_compute_mu\n", sets[_i],
-         checked);
+  printf("test_mu_splits: set %d: %u streamed mu equal to mldsa_compute_mu\n", sets[_i], checked);
 }
 END_TEST
 
@@ -237,8 +235,7 @@ START_TEST(test_prepared_agree) {
     ck_assert_int_eq(mldsa_verify_mu_prepared(&ppk, sig, kp.sigb, mu), MLDSA_OK);
     /* hedged */
     ck_assert_int_eq(mldsa_sign_prepared(&psk, sig2, kp.sigb, msg, len, ctx, cl, NULL), MLDSA_OK);
-    ck_assert_int_eq(mldsa_verify(kp.p, sig2, kp.sigb, msg, len, ctx, cl, kp.pk, kp.pkb),
-                     MLDSA_OK);
+    ck_assert_int_eq(mldsa_verify(kp.p, sig2, kp.sigb, msg, len, ctx, cl, kp.pk, kp.pkb), MLDSA_OK);
     /* one flipped bit: the same verdict both ways */
     size_t bit = mldsa_test_randbelow(kp.sigb * 8);
     sig[bit / 8] ^= (uint8_t)(1u << (bit % 8));
@@ -275,22 +272,20 @@ START_TEST(test_prepared_errors) {
   /* prepare: set, NULL, alignment, length: nothing written */
   memset(&ppk, FILL, sizeof ppk);
   memset(&psk, FILL, sizeof psk);
-  ck_assert_int_eq(mldsa_public_key_prepare(&ppk, (mldsa_param)45, kp.pk, kp.pkb),
-                   MLDSA_ERR_PARAM);
+  ck_assert_int_eq(mldsa_public_key_prepare(&ppk, (mldsa_param)45, kp.pk, kp.pkb), MLDSA_ERR_PARAM);
   ck_assert_int_eq(mldsa_public_key_prepare(NULL, kp.p, kp.pk, kp.pkb), MLDSA_ERR_NULL);
   ck_assert_int_eq(mldsa_public_key_prepare(&ppk, kp.p, NULL, kp.pkb), MLDSA_ERR_NULL);
   ck_assert_int_eq(mldsa_public_key_prepare(&ppk, kp.p, kp.pk, kp.pkb + 1), MLDSA_ERR_LENGTH);
-  ck_assert_int_eq(mldsa_public_key_prepare(
-                       (mldsa_prepared_public_key *)((uint8_t *)&ppk2 + 16), kp.p, kp.pk, kp.pkb),
+  ck_assert_int_eq(mldsa_public_key_prepare((mldsa_prepared_public_key *)((uint8_t *)&ppk2 + 16),
+                                            kp.p, kp.pk, kp.pkb),
                    MLDSA_ERR_NULL);
   ck_assert(mldsa_test_all((const uint8_t *)&ppk, sizeof ppk, FILL));
-  ck_assert_int_eq(mldsa_secret_key_prepare(&psk, (mldsa_param)45, kp.sk, kp.skb),
-                   MLDSA_ERR_PARAM);
+  ck_assert_int_eq(mldsa_secret_key_prepare(&psk, (mldsa_param)45, kp.sk, kp.skb), MLDSA_ERR_PARAM);
   ck_assert_int_eq(mldsa_secret_key_prepare(NULL, kp.p, kp.sk, kp.skb), MLDSA_ERR_NULL);
   ck_assert_int_eq(mldsa_secret_key_prepare(&psk, kp.p, NULL, kp.skb), MLDSA_ERR_NULL);
   ck_assert_int_eq(mldsa_secret_key_prepare(&psk, kp.p, kp.sk, kp.skb - 1), MLDSA_ERR_LENGTH);
-  ck_assert_int_eq(mldsa_secret_key_prepare(
-                       (mldsa_prepared_secret_key *)((uint8_t *)&psk2 + 8), kp.p, kp.sk, kp.skb),
+  ck_assert_int_eq(mldsa_secret_key_prepare((mldsa_prepared_secret_key *)((uint8_t *)&psk2 + 8),
+                                            kp.p, kp.sk, kp.skb),
                    MLDSA_ERR_NULL);
   ck_assert(mldsa_test_all((const uint8_t *)&psk, sizeof psk, FILL));
 
@@ -332,20 +327,18 @@ START_TEST(test_prepared_errors) {
   ck_assert_int_eq(mldsa_verify_mu_prepared(NULL, sig, kp.sigb, mu), MLDSA_ERR_NULL);
   ck_assert_int_eq(mldsa_verify_mu_prepared(&ppk, sig, kp.sigb - 1, mu), MLDSA_ERR_LENGTH);
   /* a secret struct is not a public one (and the other way round) */
-  ck_assert_int_eq(mldsa_verify_mu_prepared((const mldsa_prepared_public_key *)&psk, sig,
-                                            kp.sigb, mu),
-                   MLDSA_ERR_KEY);
-  ck_assert_int_eq(mldsa_sign_mu_prepared((const mldsa_prepared_secret_key *)&ppk, sig, kp.sigb,
-                                          mu, zero),
-                   MLDSA_ERR_KEY);
+  ck_assert_int_eq(
+      mldsa_verify_mu_prepared((const mldsa_prepared_public_key *)&psk, sig, kp.sigb, mu),
+      MLDSA_ERR_KEY);
+  ck_assert_int_eq(
+      mldsa_sign_mu_prepared((const mldsa_prepared_secret_key *)&ppk, sig, kp.sigb, mu, zero),
+      MLDSA_ERR_KEY);
 
   /* sign: NULL, header, length write nothing; context, later errors zero sig */
   memset(sig, FILL, sizeof sig);
   ck_assert_int_eq(mldsa_sign_prepared(NULL, sig, kp.sigb, msg, 1, NULL, 0, zero), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_sign_prepared(&psk, NULL, kp.sigb, msg, 1, NULL, 0, zero),
-                   MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_sign_prepared(&psk, sig, kp.sigb, NULL, 1, NULL, 0, zero),
-                   MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_sign_prepared(&psk, NULL, kp.sigb, msg, 1, NULL, 0, zero), MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_sign_prepared(&psk, sig, kp.sigb, NULL, 1, NULL, 0, zero), MLDSA_ERR_NULL);
   ck_assert_int_eq(mldsa_sign_prepared(&psk, sig, kp.sigb + 1, msg, 1, NULL, 0, zero),
                    MLDSA_ERR_LENGTH);
   ck_assert_int_eq(mldsa_sign_prepared(&psk, sig, kp.sigb - 1, msg, 1, NULL, 0, zero),
@@ -421,9 +414,9 @@ START_TEST(test_cross_isa) {
   mldsa_test_randbytes(hand.msg, sizeof hand.msg);
   ck_assert_int_eq(mldsa_public_key_prepare(&hand.pp, kp.p, kp.pk, kp.pkb), MLDSA_OK);
   ck_assert_int_eq(mldsa_secret_key_prepare(&hand.ps, kp.p, kp.sk, kp.skb), MLDSA_OK);
-  ck_assert_int_eq(mldsa_sign_prepared(&hand.ps, hand.sig, kp.sigb, hand.msg, sizeof hand.msg,
-                                       NULL, 0, zero),
-                   MLDSA_OK);
+  ck_assert_int_eq(
+      mldsa_sign_prepared(&hand.ps, hand.sig, kp.sigb, hand.msg, sizeof hand.msg, NULL, 0, zero),
+      MLDSA_OK);
   char path[] = "/tmp/mldsa_cross_isa_XXXXXX";
   int fd = mkstemp(path);
   ck_assert_msg(fd >= 0, "mkstemp");
@@ -461,8 +454,8 @@ START_TEST(test_cross_isa) {
     ck_assert_msg(sscanf(line, "%31s %31s", isa, verdict) == 2, "child said \"%s\"", line);
     const char *want = strcmp(isa, mine) == 0 ? "ok" : "refused";
     ck_assert_msg(strcmp(verdict, want) == 0,
-                  "key prepared under %s, used under %s (cap %s): %s, expected %s (%s)", mine,
-                  isa, caps[c], verdict, want, line);
+                  "key prepared under %s, used under %s (cap %s): %s, expected %s (%s)", mine, isa,
+                  caps[c], verdict, want, line);
     if (strcmp(isa, mine) == 0)
       ++same;
     else
@@ -470,9 +463,10 @@ START_TEST(test_cross_isa) {
   }
   unlink(path);
   ck_assert_uint_ge(same, 1);
-  printf("test_cross_isa: set %d prepared under %s: %u children with the same ISA agreed, %u "
-         "with another ISA refused it\n",
-         kp.p, mine, same, other);
+  printf(
+      "test_cross_isa: set %d prepared under %s: %u children with the same ISA agreed, %u "
+      "with another ISA refused it\n",
+      kp.p, mine, same, other);
 }
 END_TEST
 

@@ -1,8 +1,9 @@
 /* Peak stack of keygen, sign, verify and key import, and of the prepared-key calls
  * (prepare_public, prepare_secret, verify_prepared, sign_prepared: the prepared key is
- * caller memory, static here), per parameter set, on the ISA in use, measured by stack painting: each operation runs on a thread whose 1 MiB
- * stack this program allocated and filled with a pattern; the deepest byte that is no
- * longer the pattern gives the peak (from the thread function's frame).
+ * caller memory, static here), per parameter set, on the ISA in use, measured by stack painting:
+ * each operation runs on a thread whose 1 MiB stack this program allocated and filled with a
+ * pattern; the deepest byte that is no longer the pattern gives the peak (from the thread
+ * function's frame).
  *
  *   test_stack BUDGET_FILE      fail when a figure exceeds its budget
  *   test_stack                  print the figures only
@@ -56,9 +57,9 @@ enum op {
   SIGN_PREPARED,
   NUM_OPS
 };
-static const char *const op_names[NUM_OPS] = {
-    "keygen",         "sign",           "verify",          "import",
-    "prepare_public", "prepare_secret", "verify_prepared", "sign_prepared"};
+static const char *const op_names[NUM_OPS] = {"keygen",          "sign",           "verify",
+                                              "import",          "prepare_public", "prepare_secret",
+                                              "verify_prepared", "sign_prepared"};
 
 static mldsa_prepared_public_key prepared_pk;
 static mldsa_prepared_secret_key prepared_sk;

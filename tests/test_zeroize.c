@@ -262,7 +262,7 @@ NO_ASAN static unsigned search(const uint8_t *mem, size_t len, uintptr_t top, fi
 /* ---------------------------------------------------------------- the operations */
 
 enum op { KEYGEN, SIGN, SIGN_MU, IMPORT, PREPARE, SIGN_PREPARED, UNPREPARE };
-static const char *const op_names[] = {"keygen", "sign",          "sign_mu",  "import",
+static const char *const op_names[] = {"keygen",         "sign",          "sign_mu",  "import",
                                        "prepare_secret", "sign_prepared", "unprepare"};
 
 /* The prepared secret key of PREPARE, SIGN_PREPARED and UNPREPARE: caller memory. */
@@ -441,12 +441,15 @@ int main(void) {
     build_table();
     unsigned held = search((const uint8_t *)&prepared, sizeof prepared,
                            (uintptr_t)&prepared + sizeof prepared, per);
-    printf("test_zeroize: %s %s %-30s %u secret windows found in a prepared key before "
-           "unprepare%s\n",
-           held ? "ok  " : "FAIL", s->name, "(check of the check)", held,
-           held ? "" : ": the search MISSES them");
-    if (held) ++passed;
-    else ++failed;
+    printf(
+        "test_zeroize: %s %s %-30s %u secret windows found in a prepared key before "
+        "unprepare%s\n",
+        held ? "ok  " : "FAIL", s->name, "(check of the check)", held,
+        held ? "" : ": the search MISSES them");
+    if (held)
+      ++passed;
+    else
+      ++failed;
     mldsa_secret_key_unprepare(&prepared);
     clear_secrets();
   }
