@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* mldsa: the command-line tool.
  *   mldsa keygen --param 44|65|87 --pk FILE --sk FILE [--seed HEX64]
  *   mldsa sign   --param P --sk FILE --in FILE --sig FILE [--context TEXT] [--deterministic]

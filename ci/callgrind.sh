@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Instruction counts (valgrind --tool=callgrind) of one keygen, one sign and one verify per
 # parameter set and per ISA valgrind can run (it has no AVX-512). Only the operation itself
 # is counted (--toggle-collect on mldsa-bench's once_<op>); fixed seed and message, so the

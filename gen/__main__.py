@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """python3 -m gen         write asm_out/ from templates/
 python3 -m gen --check  write nothing; print a unified diff and exit 1 where asm_out/
                         differs from what would be written (including stray files)"""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Every arithmetic constant of ML-DSA, computed from q, zeta and the Montgomery radix.
 
 Nothing here is pasted: the tables are functions of Q, ZETA and R, and tests in

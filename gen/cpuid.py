@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Where each CPU feature named in gen.isa lives in CPUID, and which XCR0 state the OS
 must enable for it. The dispatcher's gate (asm_out/isa_gates.h) is generated from this and
 from each ISA's declared features, so the gate and the code cannot drift apart."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The one description of each SIMD ISA: register file, lane count and the CPU features
 its generated code may use. The dispatcher's gate and ci/check_isa derive from FEATURES.
 

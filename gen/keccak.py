@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Keccak-f[1600] constants from their definitions in FIPS 202 section 3.2."""
 
 

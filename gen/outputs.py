@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Everything the generator writes, as {path relative to asm_out/: text}.
 
 Kernels: every templates/kernels/<kernel>.S.j2 is rendered once per ISA of gen.isa.ISAS

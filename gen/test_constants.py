@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Unit tests of the generator's arithmetic (run by make test through ctest)."""
 
 import unittest

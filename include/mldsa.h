@@ -1,8 +1,36 @@
-/* libmldsa: ML-DSA (FIPS 204) signatures.
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* libmldsa: ML-DSA (FIPS 204) signatures for C and C++.
  *
- * Every function is thread-safe. Every length is checked; a pointer may be NULL only
- * where its length is 0. On any error, output buffers are zeroed. Secrets held on the
- * stack are wiped before return. */
+ * Rules that hold for every function below:
+ *
+ * - Thread safety: every function may be called from any number of threads at once. The
+ *   library's only global state is the choice of arithmetic (ISA), made once, thread-safely,
+ *   on the first call that needs it.
+ * - Arguments are checked in this order, and the first failure gives the code: parameter
+ *   set (MLDSA_ERR_PARAM), NULL pointers (MLDSA_ERR_NULL), lengths (MLDSA_ERR_LENGTH), then
+ *   the function's own checks (context length, pre-hash algorithm, key contents). A pointer
+ *   may be NULL only where its length is 0 (a message or context of 0 bytes).
+ * - Outputs on error: when the parameter set, a pointer or a length is wrong, nothing is
+ *   written to any output (the stated length is the one just found wrong). On an error
+ *   found after that (bad key, no randomness, signature that does not verify), every output
+ *   buffer is zeroed over its length: no partial result is ever left.
+ * - Any value other than MLDSA_OK from a verify function means "not verified".
+ * - Secrets: every copy of a secret the library makes on the stack is wiped before return.
+ * - Buffers: inputs and outputs must not overlap unless a function says otherwise.
+ * - Stack: the operations are written for small thread stacks; the peak stack of each
+ *   operation (gcc -O2, largest over the ISAs, checked in CI against
+ *   tests/stack_budget.txt) is
+ *
+ *                  keygen     sign     verify   key import
+ *       ML-DSA-44  46 KiB    72 KiB    44 KiB    52 KiB
+ *       ML-DSA-65  68 KiB    99 KiB    65 KiB    77 KiB
+ *       ML-DSA-87 104 KiB   141 KiB    99 KiB   115 KiB
+ *
+ *   Give a thread that signs with ML-DSA-87 at least 160 KiB of stack.
+ *
+ * The arithmetic (portable C, SSE2, AVX2 or AVX-512) is chosen at run time; the
+ * environment variable MLDSA_ISA=scalar|sse2|avx2|avx512 caps the choice. All choices give
+ * byte-identical results. */
 #ifndef MLDSA_H
 #define MLDSA_H
 
@@ -13,147 +41,252 @@
 extern "C" {
 #endif
 
+/* ---- version ---------------------------------------------------------------------- */
+
+/* The version of this header. The build reads it from here (CMake, pkg-config, SONAME),
+ * so these lines are the one place it is written. */
+#define MLDSA_VERSION_MAJOR 0
+#define MLDSA_VERSION_MINOR 1
+#define MLDSA_VERSION_PATCH 0
+#define MLDSA_VERSION_STRING "0.1.0"
+
+/* The version of the library linked at run time ("0.1.0"); compare it with
+ * MLDSA_VERSION_STRING to detect a header/library mismatch. Never NULL. */
+const char *mldsa_version(void);
+
+/* ---- compiler support ------------------------------------------------------------- */
+
+/* Results that must not be ignored: a dropped verify result is a forged signature
+ * accepted. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MLDSA_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
+#else
+#define MLDSA_WARN_UNUSED_RESULT
+#endif
+
+/* ---- parameter sets, sizes, error codes ------------------------------------------- */
+
 typedef enum { MLDSA_44 = 44, MLDSA_65 = 65, MLDSA_87 = 87 } mldsa_param;
 
-#define MLDSA_OK             0
-#define MLDSA_ERR_VERIFY    -1  /* the signature does not verify */
-#define MLDSA_ERR_PARAM     -2  /* unknown parameter set */
-#define MLDSA_ERR_LENGTH    -3  /* a key, signature, digest or mu has the wrong length */
-#define MLDSA_ERR_CONTEXT   -4  /* context longer than 255 bytes */
-#define MLDSA_ERR_NULL      -5  /* NULL pointer with a non-zero length, or a required pointer */
-#define MLDSA_ERR_RANDOM    -6  /* the OS gave no randomness */
-#define MLDSA_ERR_KEY       -7  /* malformed secret key (coefficient out of range) */
-#define MLDSA_ERR_HASH      -8  /* unknown pre-hash algorithm */
+/* Sizes in bytes, for static buffers; equal to what the functions below return. */
+#define MLDSA44_PUBLIC_KEY_BYTES 1312
+#define MLDSA44_SECRET_KEY_BYTES 2560
+#define MLDSA44_SIGNATURE_BYTES 2420
+#define MLDSA65_PUBLIC_KEY_BYTES 1952
+#define MLDSA65_SECRET_KEY_BYTES 4032
+#define MLDSA65_SIGNATURE_BYTES 3309
+#define MLDSA87_PUBLIC_KEY_BYTES 2592
+#define MLDSA87_SECRET_KEY_BYTES 4896
+#define MLDSA87_SIGNATURE_BYTES 4627
+#define MLDSA_MAX_PUBLIC_KEY_BYTES MLDSA87_PUBLIC_KEY_BYTES
+#define MLDSA_MAX_SECRET_KEY_BYTES MLDSA87_SECRET_KEY_BYTES
+#define MLDSA_MAX_SIGNATURE_BYTES MLDSA87_SIGNATURE_BYTES
+#define MLDSA_SEED_BYTES 32        /* xi, the seed of a key pair */
+#define MLDSA_RND_BYTES 32         /* rnd of a signature */
+#define MLDSA_MU_BYTES 64          /* mu = H(tr || M') */
+#define MLDSA_TR_BYTES 64          /* tr = H(pk) */
+#define MLDSA_CONTEXT_MAX_BYTES 255
 
-/* Sizes in bytes; 0 for an unknown parameter set. */
+#define MLDSA_OK 0
+#define MLDSA_ERR_VERIFY (-1) /* the signature does not verify */
+#define MLDSA_ERR_PARAM (-2)  /* unknown parameter set (or one left out of this build) */
+#define MLDSA_ERR_LENGTH (-3) /* a key, signature, digest or mu has the wrong length */
+#define MLDSA_ERR_CONTEXT (-4) /* context longer than 255 bytes */
+#define MLDSA_ERR_NULL (-5)   /* NULL pointer with a non-zero length, or a required pointer */
+#define MLDSA_ERR_RANDOM (-6) /* the OS gave no randomness */
+#define MLDSA_ERR_KEY (-7)    /* malformed secret key (coefficient out of range) */
+#define MLDSA_ERR_HASH (-8)   /* unknown pre-hash algorithm */
+
+/* Sizes of parameter set p in bytes; 0 for an unknown p or one left out of this build
+ * (CMake option MLDSA_PARAMS). */
 size_t mldsa_public_key_bytes(mldsa_param p);
 size_t mldsa_secret_key_bytes(mldsa_param p);
 size_t mldsa_signature_bytes(mldsa_param p);
 
-/* A constant English sentence for any code (including unknown ones). */
+/* A constant English sentence for any code, including unknown ones. Never NULL. */
 const char *mldsa_strerror(int code);
 
-/* KeyGen with a 32-byte seed from the OS (getrandom). */
-int mldsa_keygen(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk, size_t sk_len);
-/* KeyGen_internal (FIPS 204 Alg. 6) from the given 32-byte seed xi. */
-int mldsa_keygen_from_seed(mldsa_param p, uint8_t *pk, size_t pk_len,
-                           uint8_t *sk, size_t sk_len, const uint8_t seed[32]);
+/* ---- key generation --------------------------------------------------------------- */
 
-/* rnd: NULL = hedged, 32 fresh bytes from the OS; else 32 bytes (all zero = deterministic) */
-int mldsa_sign(mldsa_param p, uint8_t *sig, size_t sig_len,
-               const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
-               const uint8_t *rnd, const uint8_t *sk, size_t sk_len);
-int mldsa_verify(mldsa_param p, const uint8_t *sig, size_t sig_len,
-                 const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
-                 const uint8_t *pk, size_t pk_len);
+/* ML-DSA.KeyGen (FIPS 204 Alg. 1) with a 32-byte seed from the OS (getrandom).
+ * pk: mldsa_public_key_bytes(p) bytes, sk: mldsa_secret_key_bytes(p) bytes (expanded form).
+ * Returns MLDSA_OK, MLDSA_ERR_PARAM, MLDSA_ERR_NULL (pk or sk NULL), MLDSA_ERR_LENGTH,
+ * MLDSA_ERR_RANDOM (pk and sk zeroed). */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_keygen(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk, size_t sk_len);
+
+/* ML-DSA.KeyGen_internal (FIPS 204 Alg. 6) from the 32-byte seed xi: the same seed always
+ * gives the same key pair. Returns MLDSA_OK, MLDSA_ERR_PARAM, MLDSA_ERR_NULL (pk, sk or
+ * seed NULL), MLDSA_ERR_LENGTH. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_keygen_from_seed(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk,
+                           size_t sk_len, const uint8_t seed[32]);
+
+/* ---- pure ML-DSA ------------------------------------------------------------------ */
+
+/* ML-DSA.Sign (FIPS 204 Alg. 2) of msg under context ctx (0..255 bytes).
+ * sig: mldsa_signature_bytes(p) bytes; sk: an expanded secret key of set p.
+ * rnd: NULL = hedged (32 fresh bytes from the OS); else 32 bytes (all zero =
+ * deterministic signing, the same signature for the same inputs).
+ * Returns MLDSA_OK, MLDSA_ERR_PARAM, MLDSA_ERR_NULL (sig or sk NULL, or msg/ctx NULL with a
+ * non-zero length), MLDSA_ERR_LENGTH (sig_len or sk_len), MLDSA_ERR_CONTEXT,
+ * MLDSA_ERR_RANDOM (hedged only), MLDSA_ERR_KEY (s1 or s2 out of range); sig is zeroed on
+ * the last three. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_sign(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *msg,
+               size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *rnd,
+               const uint8_t *sk, size_t sk_len);
+
+/* ML-DSA.Verify (FIPS 204 Alg. 3), strict: exact signature length, canonical hints,
+ * ||z|| < gamma1 - beta. Returns MLDSA_OK only for a valid signature; MLDSA_ERR_VERIFY,
+ * MLDSA_ERR_PARAM, MLDSA_ERR_NULL (sig or pk NULL, msg/ctx NULL with a non-zero length),
+ * MLDSA_ERR_LENGTH (sig_len or pk_len), MLDSA_ERR_CONTEXT otherwise. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_verify(mldsa_param p, const uint8_t *sig, size_t sig_len, const uint8_t *msg,
+                 size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *pk,
+                 size_t pk_len);
+
+/* ---- HashML-DSA (pre-hash) -------------------------------------------------------- */
 
 typedef enum {
-  MLDSA_SHA2_224, MLDSA_SHA2_256, MLDSA_SHA2_384, MLDSA_SHA2_512,
-  MLDSA_SHA2_512_224, MLDSA_SHA2_512_256,
-  MLDSA_SHA3_224, MLDSA_SHA3_256, MLDSA_SHA3_384, MLDSA_SHA3_512,
-  MLDSA_SHAKE128, MLDSA_SHAKE256            /* 32- and 64-byte outputs */
+  MLDSA_SHA2_224,
+  MLDSA_SHA2_256,
+  MLDSA_SHA2_384,
+  MLDSA_SHA2_512,
+  MLDSA_SHA2_512_224,
+  MLDSA_SHA2_512_256,
+  MLDSA_SHA3_224,
+  MLDSA_SHA3_256,
+  MLDSA_SHA3_384,
+  MLDSA_SHA3_512,
+  MLDSA_SHAKE128, /* 32-byte output */
+  MLDSA_SHAKE256  /* 64-byte output */
 } mldsa_hash;
 
-/* HashML-DSA: the caller hashes the message and passes the digest, whose length must be
- * the output length of h. */
-int mldsa_sign_prehash(mldsa_param p, uint8_t *sig, size_t sig_len,
-                       const uint8_t *digest, size_t digest_len, mldsa_hash h,
-                       const uint8_t *ctx, size_t ctx_len,
+/* HashML-DSA.Sign / .Verify (FIPS 204 Alg. 4 and 5): the caller hashes the message with h
+ * and passes the digest, whose length must be h's output length (28, 32, 48 or 64).
+ * Codes as mldsa_sign / mldsa_verify, plus MLDSA_ERR_LENGTH for a digest of the wrong
+ * length and MLDSA_ERR_HASH for an unknown h (checked after the context). */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_sign_prehash(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *digest,
+                       size_t digest_len, mldsa_hash h, const uint8_t *ctx, size_t ctx_len,
                        const uint8_t *rnd, const uint8_t *sk, size_t sk_len);
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_verify_prehash(mldsa_param p, const uint8_t *sig, size_t sig_len,
                          const uint8_t *digest, size_t digest_len, mldsa_hash h,
-                         const uint8_t *ctx, size_t ctx_len,
-                         const uint8_t *pk, size_t pk_len);
+                         const uint8_t *ctx, size_t ctx_len, const uint8_t *pk,
+                         size_t pk_len);
 
-/* FIPS 204 internal interface (Algorithms 7 and 8) on M' as given */
-int mldsa_sign_internal(mldsa_param p, uint8_t *sig, size_t sig_len,
-                        const uint8_t *mprime, size_t mprime_len,
-                        const uint8_t rnd[32], const uint8_t *sk, size_t sk_len);
+/* ---- internal interface and external mu ------------------------------------------- */
+
+/* ML-DSA.Sign_internal / Verify_internal (FIPS 204 Alg. 7 and 8) on M' as given (no
+ * domain separation added: for testing and protocols that build M' themselves).
+ * rnd as in mldsa_sign. Codes as mldsa_sign / mldsa_verify, without MLDSA_ERR_CONTEXT. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_sign_internal(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *mprime,
+                        size_t mprime_len, const uint8_t rnd[32], const uint8_t *sk,
+                        size_t sk_len);
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_verify_internal(mldsa_param p, const uint8_t *sig, size_t sig_len,
-                          const uint8_t *mprime, size_t mprime_len,
-                          const uint8_t *pk, size_t pk_len);
+                          const uint8_t *mprime, size_t mprime_len, const uint8_t *pk,
+                          size_t pk_len);
 
-/* External mu: mu = SHAKE256(tr || M', 64) computed elsewhere (an HSM split, say).
- * mldsa_compute_mu builds M' of the pure interface: 0 || len(ctx) || ctx || msg. */
+/* External mu: mu = SHAKE256(tr || M', 64), computed where the message is (an HSM split,
+ * say). mldsa_compute_mu builds M' of pure ML-DSA: 0 || len(ctx) || ctx || msg, with
+ * tr = H(pk). Returns MLDSA_OK, MLDSA_ERR_PARAM, MLDSA_ERR_NULL, MLDSA_ERR_LENGTH (pk_len),
+ * MLDSA_ERR_CONTEXT. mldsa_sign_mu / mldsa_verify_mu: codes as mldsa_sign / mldsa_verify
+ * (mu NULL is MLDSA_ERR_NULL). */
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_compute_mu(mldsa_param p, uint8_t mu[64], const uint8_t *pk, size_t pk_len,
                      const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len);
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_sign_mu(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t mu[64],
                   const uint8_t *rnd, const uint8_t *sk, size_t sk_len);
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_verify_mu(mldsa_param p, const uint8_t *sig, size_t sig_len, const uint8_t mu[64],
                     const uint8_t *pk, size_t pk_len);
 
-/* Recompute pk from an expanded sk; MLDSA_ERR_KEY if sk is malformed or its tr does not
-   match H(pk) — the import check for keys from elsewhere */
-int mldsa_public_key_from_secret(mldsa_param p, uint8_t *pk, size_t pk_len,
-                                 const uint8_t *sk, size_t sk_len);
+/* ---- key import ------------------------------------------------------------------- */
 
-/* ---- Streaming mu, for messages of any size ----
+/* Recompute pk from an expanded sk: the import check for keys from elsewhere.
+ * Returns MLDSA_OK, MLDSA_ERR_PARAM, MLDSA_ERR_NULL, MLDSA_ERR_LENGTH, or MLDSA_ERR_KEY (pk
+ * zeroed) when s1 or s2 has a coefficient outside [-eta, eta], tr != H(pk), or t0 is not
+ * the one the key implies. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_public_key_from_secret(mldsa_param p, uint8_t *pk, size_t pk_len, const uint8_t *sk,
+                                 size_t sk_len);
+
+/* ---- streaming mu: messages of any size ---------------------------------------- */
+
+/* mu = SHAKE256(tr || 0 || len(ctx) || ctx || M, 64) of pure ML-DSA (FIPS 204 Alg. 2, 3),
+ * absorbed piece by piece: init, update any number of times with any split of M, final;
+ * then mldsa_sign_mu / mldsa_verify_mu (or the prepared variants below). Every split gives
+ * the mu of mldsa_compute_mu for the whole message.
  *
- * mu = SHAKE256(tr || 0 || len(ctx) || ctx || M, 64) of the pure interface (FIPS 204
- * Alg. 2 and 3), absorbed piece by piece: init, update any number of times with any
- * split of M, final; then mldsa_sign_mu / mldsa_verify_mu (or the prepared variants).
- * The mu is the one mldsa_compute_mu gives for the whole message, whatever the split.
- *
- * The state is caller memory of a fixed size (no allocation). It records the parameter
- * set, the ISA of this process and a check word; a state that was never initialised,
- * was finalised, or whose header was overwritten is refused with MLDSA_ERR_PARAM ("no
- * parameter set"), never used. A state belongs to the process that made it (it is
- * refused under another ISA choice). Not thread-safe per state: one state, one thread
- * at a time. */
-#define MLDSA_MU_STATE_WORDS 64 /* 512 bytes: room for any ISA's Keccak state */
+ * The state is caller memory of a fixed size (no allocation; 512 bytes, room for any
+ * ISA's Keccak state). It records the parameter set, the ISA of this process and a check
+ * word, and stands for the parameter set in the order of checks: a state that was never
+ * initialised, was finalised, or whose header was overwritten is refused with
+ * MLDSA_ERR_PARAM (it names no parameter set), never used. A state belongs to the process
+ * that made it (refused under another ISA choice). One state serves one thread at a
+ * time. */
+#define MLDSA_MU_STATE_WORDS 64
 typedef struct {
   uint64_t opaque[MLDSA_MU_STATE_WORDS];
 } mldsa_mu_state;
 
-/* Starts st with tr = H(pk). Returns MLDSA_OK; MLDSA_ERR_PARAM (unknown p),
- * MLDSA_ERR_NULL (st or pk NULL, or ctx NULL with ctx_len > 0), MLDSA_ERR_LENGTH
- * (pk_len), with st untouched; MLDSA_ERR_CONTEXT (ctx_len > 255) with st wiped. */
+/* Starts st with tr = H(pk) and the context. Returns MLDSA_OK; MLDSA_ERR_PARAM,
+ * MLDSA_ERR_NULL (st or pk NULL, or ctx NULL with ctx_len > 0), MLDSA_ERR_LENGTH (pk_len),
+ * with st untouched; MLDSA_ERR_CONTEXT (ctx_len > 255), with st wiped. */
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_mu_init(mldsa_mu_state *st, mldsa_param p, const uint8_t *pk, size_t pk_len,
                   const uint8_t *ctx, size_t ctx_len);
-/* The same with tr read from an expanded secret key (bytes 64..127 of sk; the key is
- * not otherwise checked: signing checks it). Same codes (sk for pk). */
+/* The same with tr read from an expanded secret key (its bytes 64..127; the rest of the
+ * key is not checked here: signing checks it). Same codes (sk for pk). */
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_mu_init_secret(mldsa_mu_state *st, mldsa_param p, const uint8_t *sk, size_t sk_len,
                          const uint8_t *ctx, size_t ctx_len);
-/* Absorbs m_len bytes of M. Returns MLDSA_OK; MLDSA_ERR_NULL (st NULL, or m NULL with
- * m_len > 0) or MLDSA_ERR_PARAM (st not an initialised state), with st untouched. */
+/* Absorbs the next m_len bytes of M. Returns MLDSA_OK; MLDSA_ERR_NULL (st NULL),
+ * MLDSA_ERR_PARAM (st not a live state), MLDSA_ERR_NULL (m NULL with m_len > 0), with st
+ * untouched. */
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_mu_update(mldsa_mu_state *st, const uint8_t *m, size_t m_len);
-/* Writes the 64-byte mu and wipes st (it is then uninitialised). Returns MLDSA_OK;
- * MLDSA_ERR_NULL (st or mu NULL) or MLDSA_ERR_PARAM (st not an initialised state), with
- * nothing written to st or mu. */
+/* Writes the 64-byte mu and wipes st (it is then refused until initialised again).
+ * Returns MLDSA_OK; MLDSA_ERR_NULL (st NULL), MLDSA_ERR_PARAM (st not a live state),
+ * MLDSA_ERR_NULL (mu NULL), with nothing written to st or mu. */
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_mu_final(mldsa_mu_state *st, uint8_t mu[64]);
 
-/* ---- Prepared keys, for verifying or signing many messages under one key ----
+/* ---- prepared keys: many messages under one key ------------------------------------ */
+
+/* Everything that depends on the key alone is computed once: tr, the matrix A in NTT form
+ * and t1*2^d in NTT form (public key); K, tr, A and s1, s2, t0 in NTT form (secret key).
+ * Same signatures (for the same rnd) and verdicts as the one-shot calls.
  *
- * Everything that depends on the key alone is computed once: tr, the matrix A in NTT
- * form and t1*2^d in NTT form (public); s1, s2, t0 in NTT form, K, tr and A (secret).
- * Results are byte-identical to the one-shot calls (same signatures for the same rnd,
- * same verdicts).
+ * The structs are caller memory, sized for every parameter set, and must have the 64-byte
+ * alignment of their type (automatic or static storage, or aligned_alloc(64, ...) from
+ * the heap; compilers without C11/C++11 alignment get it from __attribute__). The
+ * contents are in this process's ISA form: they record the parameter set, the ISA and a
+ * check word. A prepared key stands for the parameter set in the order of checks: NULL
+ * or misaligned is MLDSA_ERR_NULL; made under another ISA (another MLDSA_ISA cap, another
+ * machine), never prepared, unprepared or with a damaged header is MLDSA_ERR_KEY. A copy
+ * (memcpy) within the process works. The calls that use a prepared key never modify it:
+ * many threads may share one. A prepared secret key holds the secret key: wipe it with
+ * mldsa_secret_key_unprepare.
  *
- * The structs are caller memory, sized for every parameter set, and must be aligned as
- * their type says (64 bytes: automatic or static storage, or aligned_alloc(64, ...));
- * a pointer that is not is refused with MLDSA_ERR_NULL. The contents are in this
- * process's ISA form: they record the parameter set, the ISA and a check word, and a
- * struct made under another ISA (another MLDSA_ISA cap, say) or with an overwritten
- * header is refused with MLDSA_ERR_KEY. Copying the struct (memcpy) within the process
- * is allowed. A prepared secret key holds the secret key in expanded form: wipe it with
- * mldsa_secret_key_unprepare. The functions taking a prepared key never modify it, so
- * one prepared key may serve many threads at once.
- *
- * Error outputs: when a NULL pointer, the prepared key's header or a length is invalid,
- * nothing is written; on a later error (context length, randomness, a key that gives no
- * signature) the outputs are zeroed.
- *
- * Stack (peak bytes measured with gcc -O2, largest over the ISAs, ML-DSA-44 / 65 / 87):
+ * Stack (peak bytes, gcc -O2, largest over the ISAs; ML-DSA-44 / 65 / 87):
  * mldsa_public_key_prepare 9.4 KiB; mldsa_secret_key_prepare 34 / 43 / 54 KiB;
- * mldsa_verify_prepared 18 / 23 / 30 KiB; mldsa_sign_prepared 44 / 52 / 63 KiB (the
- * one-shot sign: 73 / 101 / 144 KiB). The secret-key calls include a 12 KiB wipe below
- * their frame. Budgets: tests/stack_budget.txt. */
-#define MLDSA_PREPARED_PUBLIC_KEY_BYTES 67584 /* 66 KiB: ML-DSA-87 needs 65,664 */
-#define MLDSA_PREPARED_SECRET_KEY_BYTES 81920 /* 80 KiB: ML-DSA-87 needs 81,088 */
-#if defined(__cplusplus)
+ * mldsa_verify_prepared 18 / 23 / 30 KiB; mldsa_sign_prepared 44 / 52 / 63 KiB. */
+#define MLDSA_PREPARED_PUBLIC_KEY_BYTES 67584 /* 66 KiB; ML-DSA-87 uses 65,664 */
+#define MLDSA_PREPARED_SECRET_KEY_BYTES 81920 /* 80 KiB; ML-DSA-87 uses 81,088 */
+#if defined(__cplusplus) && __cplusplus >= 201103L
 #define MLDSA_ALIGN64 alignas(64)
-#else
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define MLDSA_ALIGN64 _Alignas(64)
+#elif defined(__GNUC__) || defined(__clang__)
+#define MLDSA_ALIGN64 __attribute__((aligned(64)))
+#else
+#define MLDSA_ALIGN64 /* allocate with 64-byte alignment yourself */
 #endif
 typedef struct mldsa_prepared_public_key {
   MLDSA_ALIGN64 uint64_t opaque[MLDSA_PREPARED_PUBLIC_KEY_BYTES / 8];
@@ -163,44 +296,52 @@ typedef struct mldsa_prepared_secret_key {
 } mldsa_prepared_secret_key;
 
 /* Prepares pk for verification. Returns MLDSA_OK; MLDSA_ERR_PARAM, MLDSA_ERR_NULL (pp or
- * pk NULL, or pp misaligned), MLDSA_ERR_LENGTH (pk_len), with pp untouched. */
-int mldsa_public_key_prepare(mldsa_prepared_public_key *pp, mldsa_param p,
-                             const uint8_t *pk, size_t pk_len);
-/* mldsa_verify under a prepared key. Returns MLDSA_OK or MLDSA_ERR_VERIFY; MLDSA_ERR_NULL
- * (pp or sig NULL, pp misaligned, msg or ctx NULL with a non-zero length), MLDSA_ERR_KEY
- * (pp not a prepared public key of this process), MLDSA_ERR_LENGTH (sig_len),
- * MLDSA_ERR_CONTEXT (ctx_len > 255). */
+ * pk NULL, pp misaligned), MLDSA_ERR_LENGTH (pk_len), with pp untouched. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_public_key_prepare(mldsa_prepared_public_key *pp, mldsa_param p, const uint8_t *pk,
+                             size_t pk_len);
+/* mldsa_verify under a prepared key. Returns MLDSA_OK, MLDSA_ERR_VERIFY; MLDSA_ERR_NULL (pp
+ * NULL or misaligned), MLDSA_ERR_KEY (pp not a public key prepared in this process),
+ * MLDSA_ERR_NULL (sig NULL, msg or ctx NULL with a non-zero length), MLDSA_ERR_LENGTH
+ * (sig_len), MLDSA_ERR_CONTEXT (ctx_len > 255). */
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_verify_prepared(const mldsa_prepared_public_key *pp, const uint8_t *sig,
                           size_t sig_len, const uint8_t *msg, size_t msg_len,
                           const uint8_t *ctx, size_t ctx_len);
 /* mldsa_verify_mu under a prepared key; the codes of mldsa_verify_prepared (mu NULL is
  * MLDSA_ERR_NULL). */
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_verify_mu_prepared(const mldsa_prepared_public_key *pp, const uint8_t *sig,
                              size_t sig_len, const uint8_t mu[64]);
 /* Prepares an expanded secret key for signing, after the import check of
- * mldsa_public_key_from_secret (s1, s2 in range, tr = H(pk), t0 the recomputed t0).
- * Returns MLDSA_OK; MLDSA_ERR_PARAM, MLDSA_ERR_NULL (ps or sk NULL, or ps misaligned),
+ * mldsa_public_key_from_secret (s1, s2 in range, tr = H(pk), t0 the one the key implies).
+ * Returns MLDSA_OK; MLDSA_ERR_PARAM, MLDSA_ERR_NULL (ps or sk NULL, ps misaligned),
  * MLDSA_ERR_LENGTH (sk_len), with ps untouched; MLDSA_ERR_KEY (the check failed), with ps
  * wiped. */
-int mldsa_secret_key_prepare(mldsa_prepared_secret_key *ps, mldsa_param p,
-                             const uint8_t *sk, size_t sk_len);
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_secret_key_prepare(mldsa_prepared_secret_key *ps, mldsa_param p, const uint8_t *sk,
+                             size_t sk_len);
 /* mldsa_sign under a prepared key; rnd as for mldsa_sign (NULL = hedged). Returns
- * MLDSA_OK; MLDSA_ERR_NULL (ps or sig NULL, ps misaligned, msg or ctx NULL with a non-zero
- * length), MLDSA_ERR_KEY (ps not a prepared secret key of this process),
- * MLDSA_ERR_LENGTH (sig_len), with sig untouched; MLDSA_ERR_CONTEXT (ctx_len > 255),
- * MLDSA_ERR_RANDOM, MLDSA_ERR_KEY (no signature within the attempt limit), with sig
+ * MLDSA_OK; MLDSA_ERR_NULL (ps NULL or misaligned), MLDSA_ERR_KEY (ps not a secret key
+ * prepared in this process), MLDSA_ERR_NULL (sig NULL, msg or ctx NULL with a non-zero
+ * length), MLDSA_ERR_LENGTH (sig_len), with sig untouched; MLDSA_ERR_CONTEXT (ctx_len >
+ * 255), MLDSA_ERR_RANDOM, MLDSA_ERR_KEY (no signature within the attempt limit), with sig
  * zeroed. */
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_sign_prepared(const mldsa_prepared_secret_key *ps, uint8_t *sig, size_t sig_len,
                         const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
                         size_t ctx_len, const uint8_t *rnd);
 /* mldsa_sign_mu under a prepared key; the codes of mldsa_sign_prepared (mu NULL is
  * MLDSA_ERR_NULL). */
-int mldsa_sign_mu_prepared(const mldsa_prepared_secret_key *ps, uint8_t *sig,
-                           size_t sig_len, const uint8_t mu[64], const uint8_t *rnd);
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_sign_mu_prepared(const mldsa_prepared_secret_key *ps, uint8_t *sig, size_t sig_len,
+                           const uint8_t mu[64], const uint8_t *rnd);
 /* Wipes the whole struct (it is then refused with MLDSA_ERR_KEY). ps may be NULL. */
 void mldsa_secret_key_unprepare(mldsa_prepared_secret_key *ps);
 
-/* Which arithmetic the calls above use: "scalar", "sse2", "avx2" or "avx512" */
+/* ---- introspection ---------------------------------------------------------------- */
+
+/* The arithmetic the calls above use: "scalar", "sse2", "avx2" or "avx512". Never NULL. */
 const char *mldsa_isa(void);
 
 #ifdef __cplusplus

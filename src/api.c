@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The public API (include/mldsa.h): argument checks, the framing of M' (pure, pre-hash),
  * mu = H(tr || M'), hedged randomness, then the backend of the chosen ISA.
  *
@@ -7,9 +8,10 @@
  *
  * The streaming-mu and prepared-key functions follow the newer rule: when the parameter
  * set (or the state or prepared key that stands for it), a NULL pointer or a length is
- * invalid, nothing is written; on later errors the outputs are zeroed. Their order:
- * parameter set, NULL pointers (and alignment), state or prepared-key header, lengths,
- * context length. */
+ * invalid, nothing is written; on later errors the outputs are zeroed. Their order: the
+ * state or prepared key (NULL or misaligned: MLDSA_ERR_NULL; not live: MLDSA_ERR_PARAM
+ * for a mu state, MLDSA_ERR_KEY for a prepared key), then the other NULL pointers,
+ * lengths, context length. */
 #include <stdint.h>
 #include <string.h>
 
@@ -25,6 +27,8 @@
 
 /* A pointer may be NULL only when its length is 0. */
 #define MISSING(ptr, len) ((ptr) == NULL && (len) != 0)
+
+MLDSA_API const char *mldsa_version(void) { return MLDSA_VERSION_STRING; }
 
 MLDSA_API size_t mldsa_public_key_bytes(mldsa_param p) {
   const mldsa_backend *b = mldsa_backend_for(p);
@@ -456,17 +460,19 @@ MLDSA_API int mldsa_mu_init_secret(mldsa_mu_state *st, mldsa_param p, const uint
 }
 
 MLDSA_API int mldsa_mu_update(mldsa_mu_state *st, const uint8_t *m, size_t m_len) {
-  if (st == NULL || MISSING(m, m_len)) return MLDSA_ERR_NULL;
+  if (st == NULL) return MLDSA_ERR_NULL;
   mu_impl *live = mu_live(st);
   if (live == NULL) return MLDSA_ERR_PARAM;
+  if (MISSING(m, m_len)) return MLDSA_ERR_NULL;
   mldsa_shake_absorb(&live->sponge, m, m_len);
   return MLDSA_OK;
 }
 
 MLDSA_API int mldsa_mu_final(mldsa_mu_state *st, uint8_t mu[64]) {
-  if (st == NULL || mu == NULL) return MLDSA_ERR_NULL;
+  if (st == NULL) return MLDSA_ERR_NULL;
   mu_impl *live = mu_live(st);
   if (live == NULL) return MLDSA_ERR_PARAM;
+  if (mu == NULL) return MLDSA_ERR_NULL;
   mldsa_shake_finalize(&live->sponge);
   mldsa_shake_squeeze(&live->sponge, mu, MU_BYTES);
   mldsa_zeroize(st, sizeof *st);
@@ -511,9 +517,10 @@ MLDSA_API int mldsa_public_key_prepare(mldsa_prepared_public_key *pp, mldsa_para
 /* The checks of the prepared verify calls, in order; *bp gets the backend. */
 static int check_prepared_verify(const mldsa_backend **bp, const mldsa_prepared_public_key *pp,
                                  const uint8_t *sig, size_t sig_len, int other_null) {
-  if (pp == NULL || sig == NULL || MISALIGNED(pp) || other_null) return MLDSA_ERR_NULL;
+  if (pp == NULL || MISALIGNED(pp)) return MLDSA_ERR_NULL;
   *bp = prepared_backend(PUBLIC_HEADER(pp), MLDSA_PREPARED_PUBLIC_MAGIC);
   if (*bp == NULL) return MLDSA_ERR_KEY;
+  if (sig == NULL || other_null) return MLDSA_ERR_NULL;
   if (sig_len != (*bp)->sig_bytes) return MLDSA_ERR_LENGTH;
   return MLDSA_OK;
 }
@@ -559,9 +566,10 @@ MLDSA_API int mldsa_secret_key_prepare(mldsa_prepared_secret_key *ps, mldsa_para
 /* The checks of the prepared sign calls, in order; *bp gets the backend. */
 static int check_prepared_sign(const mldsa_backend **bp, const mldsa_prepared_secret_key *ps,
                                const uint8_t *sig, size_t sig_len, int other_null) {
-  if (ps == NULL || sig == NULL || MISALIGNED(ps) || other_null) return MLDSA_ERR_NULL;
+  if (ps == NULL || MISALIGNED(ps)) return MLDSA_ERR_NULL;
   *bp = prepared_backend(SECRET_HEADER(ps), MLDSA_PREPARED_SECRET_MAGIC);
   if (*bp == NULL) return MLDSA_ERR_KEY;
+  if (sig == NULL || other_null) return MLDSA_ERR_NULL;
   if (sig_len != (*bp)->sig_bytes) return MLDSA_ERR_LENGTH;
   return MLDSA_OK;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* One backend: keygen, sign and verify of one parameter set on one ISA. sign.c is
  * compiled once per (parameter set, ISA) and defines mldsaNN_backend_<isa>. */
 #ifndef MLDSA_BACKEND_H
@@ -65,8 +66,26 @@ typedef struct {
   extern const mldsa_backend mldsa87_backend_##isa;
 MLDSA_FOR_EACH_ISA(MLDSA_DECLARE_BACKENDS)
 
+/* MLDSA_SET_IF_<set>(x): x when the build compiles that parameter set (CMake option
+ * MLDSA_PARAMS defines MLDSA_HAVE_<set>), else NULL. */
+#if defined(MLDSA_HAVE_44)
+#define MLDSA_SET_IF_44(x) (x)
+#else
+#define MLDSA_SET_IF_44(x) NULL
+#endif
+#if defined(MLDSA_HAVE_65)
+#define MLDSA_SET_IF_65(x) (x)
+#else
+#define MLDSA_SET_IF_65(x) NULL
+#endif
+#if defined(MLDSA_HAVE_87)
+#define MLDSA_SET_IF_87(x) (x)
+#else
+#define MLDSA_SET_IF_87(x) NULL
+#endif
+
 /* The backend of parameter set p on the ISA this process uses (dispatch.c), or NULL
- * for an unknown p. */
+ * for an unknown p or one this build left out. */
 const mldsa_backend *mldsa_backend_for(int p);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* CPU feature predicates, one per ISA of MLDSA_FOR_EACH_ISA. The x86-64 gates are
  * generated (asm_out/isa_gates.h) from the features gen/isa.py declares for each ISA:
  * every CPUID bit set, and the OS has enabled the register state in XCR0. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* What the CPU and OS support: one predicate per ISA of MLDSA_FOR_EACH_ISA. */
 #ifndef MLDSA_CPU_H
 #define MLDSA_CPU_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Constant-time validation hooks (ci/ct runs tests/test_ct.c under valgrind).
  *
  * The CT test marks every secret input (seed, the secret parts of sk, rnd) undefined with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Run-time choice of the arithmetic backend: the best ISA that the CPU and OS support,
  * capped by MLDSA_ISA in the environment (an unknown value is ignored). The choice is
  * made once, thread-safely, and is the only global state of the library. */
@@ -12,29 +13,40 @@
 typedef struct {
   const char *name;
   int (*supported)(void);
-  const mldsa_backend *sets[3]; /* 44, 65, 87 */
+  const mldsa_backend *sets[3]; /* 44, 65, 87; NULL where the build left a set out */
 } isa_entry;
 
 /* In MLDSA_FOR_EACH_ISA order: each entry is preferred over the ones before it. */
 #define ISA_ENTRY(isa)  \
   {#isa,                \
    mldsa_cpu_has_##isa, \
-   {&mldsa44_backend_##isa, &mldsa65_backend_##isa, &mldsa87_backend_##isa}},
+   {MLDSA_SET_IF_44(&mldsa44_backend_##isa), MLDSA_SET_IF_65(&mldsa65_backend_##isa), \
+    MLDSA_SET_IF_87(&mldsa87_backend_##isa)}},
 static const isa_entry isas[] = {MLDSA_FOR_EACH_ISA(ISA_ENTRY)};
 #define NUM_ISAS (sizeof isas / sizeof isas[0])
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const isa_entry *chosen;
 
+/* Every ISA the project knows, weakest first: MLDSA_ISA names a cap on this scale even
+ * when the build left that ISA out (a cap of avx2 in a build without avx2 still rules
+ * out avx512). */
+static const char *const known_isas[] = {"scalar", "sse2", "avx2", "avx512"};
+#define NUM_KNOWN (sizeof known_isas / sizeof known_isas[0])
+
+static size_t rank_of(const char *name) {
+  for (size_t i = 0; i < NUM_KNOWN; ++i)
+    if (strcmp(name, known_isas[i]) == 0) return i;
+  return NUM_KNOWN;
+}
+
 static void choose(void) {
-  size_t cap = NUM_ISAS - 1;
+  size_t cap = NUM_KNOWN - 1;
   const char *env = getenv("MLDSA_ISA");
-  if (env != NULL)
-    for (size_t i = 0; i < NUM_ISAS; ++i)
-      if (strcmp(env, isas[i].name) == 0) cap = i;
+  if (env != NULL && rank_of(env) < NUM_KNOWN) cap = rank_of(env);
   size_t best = 0;
-  for (size_t i = 0; i <= cap; ++i)
-    if (isas[i].supported()) best = i;
+  for (size_t i = 0; i < NUM_ISAS; ++i)
+    if (rank_of(isas[i].name) <= cap && isas[i].supported()) best = i;
   chosen = &isas[best];
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* ExpandA, ExpandS and ExpandMask (FIPS 204 Alg. 32-34) on this ISA's batched SHAKE:
  * W = 1, 2, 4 or 8 streams per Keccak call. Every stream's bytes are exactly those of the
  * one-stream definition, so the result is the same on every ISA. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* ExpandA, ExpandS and ExpandMask (FIPS 204 Alg. 32-34) on the batched SHAKE of one ISA,
  * compiled once per parameter set and ISA (expand.c): mldsa<set>_expand_a_<isa> ... */
 #ifndef MLDSA_EXPAND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* FIPS 202 Keccak-f[1600] and the sponges ML-DSA needs. Lanes are little-endian 64-bit
  * words; the state is read and written bytewise so the code is endian-neutral. */
 #include "fips202.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* FIPS 202: Keccak-f[1600], SHAKE128/256 (incremental) and SHA3-224/256/384/512. */
 #ifndef MLDSA_FIPS202_H
 #define MLDSA_FIPS202_H

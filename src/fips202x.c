@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Batched SHAKE128 / SHAKE256 over W streams (fips202x.h), compiled once: the generic
  * sponge below is instantiated for every ISA of MLDSA_FOR_EACH_ISA with that ISA's W and
  * permutation. Lanes are read and written as little-endian words (mldsa_load64_le, mldsa_store64_le), so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Batched SHAKE128 / SHAKE256: W independent streams through one W-way Keccak-f[1600],
  * for the samplers of ML-DSA (ExpandA, ExpandS, ExpandMask), which hash many seeds of
  * the same length at once.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Names in code compiled once per parameter set and ISA (MLDSA_MODE, MLDSA_ISA):
  * KERNEL(ntt) is mldsa_ntt_<isa>, KERNEL_G2(decompose) this set's gamma2 variant, and
  * ENTRY(sign) this file's own mldsa<set>_sign_<isa>. */

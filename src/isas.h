@@ -1,13 +1,27 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The list of arithmetic backends compiled into this build. Adding an ISA is one entry
  * here (and its generated kernels in asm_out/<isa>/). */
 #ifndef MLDSA_ISAS_H
 #define MLDSA_ISAS_H
 
-#if defined(MLDSA_HAVE_ASM)
-#define MLDSA_FOR_EACH_ASM_ISA(X) X(sse2) X(avx2) X(avx512)
+/* The build defines MLDSA_HAVE_<ISA> for each assembly ISA it compiles (CMake option
+ * MLDSA_ISAS), and MLDSA_HAVE_ASM when there is at least one. */
+#if defined(MLDSA_HAVE_SSE2)
+#define MLDSA_ISA_IF_SSE2(X) X(sse2)
 #else
-#define MLDSA_FOR_EACH_ASM_ISA(X)
+#define MLDSA_ISA_IF_SSE2(X)
 #endif
+#if defined(MLDSA_HAVE_AVX2)
+#define MLDSA_ISA_IF_AVX2(X) X(avx2)
+#else
+#define MLDSA_ISA_IF_AVX2(X)
+#endif
+#if defined(MLDSA_HAVE_AVX512)
+#define MLDSA_ISA_IF_AVX512(X) X(avx512)
+#else
+#define MLDSA_ISA_IF_AVX512(X)
+#endif
+#define MLDSA_FOR_EACH_ASM_ISA(X) MLDSA_ISA_IF_SSE2(X) MLDSA_ISA_IF_AVX2(X) MLDSA_ISA_IF_AVX512(X)
 
 /* Widest last is not required; dispatch picks by its own preference order. */
 #define MLDSA_FOR_EACH_ISA(X) X(scalar) MLDSA_FOR_EACH_ASM_ISA(X)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The arithmetic kernel interface: the only way the C layer touches polynomial
  * arithmetic. Each ISA provides every kernel under the name mldsa_<kernel>_<isa>: the
  * scalar ones are C (kernels_scalar.c), the others generated assembly (asm_out/<isa>/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The scalar arithmetic kernels: the portable reference every generated kernel is tested
  * against, and the backend on CPUs without one. Contracts in kernels.h. */
 #include <stddef.h>

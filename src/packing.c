@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Byte encodings of keys and signatures (FIPS 204 section 7.2), compiled once per
  * parameter set.
  *
@@ -22,7 +23,19 @@
  * is output (it packs only the accepted signature). */
 #include <string.h>
 
+#include "mldsa.h"
 #include "poly.h"
+
+/* The public header's compile-time sizes are this set's sizes. */
+#define SIZE_OF(kind) SIZE_CAT(MLDSA, MLDSA_MODE, kind)
+#define SIZE_CAT(a, b, c) SIZE_CAT_(a, b, c)
+#define SIZE_CAT_(a, b, c) a##b##c
+_Static_assert(SIZE_OF(_PUBLIC_KEY_BYTES) == MLDSA_PUBLICKEYBYTES, "public key size");
+_Static_assert(SIZE_OF(_SECRET_KEY_BYTES) == MLDSA_SECRETKEYBYTES, "secret key size");
+_Static_assert(SIZE_OF(_SIGNATURE_BYTES) == MLDSA_SIGBYTES, "signature size");
+_Static_assert(MLDSA_SEED_BYTES == MLDSA_SEEDBYTES && MLDSA_RND_BYTES == MLDSA_RNDBYTES &&
+                   MLDSA_MU_BYTES == MLDSA_CRHBYTES && MLDSA_TR_BYTES == MLDSA_TRBYTES,
+               "seed, rnd, mu and tr sizes");
 
 #if defined(__clang__)
 #define PACK_UNROLL _Pragma("unroll")

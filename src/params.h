@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Constants of FIPS 204 shared by every parameter set, and the per-set constants selected
  * by MLDSA_MODE (44, 65 or 87) for code compiled once per set. */
 #ifndef MLDSA_PARAMS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The polynomial type shared by every part of the C layer, and the per-parameter-set
  * vectors, encodings and samplers (namespaced mldsaNN_..., compiled once per set). */
 #ifndef MLDSA_POLY_H

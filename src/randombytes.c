@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* OS randomness: getrandom(2), retried on EINTR and short reads. */
 #include <errno.h>
 #include <sys/random.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* SampleInBall (FIPS 204 Alg. 29), compiled once per parameter set. */
 #include <string.h>
 

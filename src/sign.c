@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* KeyGen, Sign and Verify (FIPS 204 Alg. 6-8), written once and compiled per parameter
  * set (MLDSA_MODE) and per ISA (MLDSA_ISA): the arithmetic goes through the kernels of
  * that ISA, so the result is mldsa65_sign_avx2 and friends. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Small helpers of the C layer: wiping secrets and constant-time comparison. */
 #ifndef MLDSA_UTIL_H
 #define MLDSA_UTIL_H

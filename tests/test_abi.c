@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* ABI conformance of the assembly kernels.
  *
  * Every kernel of src/kernels.h (rej_uniform and rej_eta2/4 included),

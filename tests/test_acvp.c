@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Every NIST ACVP ML-DSA vector of vectors/acvp/ (see vectors/README.md for the format):
  * keyGen, sigGen (FIPS204), sigGen (FIPS204-tr1: seed and expanded keys) and sigVer, through
  * the public API, on the ISA the library chose (capped by MLDSA_ISA).

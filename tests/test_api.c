@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The public API (include/mldsa.h) on bad and good input.
  *
  * - Every error code of every function, from a table of faults (unknown parameter set,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Helpers shared by the test programs (header only: each test is one executable).
  *
  * - mldsa_test_isa_gate(): the per-ISA registration of a test (tests/CMakeLists.txt,

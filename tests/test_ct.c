@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Constant time, dynamically: run under valgrind memcheck by ci/ct, on a library built
  * with -DMLDSA_CT_TESTING (src/ct.h).
  *

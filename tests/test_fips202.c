@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* FIPS 202 (src/fips202.h): Keccak-f[1600], SHA3-224/256/384/512, SHAKE128/256.
  *
  * - known answers: Keccak-f[1600] on the zero state (the Keccak team's intermediate values),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Dispatch: MLDSA_ISA caps the choice and never raises it above what the CPU has; an
  * unknown value is ignored. Each case runs in a forked child, since the library makes its
  * choice once per process. With an argument (CI's CPU-feature matrix), the ISA chosen

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The Keccak-f[1600] permutations of every ISA against the C permutation
  * (mldsa_keccak_f1600, src/fips202.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Every arithmetic kernel of every ISA against the scalar reference (src/kernels.h).
  *
  * For each ISA of MLDSA_FOR_EACH_ISA other than scalar that the CPU has

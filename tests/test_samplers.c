@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The rejection samplers of every ISA against the scalar ones (src/kernels.h):
  * rej_uniform (RejNTTPoly's 23-bit candidates) and rej_eta2 / rej_eta4 (RejBoundedPoly's
  * half-bytes).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Peak stack of keygen, sign, verify and key import, and of the prepared-key calls
  * (prepare_public, prepare_secret, verify_prepared, sign_prepared: the prepared key is
  * caller memory, static here), per parameter set, on the ISA in use, measured by stack painting:

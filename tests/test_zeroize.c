@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Zeroization: after an operation returns, the stack it used holds no copy of
  * its secrets.
  *

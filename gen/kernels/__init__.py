@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Per-kernel template context: gen/kernels/<kernel>.py returns from context(isa) what
 templates/kernels/<kernel>.S.j2 needs beyond `isa` and `c` (gen.constants)."""
 

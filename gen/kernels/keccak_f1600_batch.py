@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Context of templates/kernels/keccak_f1600_batch.S.j2: W = bits / 64 Keccak-f[1600]
 states at once, lane i of state j at states[i * W + j].
 

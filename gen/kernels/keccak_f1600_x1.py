@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Context of templates/kernels/keccak_f1600_x1.S.j2: Keccak-f[1600] on one state, lane
 x + 5y at s[x + 5y], for the sponges (H(pk), mu, c~, SampleInBall: 25 to 45 sequential
 permutations per verify or sign).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The plans of the NTT kernels (ntt, invntt_tomont, ntt_reorder) per ISA.
 
 A plan is the list of steps a template renders (loads, butterflies, transposition

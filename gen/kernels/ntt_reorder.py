@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Context of templates/kernels/ntt_reorder.S.j2: the plan of gen/kernels/ntt_plan.py."""
 
 from . import ntt_plan

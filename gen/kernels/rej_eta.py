@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Context of templates/kernels/rej_eta.S.j2 (RejBoundedPoly's inner loop, FIPS 204
 Alg. 31 with Alg. 15): one symbol per eta, mldsa_rej_eta2_<isa> and mldsa_rej_eta4_<isa>.
 

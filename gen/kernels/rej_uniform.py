@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Context of templates/kernels/rej_uniform.S.j2 (RejNTTPoly's inner loop, FIPS 204
 Alg. 30/14): the candidate format and every table the SIMD steps use, computed here and
 checked against a model of the scalar loop before anything is rendered.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Shared by the fuzz targets (tests/fuzz/fuzz_*.c).
  *
  * Each target is a libFuzzer entry point (LLVMFuzzerTestOneInput). ci/fuzz builds them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Fuzz target: secret-key import (mldsa_public_key_from_secret) of arbitrary keys.
  *
  * Input: sel (parameter set sel % 3), then sk (the set's length).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Fuzz target: signing with arbitrary secret keys.
  *
  * Input: sel (parameter set sel % 3; sel / 3 % 2: pure with a context of ctx_len bytes, or

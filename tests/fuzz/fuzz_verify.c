@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Fuzz target: verification of arbitrary signatures, public keys, messages and contexts.
  *
  * Input: sel (parameter set sel % 3, variant sel / 3 % 4: pure, pre-hash, external mu,

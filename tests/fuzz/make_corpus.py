@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Seed corpora for the fuzz targets (tests/fuzz/fuzz_*.c), from the ACVP vectors.
 
   tests/fuzz/make_corpus.py OUT_DIR [VECTOR_DIR]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Replays inputs through a fuzz target built as a plain program (no libFuzzer): every
  * file named on the command line, or found in a directory named there, is passed to
  * LLVMFuzzerTestOneInput once. A broken property aborts (the test fails). */

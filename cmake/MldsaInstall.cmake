@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+# Install rules, pkg-config file, CMake package and Debian packages (CPack). Components:
+#   runtime  libmldsa.so.<major>                     -> Debian package libmldsa0
+#   dev      header, libmldsa.a, libmldsa.so, mldsa.pc, CMake package, libmldsa(3)
+#                                                    -> libmldsa-dev
+#   tools    the mldsa command and mldsa(1)          -> mldsa-tools
+include(CMakePackageConfigHelpers)
+
+set(MLDSA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/mldsa)
+set(MLDSA_PKGCONFIG_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+install(TARGETS mldsa_shared EXPORT mldsaTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_SKIP)
+install(TARGETS mldsa_shared EXPORT mldsaTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev NAMELINK_ONLY)
+install(TARGETS mldsa_static EXPORT mldsaTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
+install(FILES LICENSE LICENSE-APACHE LICENSE-MIT DESTINATION ${CMAKE_INSTALL_DOCDIR}
+  COMPONENT runtime)
+install(FILES include/mldsa.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
+install(FILES man/libmldsa.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3 COMPONENT dev)
+if(MLDSA_BUILD_CLI)
+  install(TARGETS mldsa_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+  install(FILES man/mldsa.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools)
+endif()
+
+# pkg-config: paths relative to the .pc file (${pcfiledir}), so that the package works
+# wherever it is installed (cmake --install --prefix, DESTDIR, a .deb).
+file(RELATIVE_PATH MLDSA_PC_TO_PREFIX "/prefix/${MLDSA_PKGCONFIG_DIR}" "/prefix")
+string(REGEX REPLACE "/$" "" MLDSA_PC_TO_PREFIX "${MLDSA_PC_TO_PREFIX}")
+configure_file(cmake/mldsa.pc.in mldsa.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/mldsa.pc DESTINATION ${MLDSA_PKGCONFIG_DIR}
+  COMPONENT dev)
+
+# CMake package: find_package(mldsa) gives mldsa::mldsa (shared) and mldsa::mldsa_static.
+install(EXPORT mldsaTargets NAMESPACE mldsa:: DESTINATION ${MLDSA_CMAKE_DIR}
+  COMPONENT dev)
+configure_package_config_file(cmake/mldsaConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/mldsaConfig.cmake INSTALL_DESTINATION ${MLDSA_CMAKE_DIR})
+# The ABI is stable within a major version (the SONAME carries the major version).
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/mldsaConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/mldsaConfig.cmake
+  ${PROJECT_BINARY_DIR}/mldsaConfigVersion.cmake
+  DESTINATION ${MLDSA_CMAKE_DIR} COMPONENT dev)
+
+# Debian packages: `make deb` (cpack -G DEB in a build configured with prefix /usr).
+set(CPACK_PACKAGE_NAME libmldsa)
+set(CPACK_PACKAGE_VENDOR "The libmldsa authors")
+set(CPACK_PACKAGE_CONTACT "libmldsa maintainers <libmldsa@users.noreply.github.com>")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
+set(CPACK_GENERATOR DEB)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL runtime dev tools)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION libs)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libmldsa${PROJECT_VERSION_MAJOR})
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
+  "ML-DSA (FIPS 204) post-quantum signatures - shared library
+ libmldsa signs and verifies with ML-DSA-44, -65 and -87 (FIPS 204), with
+ SSE2, AVX2 and AVX-512 kernels chosen at run time and a portable fallback.")
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME libmldsa-dev)
+set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
+  "libmldsa${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_DEV_DESCRIPTION
+  "ML-DSA (FIPS 204) post-quantum signatures - development files
+ The header, the static library, the pkg-config file, the CMake package
+ (find_package(mldsa)) and the libmldsa(3) manual page.")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME mldsa-tools)
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_TOOLS_DESCRIPTION
+  "ML-DSA (FIPS 204) post-quantum signatures - command-line tool
+ mldsa generates keys, signs and verifies files with ML-DSA.")
+include(CPack)

@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+# The build options of libmldsa, and the compile definitions they imply
+# (MLDSA_BUILD_DEFINITIONS: MLDSA_HAVE_<set>, MLDSA_HAVE_<ISA>, MLDSA_HAVE_ASM).
+
+# ---- what is compiled into the library: parameter sets and ISAs ----
+
+set(MLDSA_ALL_PARAMS 44 65 87)
+set(MLDSA_PARAMS "${MLDSA_ALL_PARAMS}" CACHE STRING
+  "Parameter sets to compile (a subset of 44;65;87); the others return MLDSA_ERR_PARAM")
+
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  set(MLDSA_ASM_DEFAULT ON)
+else()
+  set(MLDSA_ASM_DEFAULT OFF)
+endif()
+option(MLDSA_ASM "Use the generated x86-64 assembly kernels (OFF: portable C only)"
+  ${MLDSA_ASM_DEFAULT})
+if(MLDSA_ASM)
+  set(MLDSA_ALL_ISAS scalar sse2 avx2 avx512)
+else()
+  set(MLDSA_ALL_ISAS scalar)
+endif()
+set(MLDSA_ISAS "${MLDSA_ALL_ISAS}" CACHE STRING
+  "Arithmetic backends to compile: scalar and a subset of sse2;avx2;avx512 (x86-64)")
+
+foreach(p IN LISTS MLDSA_PARAMS)
+  if(NOT p IN_LIST MLDSA_ALL_PARAMS)
+    message(FATAL_ERROR "MLDSA_PARAMS: unknown parameter set '${p}' (use 44, 65, 87)")
+  endif()
+endforeach()
+if(NOT MLDSA_PARAMS)
+  message(FATAL_ERROR "MLDSA_PARAMS: at least one parameter set")
+endif()
+# The portable backend is the fallback of the run-time dispatch: always compiled.
+if(NOT "scalar" IN_LIST MLDSA_ISAS)
+  message(FATAL_ERROR "MLDSA_ISAS must contain scalar (the fallback on every CPU)")
+endif()
+foreach(isa IN LISTS MLDSA_ISAS)
+  if(NOT isa IN_LIST MLDSA_ALL_ISAS)
+    message(FATAL_ERROR "MLDSA_ISAS: '${isa}' is not available in this build "
+      "(available: ${MLDSA_ALL_ISAS})")
+  endif()
+endforeach()
+# Kept in the dispatcher's order, whatever order the user wrote.
+set(_isas)
+foreach(isa IN LISTS MLDSA_ALL_ISAS)
+  if(isa IN_LIST MLDSA_ISAS)
+    list(APPEND _isas ${isa})
+  endif()
+endforeach()
+set(MLDSA_ISAS ${_isas})
+set(_params)
+foreach(p IN LISTS MLDSA_ALL_PARAMS)
+  if(p IN_LIST MLDSA_PARAMS)
+    list(APPEND _params ${p})
+  endif()
+endforeach()
+set(MLDSA_PARAMS ${_params})
+
+set(MLDSA_BUILD_DEFINITIONS)
+foreach(p IN LISTS MLDSA_PARAMS)
+  list(APPEND MLDSA_BUILD_DEFINITIONS MLDSA_HAVE_${p})
+endforeach()
+foreach(isa IN LISTS MLDSA_ISAS)
+  if(NOT isa STREQUAL "scalar")
+    string(TOUPPER ${isa} ISA)
+    list(APPEND MLDSA_BUILD_DEFINITIONS MLDSA_HAVE_${ISA})
+    set(_mldsa_some_asm ON)
+  endif()
+endforeach()
+if(_mldsa_some_asm)
+  enable_language(ASM)
+  list(APPEND MLDSA_BUILD_DEFINITIONS MLDSA_HAVE_ASM)
+endif()
+if(MLDSA_PARAMS STREQUAL MLDSA_ALL_PARAMS AND MLDSA_ISAS STREQUAL MLDSA_ALL_ISAS)
+  set(MLDSA_COMPLETE_BUILD ON)
+else()
+  set(MLDSA_COMPLETE_BUILD OFF)
+endif()
+
+# ---- what else is built: programs, tests, install rules ----
+
+option(MLDSA_BUILD_CLI "Build the command-line tool mldsa" ${MLDSA_TOP_LEVEL})
+option(MLDSA_INSTALL "Generate install rules (cmake --install, packages)" ${MLDSA_TOP_LEVEL})
+if(MLDSA_TOP_LEVEL)
+  option(BUILD_TESTING "Build the tests" ON)
+  set(MLDSA_BUILD_TESTS ${BUILD_TESTING})
+else()
+  # Inside a parent project the parent's BUILD_TESTING does not build our tests.
+  option(MLDSA_BUILD_TESTS "Build libmldsa's tests inside a parent project" OFF)
+endif()
+option(MLDSA_FULL_TESTS
+  "Build the Check test suites (need check, cJSON, OpenSSL, zlib, Python 3)" ON)
+# The benchmark and most tests drive every parameter set and ISA: they are built for the
+# complete library; a reduced build (MLDSA_PARAMS, MLDSA_ISAS) gets test_build_config.
+if(NOT MLDSA_COMPLETE_BUILD)
+  set(MLDSA_FULL_TESTS OFF)
+endif()
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND MLDSA_COMPLETE_BUILD)
+  set(_mldsa_bench_default ${MLDSA_TOP_LEVEL})
+else()
+  set(_mldsa_bench_default OFF)
+endif()
+option(MLDSA_BUILD_BENCH "Build the benchmark mldsa-bench (x86-64)" ${_mldsa_bench_default})
+
+# Constant-time validation build (ci/ct): the declassification points of src/ct.h call
+# valgrind's client requests. For tests under valgrind only, never for production.
+option(MLDSA_CT_TESTING "Constant-time validation build (needs valgrind/memcheck.h)" OFF)
+if(MLDSA_CT_TESTING)
+  add_compile_definitions(MLDSA_CT_TESTING)
+endif()
