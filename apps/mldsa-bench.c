@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* mldsa-bench: median (and 10th/90th percentile) rdtsc ticks per operation for each
- * parameter set x ISA the CPU has x {keygen, sign, verify}, and per arithmetic kernel.
+ * parameter set x ISA the CPU has x {keygen, sign, verify, prepare_public, prepare_secret,
+ * verify_prepared, sign_prepared}, the streaming mu's throughput per ISA, and per
+ * arithmetic kernel.
  *
  *   mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]
  *   mldsa-bench --list-isas      (the ISAs this CPU supports, one per line)
@@ -11,7 +13,15 @@
  * rdtsc counts reference cycles (the TSC's constant rate), not core clock cycles. Sign is
  * timed over --runs different messages, since its rejection loop varies; keygen over as
  * many seeds; verify over as many signatures. Sign and verify include hashing a 32-byte
- * message into mu, as the public API does. */
+ * message into mu, as the public API does (verify hashes pk into tr first; the prepared
+ * calls take tr from the prepared key). sign_prepared signs the same messages as sign, so
+ * both rows go through the same rejection loops. The prepared rows call the backend as
+ * the other rows do: without the public API's header check (a few compares).
+ *
+ * Streaming mu (rows mu_update_1MiB): one mldsa_mu_update-sized absorb of a 1 MiB message
+ * on each ISA's single-state Keccak (the public call on the ISA this process chose, the
+ * same absorb through the backend's permutation on the others), against the number of
+ * permutations it runs times the median time of one permutation. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +33,7 @@
 #include "fips202.h"
 #include "fips202x.h"
 #include "kernels.h"
+#include "mldsa.h"
 
 typedef struct {
   const char *name;
@@ -88,22 +99,28 @@ static void fill(uint8_t *out, size_t len, uint32_t counter) {
 }
 
 /* mu of a 32-byte message, pure interface, as the public API computes it with b's
- * Keccak: from the secret key's tr (sign) or H(pk) (verify). */
-static void message_mu(const mldsa_backend *b, uint8_t mu[64], const uint8_t *key,
-                       int key_is_pk, const uint8_t msg[32]) {
-  uint8_t tr[64];
+ * Keccak, from tr. */
+static void message_mu_tr(const mldsa_backend *b, uint8_t mu[64], const uint8_t tr[64],
+                          const uint8_t msg[32]) {
   static const uint8_t prefix[2] = {0, 0}; /* pure, empty context */
   mldsa_keccak st;
-  if (key_is_pk)
-    mldsa_shake256_with(b->keccak, tr, 64, key, b->pk_bytes);
-  else
-    memcpy(tr, key + 64, 64);
   mldsa_shake256_init_with(&st, b->keccak);
   mldsa_shake_absorb(&st, tr, 64);
   mldsa_shake_absorb(&st, prefix, 2);
   mldsa_shake_absorb(&st, msg, 32);
   mldsa_shake_finalize(&st);
   mldsa_shake_squeeze(&st, mu, 64);
+}
+
+/* The same from the secret key's tr (sign) or H(pk) (verify). */
+static void message_mu(const mldsa_backend *b, uint8_t mu[64], const uint8_t *key, int key_is_pk,
+                       const uint8_t msg[32]) {
+  uint8_t tr[64];
+  if (key_is_pk)
+    mldsa_shake256_with(b->keccak, tr, 64, key, b->pk_bytes);
+  else
+    memcpy(tr, key + 64, 64);
+  message_mu_tr(b, mu, tr, msg);
 }
 
 static int first_row = 1;
@@ -166,6 +183,61 @@ static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, s
     if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
   }
   print_op(param, isa->name, "verify", summarize(t, runs));
+
+  /* Prepared keys: caller memory with the alignment of their types. */
+  mldsa_prepared_public_key *pp = aligned_alloc(64, sizeof *pp);
+  mldsa_prepared_secret_key *ps = aligned_alloc(64, sizeof *ps);
+  if (!pp || !ps) abort();
+  snprintf(what, sizeof what, "ML-DSA-%d %s prepare_public", param, isa->name);
+  progress(what);
+  for (size_t i = 0; i < runs + runs / 10; ++i) {
+    uint64_t t0 = ticks_begin();
+    b->prepare_public(pp, pk);
+    uint64_t t1 = ticks_end();
+    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
+  }
+  print_op(param, isa->name, "prepare_public", summarize(t, runs));
+
+  snprintf(what, sizeof what, "ML-DSA-%d %s prepare_secret", param, isa->name);
+  progress(what);
+  for (size_t i = 0; i < runs + runs / 10; ++i) {
+    uint64_t t0 = ticks_begin();
+    int rc = b->prepare_secret(ps, sk);
+    uint64_t t1 = ticks_end();
+    if (rc != 0) abort();
+    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
+  }
+  print_op(param, isa->name, "prepare_secret", summarize(t, runs));
+
+  const uint8_t *pp_tr = ((const mldsa_prepared_header *)pp)->tr;
+  const uint8_t *ps_tr = ((const mldsa_prepared_header *)ps)->tr;
+  snprintf(what, sizeof what, "ML-DSA-%d %s sign_prepared", param, isa->name);
+  progress(what);
+  for (size_t i = 0; i < runs + runs / 10; ++i) {
+    fill(msg, sizeof msg, (uint32_t)(i + 1000000)); /* the messages of the sign row */
+    uint64_t t0 = ticks_begin();
+    message_mu_tr(b, mu, ps_tr, msg);
+    int rc = b->sign_prepared(sig, ps, mu, rnd);
+    uint64_t t1 = ticks_end();
+    if (rc != 0) abort();
+    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
+  }
+  print_op(param, isa->name, "sign_prepared", summarize(t, runs));
+
+  snprintf(what, sizeof what, "ML-DSA-%d %s verify_prepared", param, isa->name);
+  progress(what);
+  for (size_t i = 0; i < runs + runs / 10; ++i) {
+    uint64_t t0 = ticks_begin();
+    message_mu_tr(b, mu, pp_tr, msg);
+    int rc = b->verify_prepared(pp, sig, mu);
+    uint64_t t1 = ticks_end();
+    if (rc != 0) abort();
+    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
+  }
+  print_op(param, isa->name, "verify_prepared", summarize(t, runs));
+  memset(ps, 0, sizeof *ps);
+  free(pp);
+  free(ps);
   free(pk);
   free(sk);
   free(sig);
@@ -262,6 +334,79 @@ static void measure_overhead(void) {
     t[r] = t1 - t0;
   }
   overhead = summarize(t, KERNEL_RUNS).median;
+}
+
+/* ---- streaming mu: mldsa_mu_update of 1 MiB ---- */
+
+#define STREAM_BYTES ((size_t)1 << 20)
+#define STREAM_RUNS 31
+
+static void bench_stream(const bench_isa *isa) {
+  /* mu does not depend on the set: the first one this build has */
+  int set = 0;
+  while (set < 2 && isa->sets[set] == NULL) ++set;
+  const mldsa_backend *b = isa->sets[set];
+  if (b == NULL) return;
+  int public_call = strcmp(isa->name, mldsa_isa()) == 0;
+  uint8_t *buf = malloc(STREAM_BYTES), pk[4096], sk[8192], seed[32] = {7};
+  uint64_t t[STREAM_RUNS], perm[KERNEL_RUNS];
+  if (buf == NULL) abort();
+  fill(buf, STREAM_BYTES, 9);
+  b->keygen(pk, sk, seed);
+  /* one permutation, on a state of the shape the sponge keeps */
+  static _Alignas(64) uint64_t s[25];
+  for (unsigned r = 0; r < KERNEL_RUNS; ++r) {
+    uint64_t t0 = ticks_begin();
+    b->keccak(s);
+    uint64_t t1 = ticks_end();
+    perm[r] = t1 - t0;
+  }
+  uint64_t perm_median = summarize(perm, KERNEL_RUNS).median - overhead;
+  unsigned start_pos = 0;
+  for (unsigned r = 0; r < STREAM_RUNS; ++r) {
+    mldsa_mu_state api;
+    mldsa_keccak st;
+    uint64_t t0, t1;
+    if (public_call) {
+      if (mldsa_mu_init(&api, (mldsa_param)params[set], pk, b->pk_bytes, NULL, 0) != MLDSA_OK)
+        abort();
+      start_pos = 66; /* tr || 0 || 0 */
+      t0 = ticks_begin();
+      int rc = mldsa_mu_update(&api, buf, STREAM_BYTES);
+      t1 = ticks_end();
+      if (rc != MLDSA_OK) abort();
+    } else { /* what mldsa_mu_update runs, on this ISA's permutation */
+      static const uint8_t prefix[66];
+      mldsa_shake256_init_with(&st, b->keccak);
+      mldsa_shake_absorb(&st, prefix, sizeof prefix);
+      start_pos = st.pos;
+      t0 = ticks_begin();
+      mldsa_shake_absorb(&st, buf, STREAM_BYTES);
+      t1 = ticks_end();
+    }
+    t[r] = t1 - t0;
+  }
+  stats m = summarize(t, STREAM_RUNS);
+  uint64_t perms = (start_pos + STREAM_BYTES) / MLDSA_SHAKE256_RATE;
+  double expect = (double)perms * (double)perm_median;
+  if (json) {
+    printf(
+        "%s\n  {\"isa\": \"%s\", \"op\": \"mu_update_1MiB\", \"median\": %llu, \"p10\": %llu, "
+        "\"p90\": %llu, \"mean\": %llu, \"bytes\": %zu, \"permutations\": %llu, "
+        "\"permutation_median\": %llu, \"ratio\": %.3f, \"public_call\": %s}",
+        first_row ? "" : ",", isa->name, (unsigned long long)m.median, (unsigned long long)m.p10,
+        (unsigned long long)m.p90, (unsigned long long)m.mean, STREAM_BYTES,
+        (unsigned long long)perms, (unsigned long long)perm_median, (double)m.median / expect,
+        public_call ? "true" : "false");
+  } else {
+    clear_progress();
+    printf("  %-7s %10llu %8.4f %6llu x %5llu = %10.0f  %5.3f  %s\n", isa->name,
+           (unsigned long long)m.median, (double)STREAM_BYTES / (double)m.median,
+           (unsigned long long)perms, (unsigned long long)perm_median, expect,
+           (double)m.median / expect, public_call ? "mldsa_mu_update" : "its absorb");
+  }
+  first_row = 0;
+  free(buf);
 }
 
 /* ---- one operation for instruction counting ---- */
@@ -365,6 +510,18 @@ int main(int argc, char **argv) {
     for (int p = 0; p < 3; ++p)
       if ((!only_param || only_param == params[p]) && isas[i].sets[p] != NULL)
         bench_ops(&isas[i], params[p], isas[i].sets[p], runs);
+  }
+  if (!json)
+    printf(
+        "\nstreaming mu: ticks of one 1 MiB update (median of %d), bytes per tick, and the "
+        "permutations it runs x\nthe median ticks of one permutation (ratio: measured / "
+        "that product)\n\n  %-7s %10s %8s %24s  %5s\n",
+        STREAM_RUNS, "isa", "median", "B/tick", "perms x perm = expected", "ratio");
+  for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
+    if (only_isa && strcmp(only_isa, isas[i].name) != 0) continue;
+    if (!isas[i].supported()) continue;
+    progress("streaming mu");
+    bench_stream(&isas[i]);
   }
   if (!json)
     printf("\nkernels: median ticks of one call (timer overhead %llu subtracted)\n",

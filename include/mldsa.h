@@ -22,11 +22,12 @@
  *   tests/stack_budget.txt) is
  *
  *                  keygen     sign     verify   key import
- *       ML-DSA-44  46 KiB    72 KiB    44 KiB    52 KiB
- *       ML-DSA-65  68 KiB    99 KiB    65 KiB    77 KiB
- *       ML-DSA-87 104 KiB   141 KiB    99 KiB   115 KiB
+ *       ML-DSA-44  49 KiB    72 KiB    38 KiB    53 KiB
+ *       ML-DSA-65  71 KiB    99 KiB    59 KiB    77 KiB
+ *       ML-DSA-87 107 KiB   141 KiB    94 KiB   115 KiB
  *
- *   Give a thread that signs with ML-DSA-87 at least 160 KiB of stack.
+ *   Give a thread that signs with ML-DSA-87 at least 160 KiB of stack. The prepared-key
+ *   calls need less (below).
  *
  * The arithmetic (portable C, SSE2, AVX2 or AVX-512) is chosen at run time; the
  * environment variable MLDSA_ISA=scalar|sse2|avx2|avx512 caps the choice. All choices give
@@ -215,6 +216,129 @@ int mldsa_verify_mu(mldsa_param p, const uint8_t *sig, size_t sig_len, const uin
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_public_key_from_secret(mldsa_param p, uint8_t *pk, size_t pk_len, const uint8_t *sk,
                                  size_t sk_len);
+
+/* ---- streaming mu: messages of any size ---------------------------------------- */
+
+/* mu = SHAKE256(tr || 0 || len(ctx) || ctx || M, 64) of pure ML-DSA (FIPS 204 Alg. 2, 3),
+ * absorbed piece by piece: init, update any number of times with any split of M, final;
+ * then mldsa_sign_mu / mldsa_verify_mu (or the prepared variants below). Every split gives
+ * the mu of mldsa_compute_mu for the whole message.
+ *
+ * The state is caller memory of a fixed size (no allocation; 512 bytes, room for any
+ * ISA's Keccak state). It records the parameter set, the ISA of this process and a check
+ * word, and stands for the parameter set in the order of checks: a state that was never
+ * initialised, was finalised, or whose header was overwritten is refused with
+ * MLDSA_ERR_PARAM (it names no parameter set), never used. A state belongs to the process
+ * that made it (refused under another ISA choice). One state serves one thread at a
+ * time. */
+#define MLDSA_MU_STATE_WORDS 64
+typedef struct {
+  uint64_t opaque[MLDSA_MU_STATE_WORDS];
+} mldsa_mu_state;
+
+/* Starts st with tr = H(pk) and the context. Returns MLDSA_OK; MLDSA_ERR_PARAM,
+ * MLDSA_ERR_NULL (st or pk NULL, or ctx NULL with ctx_len > 0), MLDSA_ERR_LENGTH (pk_len),
+ * with st untouched; MLDSA_ERR_CONTEXT (ctx_len > 255), with st wiped. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_mu_init(mldsa_mu_state *st, mldsa_param p, const uint8_t *pk, size_t pk_len,
+                  const uint8_t *ctx, size_t ctx_len);
+/* The same with tr read from an expanded secret key (its bytes 64..127; the rest of the
+ * key is not checked here: signing checks it). Same codes (sk for pk). */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_mu_init_secret(mldsa_mu_state *st, mldsa_param p, const uint8_t *sk, size_t sk_len,
+                         const uint8_t *ctx, size_t ctx_len);
+/* Absorbs the next m_len bytes of M. Returns MLDSA_OK; MLDSA_ERR_NULL (st NULL),
+ * MLDSA_ERR_PARAM (st not a live state), MLDSA_ERR_NULL (m NULL with m_len > 0), with st
+ * untouched. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_mu_update(mldsa_mu_state *st, const uint8_t *m, size_t m_len);
+/* Writes the 64-byte mu and wipes st (it is then refused until initialised again).
+ * Returns MLDSA_OK; MLDSA_ERR_NULL (st NULL), MLDSA_ERR_PARAM (st not a live state),
+ * MLDSA_ERR_NULL (mu NULL), with nothing written to st or mu. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_mu_final(mldsa_mu_state *st, uint8_t mu[64]);
+
+/* ---- prepared keys: many messages under one key ------------------------------------ */
+
+/* Everything that depends on the key alone is computed once: tr, the matrix A in NTT form
+ * and t1*2^d in NTT form (public key); K, tr, A and s1, s2, t0 in NTT form (secret key).
+ * Same signatures (for the same rnd) and verdicts as the one-shot calls.
+ *
+ * The structs are caller memory, sized for every parameter set, and must have the 64-byte
+ * alignment of their type (automatic or static storage, or aligned_alloc(64, ...) from
+ * the heap; compilers without C11/C++11 alignment get it from __attribute__). The
+ * contents are in this process's ISA form: they record the parameter set, the ISA and a
+ * check word. A prepared key stands for the parameter set in the order of checks: NULL
+ * or misaligned is MLDSA_ERR_NULL; made under another ISA (another MLDSA_ISA cap, another
+ * machine), never prepared, unprepared or with a damaged header is MLDSA_ERR_KEY. A copy
+ * (memcpy) within the process works. The calls that use a prepared key never modify it:
+ * many threads may share one. A prepared secret key holds the secret key: wipe it with
+ * mldsa_secret_key_unprepare.
+ *
+ * Stack (peak bytes, gcc -O2, largest over the ISAs; ML-DSA-44 / 65 / 87):
+ * mldsa_public_key_prepare 9.4 KiB; mldsa_secret_key_prepare 34 / 43 / 54 KiB;
+ * mldsa_verify_prepared 18 / 23 / 30 KiB; mldsa_sign_prepared 44 / 52 / 63 KiB. */
+#define MLDSA_PREPARED_PUBLIC_KEY_BYTES 67584 /* 66 KiB; ML-DSA-87 uses 65,664 */
+#define MLDSA_PREPARED_SECRET_KEY_BYTES 81920 /* 80 KiB; ML-DSA-87 uses 81,088 */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define MLDSA_ALIGN64 alignas(64)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define MLDSA_ALIGN64 _Alignas(64)
+#elif defined(__GNUC__) || defined(__clang__)
+#define MLDSA_ALIGN64 __attribute__((aligned(64)))
+#else
+#define MLDSA_ALIGN64 /* allocate with 64-byte alignment yourself */
+#endif
+typedef struct mldsa_prepared_public_key {
+  MLDSA_ALIGN64 uint64_t opaque[MLDSA_PREPARED_PUBLIC_KEY_BYTES / 8];
+} mldsa_prepared_public_key;
+typedef struct mldsa_prepared_secret_key {
+  MLDSA_ALIGN64 uint64_t opaque[MLDSA_PREPARED_SECRET_KEY_BYTES / 8];
+} mldsa_prepared_secret_key;
+
+/* Prepares pk for verification. Returns MLDSA_OK; MLDSA_ERR_PARAM, MLDSA_ERR_NULL (pp or
+ * pk NULL, pp misaligned), MLDSA_ERR_LENGTH (pk_len), with pp untouched. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_public_key_prepare(mldsa_prepared_public_key *pp, mldsa_param p, const uint8_t *pk,
+                             size_t pk_len);
+/* mldsa_verify under a prepared key. Returns MLDSA_OK, MLDSA_ERR_VERIFY; MLDSA_ERR_NULL (pp
+ * NULL or misaligned), MLDSA_ERR_KEY (pp not a public key prepared in this process),
+ * MLDSA_ERR_NULL (sig NULL, msg or ctx NULL with a non-zero length), MLDSA_ERR_LENGTH
+ * (sig_len), MLDSA_ERR_CONTEXT (ctx_len > 255). */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_verify_prepared(const mldsa_prepared_public_key *pp, const uint8_t *sig,
+                          size_t sig_len, const uint8_t *msg, size_t msg_len,
+                          const uint8_t *ctx, size_t ctx_len);
+/* mldsa_verify_mu under a prepared key; the codes of mldsa_verify_prepared (mu NULL is
+ * MLDSA_ERR_NULL). */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_verify_mu_prepared(const mldsa_prepared_public_key *pp, const uint8_t *sig,
+                             size_t sig_len, const uint8_t mu[64]);
+/* Prepares an expanded secret key for signing, after the import check of
+ * mldsa_public_key_from_secret (s1, s2 in range, tr = H(pk), t0 the one the key implies).
+ * Returns MLDSA_OK; MLDSA_ERR_PARAM, MLDSA_ERR_NULL (ps or sk NULL, ps misaligned),
+ * MLDSA_ERR_LENGTH (sk_len), with ps untouched; MLDSA_ERR_KEY (the check failed), with ps
+ * wiped. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_secret_key_prepare(mldsa_prepared_secret_key *ps, mldsa_param p, const uint8_t *sk,
+                             size_t sk_len);
+/* mldsa_sign under a prepared key; rnd as for mldsa_sign (NULL = hedged). Returns
+ * MLDSA_OK; MLDSA_ERR_NULL (ps NULL or misaligned), MLDSA_ERR_KEY (ps not a secret key
+ * prepared in this process), MLDSA_ERR_NULL (sig NULL, msg or ctx NULL with a non-zero
+ * length), MLDSA_ERR_LENGTH (sig_len), with sig untouched; MLDSA_ERR_CONTEXT (ctx_len >
+ * 255), MLDSA_ERR_RANDOM, MLDSA_ERR_KEY (no signature within the attempt limit), with sig
+ * zeroed. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_sign_prepared(const mldsa_prepared_secret_key *ps, uint8_t *sig, size_t sig_len,
+                        const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
+                        size_t ctx_len, const uint8_t *rnd);
+/* mldsa_sign_mu under a prepared key; the codes of mldsa_sign_prepared (mu NULL is
+ * MLDSA_ERR_NULL). */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_sign_mu_prepared(const mldsa_prepared_secret_key *ps, uint8_t *sig, size_t sig_len,
+                           const uint8_t mu[64], const uint8_t *rnd);
+/* Wipes the whole struct (it is then refused with MLDSA_ERR_KEY). ps may be NULL. */
+void mldsa_secret_key_unprepare(mldsa_prepared_secret_key *ps);
 
 /* ---- introspection ---------------------------------------------------------------- */
 

@@ -4,7 +4,15 @@
  *
  * Checks run in this order, and the first failing one gives the code: parameter set,
  * NULL pointers, lengths, context length, pre-hash algorithm. On any error every output
- * buffer that was given is zeroed over its stated length. */
+ * buffer that was given is zeroed over its stated length.
+ *
+ * The streaming-mu and prepared-key functions follow the newer rule: when the parameter
+ * set (or the state or prepared key that stands for it), a NULL pointer or a length is
+ * invalid, nothing is written; on later errors the outputs are zeroed. Their order: the
+ * state or prepared key (NULL or misaligned: MLDSA_ERR_NULL; not live: MLDSA_ERR_PARAM
+ * for a mu state, MLDSA_ERR_KEY for a prepared key), then the other NULL pointers,
+ * lengths, context length. */
+#include <stdint.h>
 #include <string.h>
 
 #include "backend.h"
@@ -194,19 +202,25 @@ static int check_args(const mldsa_backend *b, const uint8_t *sig, size_t sig_len
 #define check_verify_args(b, sig, sig_len, pk, pk_len, other_null) \
   check_args(b, sig, sig_len, pk, pk_len, 0, other_null)
 
-/* Sign mu with the given rnd, or fresh rnd from the OS when rnd is NULL. */
-static int sign_mu(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
-                   const uint8_t *rnd, const uint8_t *sk) {
+/* Sign mu with the given rnd, or fresh rnd from the OS when rnd is NULL: with the
+ * expanded secret key sk, or with the prepared key ps when sk is NULL. */
+static int sign_mu_with(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
+                        const uint8_t *rnd, const uint8_t *sk,
+                        const mldsa_prepared_secret_key *ps) {
   uint8_t fresh[RND_BYTES];
   int ret;
   if (rnd == NULL) {
     if (mldsa_randombytes(fresh, sizeof fresh) != 0) return MLDSA_ERR_RANDOM;
-    ret = b->sign(sig, mu, fresh, sk);
-    mldsa_zeroize(fresh, sizeof fresh);
-  } else {
-    ret = b->sign(sig, mu, rnd, sk);
+    rnd = fresh;
   }
+  ret = sk != NULL ? b->sign(sig, mu, rnd, sk) : b->sign_prepared(sig, ps, mu, rnd);
+  mldsa_zeroize(fresh, sizeof fresh);
   return ret;
+}
+
+static int sign_mu(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
+                   const uint8_t *rnd, const uint8_t *sk) {
+  return sign_mu_with(b, sig, mu, rnd, sk, NULL);
 }
 
 static int sign_mprime(const mldsa_backend *b, uint8_t *sig, const mprime *m, const uint8_t *rnd,
@@ -378,4 +392,219 @@ MLDSA_API int mldsa_public_key_from_secret(mldsa_param p, uint8_t *pk, size_t pk
     ret = b->public_from_secret(pk, sk);
   if (ret != MLDSA_OK) wipe_output(pk, pk_len);
   return ret;
+}
+
+/* ---- streaming mu ---- */
+
+/* The layout of mldsa_mu_state. The sponge's permutation pointer is never trusted: it is
+ * set from the backend before every use. */
+typedef struct {
+  uint64_t magic, check;
+  uint32_t set, isa;
+  mldsa_keccak sponge;
+} mu_impl;
+_Static_assert(sizeof(mu_impl) <= sizeof(mldsa_mu_state), "MLDSA_MU_STATE_WORDS too small");
+_Static_assert(_Alignof(mu_impl) <= _Alignof(mldsa_mu_state), "mldsa_mu_state under-aligned");
+#define MU_MAGIC UINT64_C(0x6d6c6473616d7573) /* "mldsamus" */
+
+static int mu_start(mldsa_mu_state *st, mldsa_param p, const uint8_t *key, size_t key_len,
+                    int secret, const uint8_t *ctx, size_t ctx_len) {
+  const mldsa_backend *b = mldsa_backend_for(p);
+  if (b == NULL) return MLDSA_ERR_PARAM;
+  if (st == NULL || key == NULL || MISSING(ctx, ctx_len)) return MLDSA_ERR_NULL;
+  if (key_len != (secret ? b->sk_bytes : b->pk_bytes)) return MLDSA_ERR_LENGTH;
+  if (ctx_len > 255) {
+    mldsa_zeroize(st, sizeof *st);
+    return MLDSA_ERR_CONTEXT;
+  }
+  mu_impl *m = (mu_impl *)st;
+  uint8_t tr[TR_BYTES], prefix[2] = {0, (uint8_t)ctx_len};
+  if (secret)
+    memcpy(tr, SECRET_TR(key), TR_BYTES);
+  else
+    public_tr(b, tr, key);
+  memset(st, 0, sizeof *st);
+  mldsa_shake256_init_with(&m->sponge, b->keccak);
+  mldsa_shake_absorb(&m->sponge, tr, TR_BYTES);
+  mldsa_shake_absorb(&m->sponge, prefix, sizeof prefix);
+  mldsa_shake_absorb(&m->sponge, ctx, ctx_len);
+  m->set = (uint32_t)p;
+  m->isa = b->isa_id;
+  m->magic = MU_MAGIC;
+  m->check = mldsa_prepared_check(MU_MAGIC, m->set, m->isa);
+  return MLDSA_OK;
+}
+
+/* The state behind st with its permutation set, or NULL when st is not a live state of
+ * this process (never initialised, finalised, header overwritten, another ISA). */
+static mu_impl *mu_live(mldsa_mu_state *st) {
+  mu_impl *m = (mu_impl *)st;
+  if (m->magic != MU_MAGIC || m->check != mldsa_prepared_check(MU_MAGIC, m->set, m->isa))
+    return NULL;
+  const mldsa_backend *b = mldsa_backend_for((int)m->set);
+  if (b == NULL || m->isa != b->isa_id || m->sponge.rate != MLDSA_SHAKE256_RATE ||
+      m->sponge.pos >= MLDSA_SHAKE256_RATE)
+    return NULL;
+  m->sponge.perm = b->keccak;
+  return m;
+}
+
+MLDSA_API int mldsa_mu_init(mldsa_mu_state *st, mldsa_param p, const uint8_t *pk, size_t pk_len,
+                            const uint8_t *ctx, size_t ctx_len) {
+  return mu_start(st, p, pk, pk_len, 0, ctx, ctx_len);
+}
+
+MLDSA_API int mldsa_mu_init_secret(mldsa_mu_state *st, mldsa_param p, const uint8_t *sk,
+                                   size_t sk_len, const uint8_t *ctx, size_t ctx_len) {
+  return mu_start(st, p, sk, sk_len, 1, ctx, ctx_len);
+}
+
+MLDSA_API int mldsa_mu_update(mldsa_mu_state *st, const uint8_t *m, size_t m_len) {
+  if (st == NULL) return MLDSA_ERR_NULL;
+  mu_impl *live = mu_live(st);
+  if (live == NULL) return MLDSA_ERR_PARAM;
+  if (MISSING(m, m_len)) return MLDSA_ERR_NULL;
+  mldsa_shake_absorb(&live->sponge, m, m_len);
+  return MLDSA_OK;
+}
+
+MLDSA_API int mldsa_mu_final(mldsa_mu_state *st, uint8_t mu[64]) {
+  if (st == NULL) return MLDSA_ERR_NULL;
+  mu_impl *live = mu_live(st);
+  if (live == NULL) return MLDSA_ERR_PARAM;
+  if (mu == NULL) return MLDSA_ERR_NULL;
+  mldsa_shake_finalize(&live->sponge);
+  mldsa_shake_squeeze(&live->sponge, mu, MU_BYTES);
+  mldsa_zeroize(st, sizeof *st);
+  return MLDSA_OK;
+}
+
+/* ---- prepared keys ---- */
+
+/* The prepared structs must have the alignment of their type (64 bytes). */
+#define MISALIGNED(ptr) (((uintptr_t)(ptr)&63) != 0)
+
+static void write_header(mldsa_prepared_header *h, uint64_t magic, mldsa_param p,
+                         const mldsa_backend *b) {
+  memset(h->pad, 0, sizeof h->pad);
+  h->set = (uint32_t)p;
+  h->isa = b->isa_id;
+  h->magic = magic;
+  h->check = mldsa_prepared_check(magic, h->set, h->isa);
+}
+
+/* The backend of a key prepared in this process (same ISA), or NULL. */
+static const mldsa_backend *prepared_backend(const mldsa_prepared_header *h, uint64_t magic) {
+  if (h->magic != magic || h->check != mldsa_prepared_check(magic, h->set, h->isa)) return NULL;
+  const mldsa_backend *b = mldsa_backend_for((int)h->set);
+  if (b == NULL || h->isa != b->isa_id) return NULL;
+  return b;
+}
+#define PUBLIC_HEADER(pp) ((const mldsa_prepared_header *)(pp))
+#define SECRET_HEADER(ps) ((const mldsa_prepared_header *)(ps))
+
+MLDSA_API int mldsa_public_key_prepare(mldsa_prepared_public_key *pp, mldsa_param p,
+                                       const uint8_t *pk, size_t pk_len) {
+  const mldsa_backend *b = mldsa_backend_for(p);
+  if (b == NULL) return MLDSA_ERR_PARAM;
+  if (pp == NULL || pk == NULL || MISALIGNED(pp)) return MLDSA_ERR_NULL;
+  if (pk_len != b->pk_bytes) return MLDSA_ERR_LENGTH;
+  b->prepare_public(pp, pk);
+  write_header((mldsa_prepared_header *)pp, MLDSA_PREPARED_PUBLIC_MAGIC, p, b);
+  return MLDSA_OK;
+}
+
+/* The checks of the prepared verify calls, in order; *bp gets the backend. */
+static int check_prepared_verify(const mldsa_backend **bp, const mldsa_prepared_public_key *pp,
+                                 const uint8_t *sig, size_t sig_len, int other_null) {
+  if (pp == NULL || MISALIGNED(pp)) return MLDSA_ERR_NULL;
+  *bp = prepared_backend(PUBLIC_HEADER(pp), MLDSA_PREPARED_PUBLIC_MAGIC);
+  if (*bp == NULL) return MLDSA_ERR_KEY;
+  if (sig == NULL || other_null) return MLDSA_ERR_NULL;
+  if (sig_len != (*bp)->sig_bytes) return MLDSA_ERR_LENGTH;
+  return MLDSA_OK;
+}
+
+MLDSA_API int mldsa_verify_prepared(const mldsa_prepared_public_key *pp, const uint8_t *sig,
+                                    size_t sig_len, const uint8_t *msg, size_t msg_len,
+                                    const uint8_t *ctx, size_t ctx_len) {
+  const mldsa_backend *b = NULL;
+  int ret =
+      check_prepared_verify(&b, pp, sig, sig_len, MISSING(msg, msg_len) || MISSING(ctx, ctx_len));
+  if (ret != MLDSA_OK) return ret;
+  if (ctx_len > 255) return MLDSA_ERR_CONTEXT;
+  uint8_t mu[MU_BYTES];
+  mprime m;
+  frame(&m, 0, ctx, ctx_len, NULL, 0, msg, msg_len);
+  compute_mu(b, mu, PUBLIC_HEADER(pp)->tr, &m);
+  return b->verify_prepared(pp, sig, mu);
+}
+
+MLDSA_API int mldsa_verify_mu_prepared(const mldsa_prepared_public_key *pp, const uint8_t *sig,
+                                       size_t sig_len, const uint8_t mu[64]) {
+  const mldsa_backend *b = NULL;
+  int ret = check_prepared_verify(&b, pp, sig, sig_len, mu == NULL);
+  if (ret != MLDSA_OK) return ret;
+  return b->verify_prepared(pp, sig, mu);
+}
+
+MLDSA_API int mldsa_secret_key_prepare(mldsa_prepared_secret_key *ps, mldsa_param p,
+                                       const uint8_t *sk, size_t sk_len) {
+  const mldsa_backend *b = mldsa_backend_for(p);
+  if (b == NULL) return MLDSA_ERR_PARAM;
+  if (ps == NULL || sk == NULL || MISALIGNED(ps)) return MLDSA_ERR_NULL;
+  if (sk_len != b->sk_bytes) return MLDSA_ERR_LENGTH;
+  int ret = b->prepare_secret(ps, sk);
+  if (ret != MLDSA_OK) {
+    mldsa_zeroize(ps, sizeof *ps);
+    return ret;
+  }
+  write_header((mldsa_prepared_header *)ps, MLDSA_PREPARED_SECRET_MAGIC, p, b);
+  return MLDSA_OK;
+}
+
+/* The checks of the prepared sign calls, in order; *bp gets the backend. */
+static int check_prepared_sign(const mldsa_backend **bp, const mldsa_prepared_secret_key *ps,
+                               const uint8_t *sig, size_t sig_len, int other_null) {
+  if (ps == NULL || MISALIGNED(ps)) return MLDSA_ERR_NULL;
+  *bp = prepared_backend(SECRET_HEADER(ps), MLDSA_PREPARED_SECRET_MAGIC);
+  if (*bp == NULL) return MLDSA_ERR_KEY;
+  if (sig == NULL || other_null) return MLDSA_ERR_NULL;
+  if (sig_len != (*bp)->sig_bytes) return MLDSA_ERR_LENGTH;
+  return MLDSA_OK;
+}
+
+MLDSA_API int mldsa_sign_prepared(const mldsa_prepared_secret_key *ps, uint8_t *sig, size_t sig_len,
+                                  const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
+                                  size_t ctx_len, const uint8_t *rnd) {
+  const mldsa_backend *b = NULL;
+  int ret =
+      check_prepared_sign(&b, ps, sig, sig_len, MISSING(msg, msg_len) || MISSING(ctx, ctx_len));
+  if (ret != MLDSA_OK) return ret;
+  if (ctx_len > 255) {
+    memset(sig, 0, sig_len);
+    return MLDSA_ERR_CONTEXT;
+  }
+  uint8_t mu[MU_BYTES];
+  mprime m;
+  frame(&m, 0, ctx, ctx_len, NULL, 0, msg, msg_len);
+  compute_mu(b, mu, SECRET_HEADER(ps)->tr, &m);
+  ret = sign_mu_with(b, sig, mu, rnd, NULL, ps);
+  mldsa_zeroize(mu, sizeof mu);
+  if (ret != MLDSA_OK) memset(sig, 0, sig_len);
+  return ret;
+}
+
+MLDSA_API int mldsa_sign_mu_prepared(const mldsa_prepared_secret_key *ps, uint8_t *sig,
+                                     size_t sig_len, const uint8_t mu[64], const uint8_t *rnd) {
+  const mldsa_backend *b = NULL;
+  int ret = check_prepared_sign(&b, ps, sig, sig_len, mu == NULL);
+  if (ret != MLDSA_OK) return ret;
+  ret = sign_mu_with(b, sig, mu, rnd, NULL, ps);
+  if (ret != MLDSA_OK) memset(sig, 0, sig_len);
+  return ret;
+}
+
+MLDSA_API void mldsa_secret_key_unprepare(mldsa_prepared_secret_key *ps) {
+  if (ps != NULL) mldsa_zeroize(ps, sizeof *ps);
 }

@@ -9,6 +9,28 @@
 
 #include "fips202.h"
 #include "isas.h"
+#include "mldsa.h"
+
+/* A number per ISA of this build, for prepared keys and mu states to record which ISA's
+ * form they hold; 0 is no ISA (zeroed memory). Valid within one build only. */
+#define MLDSA_ISA_ID_ENTRY(isa) MLDSA_ISA_ID_##isa,
+enum { MLDSA_ISA_ID_NONE = 0, MLDSA_FOR_EACH_ISA(MLDSA_ISA_ID_ENTRY) };
+
+/* The start of every prepared key (public or secret, any set): who made it, then tr.
+ * api.c checks the header and hashes with tr; the backend owns the rest. */
+typedef struct {
+  uint64_t magic; /* MLDSA_PREPARED_PUBLIC_MAGIC or _SECRET_MAGIC */
+  uint64_t check; /* mldsa_prepared_check(magic, set, isa) */
+  uint32_t set;   /* 44, 65 or 87 */
+  uint32_t isa;   /* MLDSA_ISA_ID_<isa> */
+  uint8_t pad[40];
+  uint8_t tr[64];
+} mldsa_prepared_header;
+#define MLDSA_PREPARED_PUBLIC_MAGIC UINT64_C(0x6d6c64736170726b) /* "mldsaprk" */
+#define MLDSA_PREPARED_SECRET_MAGIC UINT64_C(0x6d6c647361707368) /* "mldsapsh" */
+static inline uint64_t mldsa_prepared_check(uint64_t magic, uint32_t set, uint32_t isa) {
+  return (magic ^ ((uint64_t)set << 32 | isa)) * UINT64_C(0x9e3779b97f4a7c15);
+}
 
 typedef struct {
   size_t pk_bytes, sk_bytes, sig_bytes;
@@ -23,6 +45,19 @@ typedef struct {
   int (*verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk);
   /* pk from an expanded sk; MLDSA_ERR_KEY when sk is malformed or inconsistent. */
   int (*public_from_secret)(uint8_t *pk, const uint8_t *sk);
+  /* MLDSA_ISA_ID_<isa> of this backend. */
+  unsigned isa_id;
+  /* Prepared keys: the backend fills everything after pp's header (tr included). The
+   * header is api.c's: written after a successful prepare, checked before every use. */
+  void (*prepare_public)(mldsa_prepared_public_key *pp, const uint8_t *pk);
+  /* Verify from mu under a prepared key; MLDSA_OK or MLDSA_ERR_VERIFY. */
+  int (*verify_prepared)(const mldsa_prepared_public_key *pp, const uint8_t *sig,
+                         const uint8_t mu[64]);
+  /* With the import check; MLDSA_ERR_KEY (and ps wiped) when it fails. */
+  int (*prepare_secret)(mldsa_prepared_secret_key *ps, const uint8_t *sk);
+  /* Sign from mu under a prepared key; as sign. */
+  int (*sign_prepared)(uint8_t *sig, const mldsa_prepared_secret_key *ps, const uint8_t mu[64],
+                       const uint8_t rnd[32]);
 } mldsa_backend;
 
 #define MLDSA_DECLARE_BACKENDS(isa)                 \

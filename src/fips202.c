@@ -41,6 +41,20 @@ void mldsa_shake256_init_with(mldsa_keccak *st, mldsa_permutation perm) {
 
 void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
   while (len > 0) {
+    /* whole blocks at a block boundary: the lanes, then the permutation (every rate is
+     * a multiple of 8 bytes) */
+    if (st->pos == 0 && len >= st->rate) {
+      const size_t rate = st->rate;
+      const mldsa_permutation perm = st->perm;
+      uint64_t *s = st->s;
+      do {
+        for (size_t i = 0; i < rate / 8; ++i) s[i] ^= mldsa_load64_le(in + 8 * i);
+        perm(s);
+        in += rate;
+        len -= rate;
+      } while (len >= rate);
+      continue;
+    }
     /* whole lanes at a time when aligned to a lane boundary */
     if (st->pos % 8 == 0 && len >= 8 && st->pos + 8 <= st->rate) {
       st->s[st->pos / 8] ^= mldsa_load64_le(in);

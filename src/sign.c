@@ -64,15 +64,13 @@ struct keygen_ws {
   mldsa_polyveck s2, t1, t0;
 };
 
-/* From s1 and s2 in ws: t = A s1 + s2, (t1, t0) = Power2Round(t) into ws, then
- * pk = pkEncode(rho, t1) and tr = H(pk). */
+/* From s1 and s2 in ws and A: t = A s1 + s2, (t1, t0) = Power2Round(t) into ws, then
+ * pk = pkEncode(rho, t1) and tr = H(pk). ws->s1hat gets NTT(s1). */
 static void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], struct keygen_ws *ws,
-                        const uint8_t rho[MLDSA_SEEDBYTES]) {
-  mldsa_matrix a;
-  expand_matrix(&a, rho);
+                        const mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
   ws->s1hat = ws->s1;
   vecl_ntt(&ws->s1hat);
-  compute_t(&ws->t1, &a, &ws->s1hat, &ws->s2);
+  compute_t(&ws->t1, a, &ws->s1hat, &ws->s2);
   FOR_EACH_POLY(MLDSA_K, i)
   KERNEL(power2round)(ws->t1.v[i].c, ws->t0.v[i].c, ws->t1.v[i].c);
   pack_pk(pk, rho, &ws->t1);
@@ -91,8 +89,10 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
   SHAKE256(ws.expanded, sizeof ws.expanded, ws.seedbuf, sizeof ws.seedbuf);
   MLDSA_CT_DECLASSIFY(ws.expanded, MLDSA_SEEDBYTES); /* rho: public, part of pk */
 
+  mldsa_matrix a;
   expand_s(&ws.s1, &ws.s2, rhoprime);
-  make_public(pk, tr, &ws, rho);
+  expand_matrix(&a, rho);
+  make_public(pk, tr, &ws, &a, rho);
   pack_sk(sk, rho, key, tr, &ws.s1, &ws.s2, &ws.t0);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_stack_wipe();
@@ -100,27 +100,36 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
 
 /* ---- Sign_internal (Alg. 7), from mu ---- */
 
+/* What signing needs of the secret key, in the form the attempts use: the body of a
+ * prepared secret key, and the one-shot sign's own copy. */
+typedef struct {
+  uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES];
+  mldsa_polyvecl s1;     /* NTT domain, this ISA's order */
+  mldsa_polyveck s2, t0; /* NTT domain, this ISA's order */
+  mldsa_matrix a;        /* ExpandA(rho), this ISA's order */
+} signing_key;
+
+/* The per-signature workspace: all secret, wiped once at the end. */
 struct sign_ws {
-  uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES], tr[MLDSA_TRBYTES];
   uint8_t rhopp_in[MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES]; /* K || rnd || mu */
   uint8_t rhopp[MLDSA_CRHBYTES];
   uint8_t ctilde_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES]; /* mu || w1 */
   uint8_t ctilde[MLDSA_CTILDEBYTES];
-  mldsa_polyvecl s1, y, z;
-  mldsa_polyveck s2, t0, w1, w0, h;
+  mldsa_polyvecl y, z;
+  mldsa_polyveck w1, w0, h;
   mldsa_poly c;
   mask_stream mask; /* y of this and the next attempts */
 };
 
 /* One attempt of the rejection loop; 1 when the attempt gives a signature. The
  * rejection decision of an attempt is public (FIPS 204 section 3.4), the rest secret. */
-static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a) {
+static int sign_attempt(struct sign_ws *ws, const signing_key *k) {
   expand_mask(&ws->y, &ws->mask, ws->rhopp);
 
   /* w = A y, split into high and low bits */
   ws->z = ws->y;
   vecl_ntt(&ws->z);
-  matrix_mul(&ws->w1, a, &ws->z);
+  matrix_mul(&ws->w1, &k->a, &ws->z);
   veck_reduce32(&ws->w1);
   veck_invntt(&ws->w1);
   veck_caddq(&ws->w1);
@@ -135,7 +144,7 @@ static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a) {
 
   /* z = y + c s1, must stay below gamma1 - beta */
   FOR_EACH_POLY(MLDSA_L, i) {
-    KERNEL(pointwise_montgomery)(ws->z.v[i].c, ws->c.c, ws->s1.v[i].c);
+    KERNEL(pointwise_montgomery)(ws->z.v[i].c, ws->c.c, k->s1.v[i].c);
     KERNEL(invntt_tomont)(ws->z.v[i].c);
     KERNEL(add)(ws->z.v[i].c, ws->z.v[i].c, ws->y.v[i].c);
     KERNEL(reduce32)(ws->z.v[i].c);
@@ -147,7 +156,7 @@ static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a) {
 
   /* r0 = LowBits(w - c s2) must stay below gamma2 - beta */
   FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(pointwise_montgomery)(ws->h.v[i].c, ws->c.c, ws->s2.v[i].c);
+    KERNEL(pointwise_montgomery)(ws->h.v[i].c, ws->c.c, k->s2.v[i].c);
     KERNEL(invntt_tomont)(ws->h.v[i].c);
     KERNEL(sub)(ws->w0.v[i].c, ws->w0.v[i].c, ws->h.v[i].c);
     KERNEL(reduce32)(ws->w0.v[i].c);
@@ -157,7 +166,7 @@ static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a) {
 
   /* c t0 must stay below gamma2; the hint then makes up for the dropped t0 */
   FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(pointwise_montgomery)(ws->h.v[i].c, ws->c.c, ws->t0.v[i].c);
+    KERNEL(pointwise_montgomery)(ws->h.v[i].c, ws->c.c, k->t0.v[i].c);
     KERNEL(invntt_tomont)(ws->h.v[i].c);
     KERNEL(reduce32)(ws->h.v[i].c);
     reject |= KERNEL(chknorm)(ws->h.v[i].c, MLDSA_GAMMA2);
@@ -172,34 +181,26 @@ static int sign_attempt(struct sign_ws *ws, const mldsa_matrix *a) {
   return MLDSA_CT_PUBLIC(ones <= MLDSA_OMEGA);
 }
 
-int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const uint8_t *sk) {
+/* The rejection loop under a signing key: the one-shot and the prepared sign. sig is
+ * zeroed when no attempt within the limit succeeds (MLDSA_ERR_KEY). */
+static int sign_with(uint8_t *sig, const signing_key *k, const uint8_t mu[64],
+                     const uint8_t rnd[32]) {
   struct sign_ws ws;
-  mldsa_matrix a;
   int ret = MLDSA_ERR_KEY;
+  /* rho'' = H(K || rnd || mu) */
+  memcpy(ws.rhopp_in, k->key, MLDSA_SEEDBYTES);
+  memcpy(ws.rhopp_in + MLDSA_SEEDBYTES, rnd, MLDSA_RNDBYTES);
+  memcpy(ws.rhopp_in + MLDSA_SEEDBYTES + MLDSA_RNDBYTES, mu, MLDSA_CRHBYTES);
+  SHAKE256(ws.rhopp, sizeof ws.rhopp, ws.rhopp_in, sizeof ws.rhopp_in);
+  memcpy(ws.ctilde_in, mu, MLDSA_CRHBYTES);
+  mask_stream_init(&ws.mask);
 
-  int bad_key = unpack_sk(ws.rho, ws.key, ws.tr, &ws.s1, &ws.s2, &ws.t0, sk);
-  MLDSA_CT_PLANTED_LEAK(ws.s1.v[0].c[0]); /* nothing, except in ci/ct --self-test */
-  if (MLDSA_CT_PUBLIC(bad_key == 0)) { /* the key's validity is returned */
-    /* rho'' = H(K || rnd || mu) */
-    memcpy(ws.rhopp_in, ws.key, MLDSA_SEEDBYTES);
-    memcpy(ws.rhopp_in + MLDSA_SEEDBYTES, rnd, MLDSA_RNDBYTES);
-    memcpy(ws.rhopp_in + MLDSA_SEEDBYTES + MLDSA_RNDBYTES, mu, MLDSA_CRHBYTES);
-    SHAKE256(ws.rhopp, sizeof ws.rhopp, ws.rhopp_in, sizeof ws.rhopp_in);
-    memcpy(ws.ctilde_in, mu, MLDSA_CRHBYTES);
-
-    expand_matrix(&a, ws.rho);
-    mask_stream_init(&ws.mask);
-    vecl_ntt(&ws.s1);
-    veck_ntt(&ws.s2);
-    veck_ntt(&ws.t0);
-
-    for (unsigned attempt = 0; attempt < MLDSA_MAX_SIGN_ATTEMPTS; ++attempt) {
-      if (sign_attempt(&ws, &a)) {
-        MLDSA_CT_DECLASSIFY(&ws.h, sizeof ws.h); /* accepted: the hint is in sig */
-        pack_sig(sig, ws.ctilde, &ws.z, &ws.h);
-        ret = MLDSA_OK;
-        break;
-      }
+  for (unsigned attempt = 0; attempt < MLDSA_MAX_SIGN_ATTEMPTS; ++attempt) {
+    if (sign_attempt(&ws, k)) {
+      MLDSA_CT_DECLASSIFY(&ws.h, sizeof ws.h); /* accepted: the hint is in sig */
+      pack_sig(sig, ws.ctilde, &ws.z, &ws.h);
+      ret = MLDSA_OK;
+      break;
     }
   }
   if (ret != MLDSA_OK) memset(sig, 0, MLDSA_SIGBYTES);
@@ -208,74 +209,203 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
   return ret;
 }
 
+/* s1, s2, t0 of a signing key into NTT domain, A from its rho. */
+static void finish_signing_key(signing_key *k) {
+  vecl_ntt(&k->s1);
+  veck_ntt(&k->s2);
+  veck_ntt(&k->t0);
+  expand_matrix(&k->a, k->rho);
+}
+
+int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const uint8_t *sk) {
+  signing_key k;
+  uint8_t tr[MLDSA_TRBYTES];
+  int ret = MLDSA_ERR_KEY;
+
+  int bad_key = unpack_sk(k.rho, k.key, tr, &k.s1, &k.s2, &k.t0, sk);
+  MLDSA_CT_PLANTED_LEAK(k.s1.v[0].c[0]); /* nothing, except in ci/ct --self-test */
+  if (MLDSA_CT_PUBLIC(bad_key == 0)) {   /* the key's validity is returned */
+    finish_signing_key(&k);
+    ret = sign_with(sig, &k, mu, rnd);
+  } else {
+    memset(sig, 0, MLDSA_SIGBYTES);
+  }
+  mldsa_zeroize(&k, sizeof k);
+  mldsa_stack_wipe();
+  return ret;
+}
+
 /* ---- Verify_internal (Alg. 8), from mu ---- */
 
-int ENTRY(verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk) {
+/* What verifying needs of the public key: the body of a prepared public key, and the
+ * one-shot verify's own copy. */
+typedef struct {
+  mldsa_matrix a;    /* ExpandA(rho), this ISA's order */
+  mldsa_polyveck t1; /* NTT(t1 2^d), this ISA's order */
+} verifying_key;
+
+static void make_verifying_key(verifying_key *k, const uint8_t *pk) {
   uint8_t rho[MLDSA_SEEDBYTES];
-  uint8_t ctilde[MLDSA_CTILDEBYTES], ctilde2[MLDSA_CTILDEBYTES];
-  uint8_t hash_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES];
+  unpack_pk(rho, &k->t1, pk);
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL(shiftl)(k->t1.v[i].c);
+    KERNEL(ntt)(k->t1.v[i].c);
+  }
+  expand_matrix(&k->a, rho);
+}
+
+/* A signature decoded, and z checked against gamma1 - beta. */
+typedef struct {
+  uint8_t ctilde[MLDSA_CTILDEBYTES];
   mldsa_polyvecl z;
-  mldsa_polyveck t1, h, w1;
-  mldsa_poly c;
-  mldsa_matrix a;
+  mldsa_polyveck h;
+} decoded_sig;
 
-  if (unpack_sig(ctilde, &z, &h, sig) != 0) return MLDSA_ERR_VERIFY;
+/* 0 when sig is well formed and ||z|| < gamma1 - beta (cheap: done before any key work). */
+static int decode_sig(decoded_sig *d, const uint8_t *sig) {
+  if (unpack_sig(d->ctilde, &d->z, &d->h, sig) != 0) return -1;
   int too_big = 0;
-  FOR_EACH_POLY(MLDSA_L, i) too_big |= KERNEL(chknorm)(z.v[i].c, MLDSA_GAMMA1 - MLDSA_BETA);
-  if (too_big) return MLDSA_ERR_VERIFY;
+  FOR_EACH_POLY(MLDSA_L, i) too_big |= KERNEL(chknorm)(d->z.v[i].c, MLDSA_GAMMA1 - MLDSA_BETA);
+  return too_big ? -1 : 0;
+}
 
-  unpack_pk(rho, &t1, pk);
-  expand_matrix(&a, rho);
-  sample_in_ball(&c, ctilde, KERNEL(keccak_f1600_x1));
+/* The rest of Alg. 8 under a verifying key: the one-shot and the prepared verify. */
+static int verify_with(const verifying_key *k, decoded_sig *d, const uint8_t mu[64]) {
+  uint8_t ctilde2[MLDSA_CTILDEBYTES];
+  uint8_t hash_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES];
+  mldsa_polyveck w1;
+  mldsa_poly c, ct1;
+
+  sample_in_ball(&c, d->ctilde, KERNEL(keccak_f1600_x1));
   KERNEL(ntt)(c.c);
 
   /* w'approx = A z - c t1 2^d */
-  vecl_ntt(&z);
-  matrix_mul(&w1, &a, &z);
+  vecl_ntt(&d->z);
+  matrix_mul(&w1, &k->a, &d->z);
   FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(shiftl)(t1.v[i].c);
-    KERNEL(ntt)(t1.v[i].c);
-    KERNEL(pointwise_montgomery)(t1.v[i].c, c.c, t1.v[i].c);
-    KERNEL(sub)(w1.v[i].c, w1.v[i].c, t1.v[i].c);
+    KERNEL(pointwise_montgomery)(ct1.c, c.c, k->t1.v[i].c);
+    KERNEL(sub)(w1.v[i].c, w1.v[i].c, ct1.c);
   }
   veck_reduce32(&w1);
   veck_invntt(&w1);
   veck_caddq(&w1);
-  FOR_EACH_POLY(MLDSA_K, i) KERNEL_G2(use_hint)(w1.v[i].c, w1.v[i].c, h.v[i].c);
+  FOR_EACH_POLY(MLDSA_K, i) KERNEL_G2(use_hint)(w1.v[i].c, w1.v[i].c, d->h.v[i].c);
 
   memcpy(hash_in, mu, MLDSA_CRHBYTES);
   pack_w1(hash_in + MLDSA_CRHBYTES, &w1);
   SHAKE256(ctilde2, sizeof ctilde2, hash_in, sizeof hash_in);
-  return mldsa_ct_differ(ctilde, ctilde2, MLDSA_CTILDEBYTES) ? MLDSA_ERR_VERIFY : MLDSA_OK;
+  return mldsa_ct_differ(d->ctilde, ctilde2, MLDSA_CTILDEBYTES) ? MLDSA_ERR_VERIFY : MLDSA_OK;
+}
+
+int ENTRY(verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk) {
+  decoded_sig d;
+  verifying_key k;
+  if (decode_sig(&d, sig) != 0) return MLDSA_ERR_VERIFY;
+  make_verifying_key(&k, pk);
+  return verify_with(&k, &d, mu);
 }
 
 /* ---- pk from an expanded sk, with the import checks ---- */
 
-int ENTRY(public_from_secret)(uint8_t *pk, const uint8_t *sk) {
-  struct keygen_ws ws;
-  uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES], tr[MLDSA_TRBYTES], tr2[MLDSA_TRBYTES];
+/* The import check of sk, whose s1, s2 are in ws and A = ExpandA(rho) in a: recompute
+ * t1, t0, pk and H(pk); nonzero (secret until the caller declassifies it) when tr is not
+ * H(pk) or sk's t0 is not the recomputed t0. ws->t0 gets the recomputed t0, ws->s1hat
+ * NTT(s1). */
+static int check_secret(uint8_t *pk, struct keygen_ws *ws, const mldsa_matrix *a,
+                        const uint8_t rho[MLDSA_SEEDBYTES], const uint8_t tr[MLDSA_TRBYTES],
+                        const uint8_t *sk) {
+  uint8_t tr2[MLDSA_TRBYTES];
   uint8_t t0_packed[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES];
-  mldsa_polyveck t0_given;
-
-  int bad = unpack_sk(rho, key, tr, &ws.s1, &ws.s2, &t0_given, sk);
-  make_public(pk, tr2, &ws, rho);
-  pack_t0(t0_packed, &ws.t0);
-
+  make_public(pk, tr2, ws, a, rho);
+  pack_t0(t0_packed, &ws->t0);
   /* The key is consistent when tr = H(pk) and its t0 is the recomputed one. */
-  bad |= mldsa_ct_differ(tr, tr2, sizeof tr);
+  int bad = mldsa_ct_differ(tr, tr2, sizeof tr2);
   bad |= mldsa_ct_differ(t0_packed, sk + 2 * MLDSA_SEEDBYTES + MLDSA_TRBYTES +
                                          (MLDSA_L + MLDSA_K) * MLDSA_POLYETA_PACKEDBYTES,
                          sizeof t0_packed);
+  mldsa_zeroize(t0_packed, sizeof t0_packed);
+  return bad;
+}
+
+int ENTRY(public_from_secret)(uint8_t *pk, const uint8_t *sk) {
+  struct keygen_ws ws;
+  mldsa_matrix a;
+  uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES], tr[MLDSA_TRBYTES];
+  mldsa_polyveck t0_given;
+
+  int bad = unpack_sk(rho, key, tr, &ws.s1, &ws.s2, &t0_given, sk);
+  expand_matrix(&a, rho);
+  bad |= check_secret(pk, &ws, &a, rho, tr, sk);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_zeroize(key, sizeof key);
   mldsa_zeroize(&t0_given, sizeof t0_given);
-  mldsa_zeroize(t0_packed, sizeof t0_packed);
   mldsa_stack_wipe();
   if (MLDSA_CT_PUBLIC(bad)) { /* the key's validity is returned */
     memset(pk, 0, MLDSA_PUBLICKEYBYTES);
     return MLDSA_ERR_KEY;
   }
   return MLDSA_OK;
+}
+
+/* ---- prepared keys: the header (api.c's), then the key in the form above ---- */
+
+typedef struct {
+  mldsa_prepared_header hdr;
+  verifying_key k;
+} prepared_public;
+
+typedef struct {
+  mldsa_prepared_header hdr;
+  signing_key k;
+} prepared_secret;
+
+_Static_assert(sizeof(prepared_public) <= sizeof(mldsa_prepared_public_key),
+               "MLDSA_PREPARED_PUBLIC_KEY_BYTES too small");
+_Static_assert(sizeof(prepared_secret) <= sizeof(mldsa_prepared_secret_key),
+               "MLDSA_PREPARED_SECRET_KEY_BYTES too small");
+_Static_assert(_Alignof(prepared_public) <= _Alignof(mldsa_prepared_public_key),
+               "mldsa_prepared_public_key under-aligned");
+_Static_assert(_Alignof(prepared_secret) <= _Alignof(mldsa_prepared_secret_key),
+               "mldsa_prepared_secret_key under-aligned");
+
+static void prepare_public(mldsa_prepared_public_key *out, const uint8_t *pk) {
+  prepared_public *pp = (prepared_public *)out;
+  SHAKE256(pp->hdr.tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
+  make_verifying_key(&pp->k, pk);
+}
+
+static int verify_prepared(const mldsa_prepared_public_key *in, const uint8_t *sig,
+                           const uint8_t mu[64]) {
+  const prepared_public *pp = (const prepared_public *)in;
+  decoded_sig d;
+  if (decode_sig(&d, sig) != 0) return MLDSA_ERR_VERIFY;
+  return verify_with(&pp->k, &d, mu);
+}
+
+static int prepare_secret(mldsa_prepared_secret_key *out, const uint8_t *sk) {
+  prepared_secret *ps = (prepared_secret *)out;
+  struct keygen_ws ws;
+  uint8_t pk[MLDSA_PUBLICKEYBYTES];
+
+  int bad = unpack_sk(ps->k.rho, ps->k.key, ps->hdr.tr, &ws.s1, &ws.s2, &ps->k.t0, sk);
+  expand_matrix(&ps->k.a, ps->k.rho);
+  bad |= check_secret(pk, &ws, &ps->k.a, ps->k.rho, ps->hdr.tr, sk);
+  ps->k.s1 = ws.s1hat;
+  ps->k.s2 = ws.s2;
+  veck_ntt(&ps->k.s2);
+  veck_ntt(&ps->k.t0);
+  mldsa_zeroize(&ws, sizeof ws);
+  mldsa_stack_wipe();
+  if (MLDSA_CT_PUBLIC(bad)) { /* the key's validity is returned */
+    mldsa_zeroize(ps, sizeof *ps);
+    return MLDSA_ERR_KEY;
+  }
+  return MLDSA_OK;
+}
+
+static int sign_prepared(uint8_t *sig, const mldsa_prepared_secret_key *in, const uint8_t mu[64],
+                         const uint8_t rnd[32]) {
+  return sign_with(sig, &((const prepared_secret *)in)->k, mu, rnd);
 }
 
 const mldsa_backend ENTRY(backend) = {
@@ -287,4 +417,9 @@ const mldsa_backend ENTRY(backend) = {
     ENTRY(sign),
     ENTRY(verify),
     ENTRY(public_from_secret),
+    MLDSA_CAT3(MLDSA_ISA_ID_, MLDSA_ISA, ),
+    prepare_public,
+    verify_prepared,
+    prepare_secret,
+    sign_prepared,
 };

@@ -3,6 +3,14 @@
  * keyGen, sigGen (FIPS204), sigGen (FIPS204-tr1: seed and expanded keys) and sigVer, through
  * the public API, on the ISA the library chose (capped by MLDSA_ISA).
  *
+ * Each sigGen and sigVer vector also runs through the other paths to the same result:
+ * - prepared keys: every vector through mldsa_sign_mu_prepared / mldsa_verify_mu_prepared
+ *   with mu = SHAKE256(tr || M') computed here with OpenSSL (M' framed per interface), and
+ *   the pure ones also through mldsa_sign_prepared / mldsa_verify_prepared;
+ * - streaming mu: the pure ones through mldsa_mu_init / _init_secret, mldsa_mu_update in
+ *   pieces whose sizes vary per vector (1 byte, around the SHAKE256 rate, larger), and
+ *   mldsa_mu_final, then mldsa_sign_mu / mldsa_verify_mu.
+ *
  * Usage: test_acvp [vector-dir]   (default: the source tree's vectors/, set by CMake)
  *
  * The files are read (gzip) and parsed (cJSON) once, before the Check runner starts; each
@@ -76,6 +84,10 @@ typedef struct {
   unsigned passed[NUM_FILES][NUM_SETS]; /* vectors whose every comparison succeeded */
   unsigned sign_verified;               /* sigGen signatures also checked by verify */
   unsigned pk_derived;                  /* expanded keys that gave a pk */
+  unsigned prepared_sign;               /* sigGen vectors signed through a prepared key */
+  unsigned prepared_verify;             /* vectors verified through a prepared key */
+  unsigned streaming_sign;              /* pure sigGen vectors signed from a streamed mu */
+  unsigned streaming_verify;            /* pure vectors verified from a streamed mu */
 } counters;
 static counters *count;
 
@@ -251,21 +263,22 @@ typedef struct {
   mldsa_hash id;
   size_t len;         /* digest length (the XOF output length for SHAKE) */
   int xof;
+  uint8_t oid_last; /* OID 2.16.840.1.101.3.4.2.<oid_last> (FIPS 204 Alg. 4) */
 } hash_alg;
 
 static const hash_alg hash_algs[] = {
-    {"SHA2-224", "SHA224", MLDSA_SHA2_224, 28, 0},
-    {"SHA2-256", "SHA256", MLDSA_SHA2_256, 32, 0},
-    {"SHA2-384", "SHA384", MLDSA_SHA2_384, 48, 0},
-    {"SHA2-512", "SHA512", MLDSA_SHA2_512, 64, 0},
-    {"SHA2-512/224", "SHA512-224", MLDSA_SHA2_512_224, 28, 0},
-    {"SHA2-512/256", "SHA512-256", MLDSA_SHA2_512_256, 32, 0},
-    {"SHA3-224", "SHA3-224", MLDSA_SHA3_224, 28, 0},
-    {"SHA3-256", "SHA3-256", MLDSA_SHA3_256, 32, 0},
-    {"SHA3-384", "SHA3-384", MLDSA_SHA3_384, 48, 0},
-    {"SHA3-512", "SHA3-512", MLDSA_SHA3_512, 64, 0},
-    {"SHAKE-128", "SHAKE128", MLDSA_SHAKE128, 32, 1},
-    {"SHAKE-256", "SHAKE256", MLDSA_SHAKE256, 64, 1},
+    {"SHA2-224", "SHA224", MLDSA_SHA2_224, 28, 0, 0x04},
+    {"SHA2-256", "SHA256", MLDSA_SHA2_256, 32, 0, 0x01},
+    {"SHA2-384", "SHA384", MLDSA_SHA2_384, 48, 0, 0x02},
+    {"SHA2-512", "SHA512", MLDSA_SHA2_512, 64, 0, 0x03},
+    {"SHA2-512/224", "SHA512-224", MLDSA_SHA2_512_224, 28, 0, 0x05},
+    {"SHA2-512/256", "SHA512-256", MLDSA_SHA2_512_256, 32, 0, 0x06},
+    {"SHA3-224", "SHA3-224", MLDSA_SHA3_224, 28, 0, 0x07},
+    {"SHA3-256", "SHA3-256", MLDSA_SHA3_256, 32, 0, 0x08},
+    {"SHA3-384", "SHA3-384", MLDSA_SHA3_384, 48, 0, 0x09},
+    {"SHA3-512", "SHA3-512", MLDSA_SHA3_512, 64, 0, 0x0A},
+    {"SHAKE-128", "SHAKE128", MLDSA_SHAKE128, 32, 1, 0x0B},
+    {"SHAKE-256", "SHAKE256", MLDSA_SHAKE256, 64, 1, 0x0C},
 };
 
 /* PH(message) with OpenSSL; the table entry of hashAlg. */
@@ -289,6 +302,154 @@ static const hash_alg *prehash(const char *name, const uint8_t *msg, size_t msg_
   EVP_MD_CTX_free(ctx);
   ck_assert_msg(ok, "%s: OpenSSL %s failed", where, h->evp);
   return h;
+}
+
+/* ---------------------------------------------------------------- other paths */
+
+/* M' of a vector, as FIPS 204 frames it: prefix || body. */
+typedef struct {
+  uint8_t prefix[2 + 255 + 11];
+  size_t prefix_len;
+  const uint8_t *body;
+  size_t body_len;
+} framed;
+
+/* Pure (Alg. 2): 0 || len(ctx) || ctx || msg. */
+static void frame_pure(framed *f, const uint8_t *ctx, size_t ctx_len, const uint8_t *msg,
+                       size_t msg_len) {
+  f->prefix[0] = 0;
+  f->prefix[1] = (uint8_t)ctx_len;
+  memcpy(f->prefix + 2, ctx, ctx_len);
+  f->prefix_len = 2 + ctx_len;
+  f->body = msg;
+  f->body_len = msg_len;
+}
+
+/* Pre-hash (Alg. 4): 1 || len(ctx) || ctx || OID || PH(msg). */
+static void frame_prehash(framed *f, const uint8_t *ctx, size_t ctx_len, const hash_alg *h,
+                          const uint8_t *digest) {
+  static const uint8_t arc[10] = {0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02};
+  f->prefix[0] = 1;
+  f->prefix[1] = (uint8_t)ctx_len;
+  memcpy(f->prefix + 2, ctx, ctx_len);
+  memcpy(f->prefix + 2 + ctx_len, arc, sizeof arc);
+  f->prefix[2 + ctx_len + sizeof arc] = h->oid_last;
+  f->prefix_len = 2 + ctx_len + sizeof arc + 1;
+  f->body = digest;
+  f->body_len = h->len;
+}
+
+/* SHAKE256(a || b || c, outlen) with OpenSSL: the test's own mu and tr. */
+static void openssl_shake256(uint8_t *out, size_t outlen, const uint8_t *a, size_t alen,
+                             const uint8_t *b, size_t blen, const uint8_t *c, size_t clen) {
+  EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+  ck_assert_msg(ctx != NULL, "%s: EVP_MD_CTX_new failed", where);
+  int ok = EVP_DigestInit_ex(ctx, EVP_shake256(), NULL) && EVP_DigestUpdate(ctx, a, alen) &&
+           EVP_DigestUpdate(ctx, b, blen) && EVP_DigestUpdate(ctx, c, clen) &&
+           EVP_DigestFinalXOF(ctx, out, outlen);
+  EVP_MD_CTX_free(ctx);
+  ck_assert_msg(ok, "%s: OpenSSL SHAKE256 failed", where);
+}
+
+static void reference_mu(uint8_t mu[64], const uint8_t tr[64], const framed *f) {
+  openssl_shake256(mu, 64, tr, 64, f->prefix, f->prefix_len, f->body, f->body_len);
+}
+
+/* mu of the pure interface through the streaming API, msg fed in pieces whose sizes
+ * cycle through a list (1 byte, around the SHAKE256 rate of 136, larger) from a start
+ * that depends on the vector. key is pk, or sk when secret. */
+static void streaming_mu(uint8_t mu[64], mldsa_param p, int secret, const uint8_t *key,
+                         size_t key_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *msg,
+                         size_t msg_len, unsigned start) {
+  static const size_t pieces[] = {1, 135, 136, 137, 7, 0, 271, 272, 273, 64, 1000};
+  const size_t npieces = sizeof pieces / sizeof pieces[0];
+  mldsa_mu_state st;
+  memset(&st, 0x5A, sizeof st); /* not zero: init must not rely on a clean state */
+  if (secret)
+    assert_rc(mldsa_mu_init_secret(&st, p, key, key_len, ctx, ctx_len), MLDSA_OK,
+              "mldsa_mu_init_secret");
+  else
+    assert_rc(mldsa_mu_init(&st, p, key, key_len, ctx, ctx_len), MLDSA_OK, "mldsa_mu_init");
+  size_t done = 0;
+  for (unsigned i = start; done < msg_len; ++i) {
+    size_t n = pieces[i % npieces];
+    if (n > msg_len - done) n = msg_len - done;
+    assert_rc(mldsa_mu_update(&st, msg + done, n), MLDSA_OK, "mldsa_mu_update");
+    done += n;
+  }
+  assert_rc(mldsa_mu_final(&st, mu), MLDSA_OK, "mldsa_mu_final");
+}
+
+/* Caller memory of the prepared keys: large, so static. */
+static mldsa_prepared_secret_key prepared_sk;
+static mldsa_prepared_public_key prepared_pk;
+
+/* sigGen through the other paths: prepared keys for every vector (mu from OpenSSL),
+ * streaming mu and the prepared message-level calls for the pure ones (msg != NULL). */
+static void siggen_other_paths(mldsa_param p, const uint8_t *sk, size_t skb, const uint8_t *pk,
+                               size_t pkb, const framed *f, const uint8_t *rnd,
+                               const uint8_t *sig_want, size_t sigb, const uint8_t *ctx,
+                               size_t ctx_len, const uint8_t *msg, size_t msg_len, unsigned tcid) {
+  uint8_t mu[64], mu2[64], sig[8192];
+  reference_mu(mu, sk + 64, f); /* tr is bytes 64..127 of sk */
+
+  assert_rc(mldsa_secret_key_prepare(&prepared_sk, p, sk, skb), MLDSA_OK,
+            "mldsa_secret_key_prepare");
+  assert_rc(mldsa_public_key_prepare(&prepared_pk, p, pk, pkb), MLDSA_OK,
+            "mldsa_public_key_prepare");
+  memset(sig, 0xAA, sigb);
+  assert_rc(mldsa_sign_mu_prepared(&prepared_sk, sig, sigb, mu, rnd), MLDSA_OK,
+            "mldsa_sign_mu_prepared");
+  assert_bytes(sig, sig_want, sigb, "signature of mldsa_sign_mu_prepared");
+  assert_rc(mldsa_verify_mu_prepared(&prepared_pk, sig_want, sigb, mu), MLDSA_OK,
+            "mldsa_verify_mu_prepared");
+  if (msg != NULL) {
+    memset(sig, 0xAA, sigb);
+    assert_rc(mldsa_sign_prepared(&prepared_sk, sig, sigb, msg, msg_len, ctx, ctx_len, rnd),
+              MLDSA_OK, "mldsa_sign_prepared");
+    assert_bytes(sig, sig_want, sigb, "signature of mldsa_sign_prepared");
+    assert_rc(mldsa_verify_prepared(&prepared_pk, sig_want, sigb, msg, msg_len, ctx, ctx_len),
+              MLDSA_OK, "mldsa_verify_prepared");
+
+    streaming_mu(mu2, p, 1, sk, skb, ctx, ctx_len, msg, msg_len, tcid);
+    assert_bytes(mu2, mu, 64, "streamed mu (tr from sk)");
+    memset(sig, 0xAA, sigb);
+    assert_rc(mldsa_sign_mu(p, sig, sigb, mu2, rnd, sk, skb), MLDSA_OK,
+              "mldsa_sign_mu of a streamed mu");
+    assert_bytes(sig, sig_want, sigb, "signature from a streamed mu");
+    streaming_mu(mu2, p, 0, pk, pkb, ctx, ctx_len, msg, msg_len, tcid + 3);
+    assert_bytes(mu2, mu, 64, "streamed mu (tr from pk)");
+    assert_rc(mldsa_verify_mu(p, sig_want, sigb, mu2, pk, pkb), MLDSA_OK,
+              "mldsa_verify_mu of a streamed mu");
+    count->streaming_sign++;
+    count->streaming_verify++;
+  }
+  mldsa_secret_key_unprepare(&prepared_sk);
+  count->prepared_sign++;
+  count->prepared_verify++;
+}
+
+/* sigVer through the other paths; want is the expected verdict. */
+static void sigver_other_paths(mldsa_param p, const uint8_t *pk, size_t pkb, const framed *f,
+                               const uint8_t *sig, size_t sigb, int want, const uint8_t *ctx,
+                               size_t ctx_len, const uint8_t *msg, size_t msg_len, unsigned tcid) {
+  uint8_t tr[64], mu[64], mu2[64];
+  openssl_shake256(tr, 64, pk, pkb, NULL, 0, NULL, 0);
+  reference_mu(mu, tr, f);
+  assert_rc(mldsa_public_key_prepare(&prepared_pk, p, pk, pkb), MLDSA_OK,
+            "mldsa_public_key_prepare");
+  assert_rc(mldsa_verify_mu_prepared(&prepared_pk, sig, sigb, mu), want,
+            "mldsa_verify_mu_prepared");
+  if (msg != NULL) {
+    assert_rc(mldsa_verify_prepared(&prepared_pk, sig, sigb, msg, msg_len, ctx, ctx_len), want,
+              "mldsa_verify_prepared");
+    streaming_mu(mu2, p, 0, pk, pkb, ctx, ctx_len, msg, msg_len, tcid);
+    assert_bytes(mu2, mu, 64, "streamed mu");
+    assert_rc(mldsa_verify_mu(p, sig, sigb, mu2, pk, pkb), want,
+              "mldsa_verify_mu of a streamed mu");
+    count->streaming_verify++;
+  }
+  count->prepared_verify++;
 }
 
 /* ---------------------------------------------------------------- keyGen */
@@ -366,6 +527,10 @@ static void run_siggen(int file, const vector *v) {
       assert_bytes(sig, sig_want, sigb, "signature");
       assert_rc(mldsa_verify(p, sig, sigb, msg, msg_len, ctx, ctx_len, pk, pkb), MLDSA_OK,
                 "mldsa_verify of the produced signature");
+      framed f;
+      frame_pure(&f, ctx, ctx_len, msg, msg_len);
+      siggen_other_paths(p, sk, skb, pk, pkb, &f, rnd, sig_want, sigb, ctx, ctx_len, msg, msg_len,
+                         (unsigned)v->tcid);
     } else {
       ck_assert_msg(strcmp(ph, "preHash") == 0, "%s: unknown preHash \"%s\"", where, ph);
       uint8_t digest[64];
@@ -376,6 +541,10 @@ static void run_siggen(int file, const vector *v) {
       assert_bytes(sig, sig_want, sigb, "signature");
       assert_rc(mldsa_verify_prehash(p, sig, sigb, digest, h->len, h->id, ctx, ctx_len, pk, pkb),
                 MLDSA_OK, "mldsa_verify_prehash of the produced signature");
+      framed f;
+      frame_prehash(&f, ctx, ctx_len, h, digest);
+      siggen_other_paths(p, sk, skb, pk, pkb, &f, rnd, sig_want, sigb, NULL, 0, NULL, 0,
+                         (unsigned)v->tcid);
     }
   } else {
     ck_assert_msg(strcmp(iface, "internal") == 0, "%s: unknown signatureInterface \"%s\"", where,
@@ -386,6 +555,20 @@ static void run_siggen(int file, const vector *v) {
       assert_bytes(sig, sig_want, sigb, "signature");
       assert_rc(mldsa_verify_mu(p, sig, sigb, mu, pk, pkb), MLDSA_OK,
                 "mldsa_verify_mu of the produced signature");
+      uint8_t sig2[8192];
+      assert_rc(mldsa_secret_key_prepare(&prepared_sk, p, sk, skb), MLDSA_OK,
+                "mldsa_secret_key_prepare");
+      assert_rc(mldsa_public_key_prepare(&prepared_pk, p, pk, pkb), MLDSA_OK,
+                "mldsa_public_key_prepare");
+      memset(sig2, 0xAA, sigb);
+      assert_rc(mldsa_sign_mu_prepared(&prepared_sk, sig2, sigb, mu, rnd), MLDSA_OK,
+                "mldsa_sign_mu_prepared");
+      assert_bytes(sig2, sig_want, sigb, "signature of mldsa_sign_mu_prepared");
+      assert_rc(mldsa_verify_mu_prepared(&prepared_pk, sig_want, sigb, mu), MLDSA_OK,
+                "mldsa_verify_mu_prepared");
+      mldsa_secret_key_unprepare(&prepared_sk);
+      count->prepared_sign++;
+      count->prepared_verify++;
     } else {
       size_t mlen;
       const uint8_t *mprime = get_hex(t, "message", &mlen, 0);
@@ -394,6 +577,9 @@ static void run_siggen(int file, const vector *v) {
       assert_bytes(sig, sig_want, sigb, "signature");
       assert_rc(mldsa_verify_internal(p, sig, sigb, mprime, mlen, pk, pkb), MLDSA_OK,
                 "mldsa_verify_internal of the produced signature");
+      framed f = {.prefix_len = 0, .body = mprime, .body_len = mlen};
+      siggen_other_paths(p, sk, skb, pk, pkb, &f, rnd, sig_want, sigb, NULL, 0, NULL, 0,
+                         (unsigned)v->tcid);
     }
   }
   count->sign_verified++;
@@ -429,12 +615,19 @@ START_TEST(test_sigver) {
     if (strcmp(ph, "pure") == 0) {
       rc = mldsa_verify(p, sig, sigb, msg, msg_len, ctx, ctx_len, pk, pkb);
       call = "mldsa_verify";
+      framed f;
+      frame_pure(&f, ctx, ctx_len, msg, msg_len);
+      sigver_other_paths(p, pk, pkb, &f, sig, sigb, want, ctx, ctx_len, msg, msg_len,
+                         (unsigned)v->tcid);
     } else {
       ck_assert_msg(strcmp(ph, "preHash") == 0, "%s: unknown preHash \"%s\"", where, ph);
       uint8_t digest[64];
       const hash_alg *h = prehash(get_str(t, "hashAlg"), msg, msg_len, digest);
       rc = mldsa_verify_prehash(p, sig, sigb, digest, h->len, h->id, ctx, ctx_len, pk, pkb);
       call = "mldsa_verify_prehash";
+      framed f;
+      frame_prehash(&f, ctx, ctx_len, h, digest);
+      sigver_other_paths(p, pk, pkb, &f, sig, sigb, want, NULL, 0, NULL, 0, (unsigned)v->tcid);
     }
   } else {
     ck_assert_msg(strcmp(iface, "internal") == 0, "%s: unknown signatureInterface \"%s\"", where,
@@ -443,11 +636,18 @@ START_TEST(test_sigver) {
       const uint8_t *mu = get_hex(t, "mu", NULL, 64);
       rc = mldsa_verify_mu(p, sig, sigb, mu, pk, pkb);
       call = "mldsa_verify_mu";
+      assert_rc(mldsa_public_key_prepare(&prepared_pk, p, pk, pkb), MLDSA_OK,
+                "mldsa_public_key_prepare");
+      assert_rc(mldsa_verify_mu_prepared(&prepared_pk, sig, sigb, mu), want,
+                "mldsa_verify_mu_prepared");
+      count->prepared_verify++;
     } else {
       size_t mlen;
       const uint8_t *mprime = get_hex(t, "message", &mlen, 0);
       rc = mldsa_verify_internal(p, sig, sigb, mprime, mlen, pk, pkb);
       call = "mldsa_verify_internal";
+      framed f = {.prefix_len = 0, .body = mprime, .body_len = mlen};
+      sigver_other_paths(p, pk, pkb, &f, sig, sigb, want, NULL, 0, NULL, 0, (unsigned)v->tcid);
     }
   }
   const cJSON *reason = cJSON_GetObjectItemCaseSensitive(t, "reason");
@@ -541,12 +741,26 @@ int main(int argc, char **argv) {
          "from expanded keys; %.2f s\n",
          passed, expected, isa, count->sign_verified, count->pk_derived,
          (double)(t0.tv_sec - t1.tv_sec) + (double)(t0.tv_nsec - t1.tv_nsec) / 1e9);
+  printf(
+      "acvp other paths (isa %s): prepared keys: %u sigGen signed, %u sigGen+sigVer "
+      "verified; streaming mu: %u pure sigGen signed, %u pure sigGen+sigVer verified\n",
+      isa, count->prepared_sign, count->prepared_verify, count->streaming_sign,
+      count->streaming_verify);
 
   for (int i = 0; i < NUM_FILES; ++i) {
     cJSON_Delete(files[i].root);
     free(files[i].v);
   }
-  /* Every listed vector must have run and passed, whatever Check counted. */
+  /* Every listed vector must have run and passed, whatever Check counted; every sigGen
+   * and sigVer vector also through a prepared key. */
+  unsigned siggen = 0;
+  for (int s = 0; s < NUM_SETS; ++s)
+    siggen += count->passed[F_SIGGEN][s] + count->passed[F_SIGGEN_TR1][s];
+  if (count->prepared_sign != siggen ||
+      count->prepared_verify != siggen + (unsigned)files[F_SIGVER].expected) {
+    printf("acvp: FAIL: not every sigGen/sigVer vector ran through a prepared key\n");
+    return EXIT_FAILURE;
+  }
   if (failed != 0 || passed != expected || total != expected) return EXIT_FAILURE;
   return EXIT_SUCCESS;
 }

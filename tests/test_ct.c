@@ -11,12 +11,13 @@
  * declassifies the outputs it receives (pk, sig) before using them.
  *
  * For each parameter set: keygen from a seed, the import check (public_key_from_secret),
- * the same on a malformed key (ERR_KEY path), then signing with pure, pre-hash, internal,
- * external-mu and hedged interfaces (rnd secret; `signs` signatures each, argv[1], default
- * 1), each signature verified. The number of new memcheck errors is printed after each
- * operation, and the program fails when there is any. It also checks that the taint
- * really flows (pk and sig come back undefined before they are declassified), so that a
- * harness that marks nothing cannot pass.
+ * the same on a malformed key (ERR_KEY path), secret-key preparation (and its ERR_KEY
+ * path), then signing with pure, pre-hash, internal, external-mu, hedged, prepared-key
+ * (pure and mu, from a mu streamed with mldsa_mu_init_secret) interfaces (rnd secret;
+ * `signs` signatures each, argv[1], default 1), each signature verified. The number of new memcheck
+ * errors is printed after each operation, and the program fails when there is any. It also checks
+ * that the taint really flows (pk and sig come back undefined before they are declassified), so
+ * that a harness that marks nothing cannot pass.
  *
  * MLDSA_ISA=<isa> selects the ISA (tests/test_common.h gate: exit 77 when not in use).
  * Outside valgrind the client requests do nothing: the run is then only functional. */
@@ -101,6 +102,9 @@ static void verify_ok(const set_info *s, const char *op, int rc) {
   }
 }
 
+/* A prepared secret key: caller memory, large, so static. */
+static mldsa_prepared_secret_key prepared;
+
 static void run_set(const set_info *s, unsigned signs) {
   static uint8_t pk[PK_MAX], pk2[PK_MAX], sk[SK_MAX], bad_sk[SK_MAX], sig[SIG_MAX];
   uint8_t seed[32], rnd[32], msg[64], ctx[16], digest[32], mu[64];
@@ -143,6 +147,14 @@ static void run_set(const set_info *s, unsigned signs) {
   rc = mldsa_sign(s->p, sig, sig_len, msg, sizeof msg, NULL, 0, rnd, bad_sk, sk_len);
   op_done(s, "sign with a malformed key");
   if (rc != MLDSA_ERR_KEY) fail("malformed key accepted by sign");
+  op_start();
+  rc = mldsa_secret_key_prepare(&prepared, s->p, bad_sk, sk_len);
+  op_done(s, "prepare a malformed key");
+  if (rc != MLDSA_ERR_KEY) fail("malformed key accepted by secret_key_prepare");
+  op_start();
+  rc = mldsa_secret_key_prepare(&prepared, s->p, sk, sk_len);
+  op_done(s, "secret_key_prepare");
+  if (rc != MLDSA_OK) fail("secret_key_prepare");
 
   for (unsigned i = 0; i < signs; ++i) {
     mldsa_test_randbytes(msg, sizeof msg);
@@ -194,7 +206,31 @@ static void run_set(const set_info *s, unsigned signs) {
     rc = mldsa_sign(s->p, sig, sig_len, msg, sizeof msg, NULL, 0, NULL, sk, sk_len);
     check_signature(s, "sign (hedged, OS rnd)", rc, sig, sig_len);
     verify_ok(s, "hedged", mldsa_verify(s->p, sig, sig_len, msg, sizeof msg, NULL, 0, pk, pk_len));
+
+    mldsa_test_randbytes(rnd, sizeof rnd);
+    SECRET(rnd, sizeof rnd);
+    op_start();
+    rc = mldsa_sign_prepared(&prepared, sig, sig_len, msg, sizeof msg, ctx, sizeof ctx, rnd);
+    check_signature(s, "sign (prepared key)", rc, sig, sig_len);
+    verify_ok(s, "prepared key",
+              mldsa_verify(s->p, sig, sig_len, msg, sizeof msg, ctx, sizeof ctx, pk, pk_len));
+
+    mldsa_mu_state st;
+    op_start();
+    rc = mldsa_mu_init_secret(&st, s->p, sk, sk_len, ctx, sizeof ctx);
+    if (rc == MLDSA_OK) rc = mldsa_mu_update(&st, msg, sizeof msg);
+    if (rc == MLDSA_OK) rc = mldsa_mu_final(&st, mu);
+    op_done(s, "streaming mu (tr of sk)");
+    if (rc != MLDSA_OK) fail("streaming mu");
+    mldsa_test_randbytes(rnd, sizeof rnd);
+    SECRET(rnd, sizeof rnd);
+    op_start();
+    rc = mldsa_sign_mu_prepared(&prepared, sig, sig_len, mu, rnd);
+    check_signature(s, "sign (prepared key, mu)", rc, sig, sig_len);
+    verify_ok(s, "prepared key, mu",
+              mldsa_verify(s->p, sig, sig_len, msg, sizeof msg, ctx, sizeof ctx, pk, pk_len));
   }
+  mldsa_secret_key_unprepare(&prepared);
 }
 
 int main(int argc, char **argv) {

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* Peak stack of keygen, sign, verify and key import, per parameter set, on the
- * ISA in use, measured by stack painting: each operation runs on a thread whose 1 MiB
- * stack this program allocated and filled with a pattern; the deepest byte that is no
- * longer the pattern gives the peak (from the thread function's frame).
+/* Peak stack of keygen, sign, verify and key import, and of the prepared-key calls
+ * (prepare_public, prepare_secret, verify_prepared, sign_prepared: the prepared key is
+ * caller memory, static here), per parameter set, on the ISA in use, measured by stack painting:
+ * each operation runs on a thread whose 1 MiB stack this program allocated and filled with a
+ * pattern; the deepest byte that is no longer the pattern gives the peak (from the thread
+ * function's frame).
  *
  *   test_stack BUDGET_FILE      fail when a figure exceeds its budget
  *   test_stack                  print the figures only
@@ -45,8 +47,23 @@ typedef struct {
 } set_info;
 static const set_info sets[3] = {{MLDSA_44, "44"}, {MLDSA_65, "65"}, {MLDSA_87, "87"}};
 
-enum op { KEYGEN, SIGN, VERIFY, IMPORT, NUM_OPS };
-static const char *const op_names[NUM_OPS] = {"keygen", "sign", "verify", "import"};
+enum op {
+  KEYGEN,
+  SIGN,
+  VERIFY,
+  IMPORT,
+  PREPARE_PUBLIC,
+  PREPARE_SECRET,
+  VERIFY_PREPARED,
+  SIGN_PREPARED,
+  NUM_OPS
+};
+static const char *const op_names[NUM_OPS] = {"keygen",          "sign",           "verify",
+                                              "import",          "prepare_public", "prepare_secret",
+                                              "verify_prepared", "sign_prepared"};
+
+static mldsa_prepared_public_key prepared_pk;
+static mldsa_prepared_secret_key prepared_sk;
 
 static uint8_t pk[2592], pk2[2592], sk[4896], sig[4627], msg[100], seed[32], rnd[32];
 
@@ -67,6 +84,14 @@ static __attribute__((noinline)) int run_op(enum op op, mldsa_param p) {
       return mldsa_sign(p, sig, sigl, msg, sizeof msg, NULL, 0, rnd, sk, skl);
     case VERIFY:
       return mldsa_verify(p, sig, sigl, msg, sizeof msg, NULL, 0, pk, pkl);
+    case PREPARE_PUBLIC:
+      return mldsa_public_key_prepare(&prepared_pk, p, pk, pkl);
+    case PREPARE_SECRET:
+      return mldsa_secret_key_prepare(&prepared_sk, p, sk, skl);
+    case VERIFY_PREPARED: /* after PREPARE_PUBLIC, of sig made by SIGN */
+      return mldsa_verify_prepared(&prepared_pk, sig, sigl, msg, sizeof msg, NULL, 0);
+    case SIGN_PREPARED: /* after PREPARE_SECRET */
+      return mldsa_sign_prepared(&prepared_sk, sig, sigl, msg, sizeof msg, NULL, 0, rnd);
     default:
       return mldsa_public_key_from_secret(p, pk2, pkl, sk, skl);
   }

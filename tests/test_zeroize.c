@@ -11,7 +11,12 @@
  *     H(K || rnd || mu), NTT(s1), NTT(s2), NTT(t0) as this ISA's ntt computes them, the
  *     SHAKE256 streams of ExpandMask and the masks y of the first attempts;
  *   keygen: the seed, rho' and K, the ExpandS streams, packed s1/s2/t0, NTT(s1);
- *   import (mldsa_public_key_from_secret): K, packed s1/s2/t0, NTT(s1).
+ *   import (mldsa_public_key_from_secret): K, packed s1/s2/t0, NTT(s1);
+ *   prepare_secret (mldsa_secret_key_prepare): K, packed s1/s2/t0, NTT(s1/s2/t0): the
+ *     prepared key (caller memory, not on the stack) holds them, the stack must not;
+ *   sign_prepared: as sign, from a key prepared beforehand;
+ *   unprepare: prepare, sign_prepared, mldsa_secret_key_unprepare; then the prepared
+ *     key's memory is searched too and must hold none of the secrets.
  * The check is shown to work by a planted defect: a function of this test that leaves a
  * copy of K in its stack frame, called on the same thread after sign, must be reported.
  *
@@ -257,8 +262,12 @@ NO_ASAN static unsigned search(const uint8_t *mem, size_t len, uintptr_t top, fi
 
 /* ---------------------------------------------------------------- the operations */
 
-enum op { KEYGEN, SIGN, SIGN_MU, IMPORT };
-static const char *const op_names[] = {"keygen", "sign", "sign_mu", "import"};
+enum op { KEYGEN, SIGN, SIGN_MU, IMPORT, PREPARE, SIGN_PREPARED, UNPREPARE };
+static const char *const op_names[] = {"keygen",         "sign",          "sign_mu",  "import",
+                                       "prepare_secret", "sign_prepared", "unprepare"};
+
+/* The prepared secret key of PREPARE, SIGN_PREPARED and UNPREPARE: caller memory. */
+static mldsa_prepared_secret_key prepared;
 
 static uint8_t pk[2592], pk2[2592], sk[4896], sig[4627], msg[77], ctx[9], seed[32], rnd[32],
     mu[64];
@@ -301,6 +310,18 @@ static void *thread_main(void *arg) {
     case IMPORT:
       j->rc = mldsa_public_key_from_secret(s->p, pk2, pkl, sk, skl);
       break;
+    case PREPARE:
+      j->rc = mldsa_secret_key_prepare(&prepared, s->p, sk, skl);
+      break;
+    case SIGN_PREPARED:
+      j->rc = mldsa_sign_prepared(&prepared, sig, sigl, msg, sizeof msg, ctx, sizeof ctx, rnd);
+      break;
+    case UNPREPARE:
+      j->rc = mldsa_secret_key_prepare(&prepared, s->p, sk, skl);
+      if (j->rc == MLDSA_OK)
+        j->rc = mldsa_sign_prepared(&prepared, sig, sigl, msg, sizeof msg, ctx, sizeof ctx, rnd);
+      mldsa_secret_key_unprepare(&prepared);
+      break;
   }
   if (j->plant) planted_leak(sk + 32);
   return NULL;
@@ -328,6 +349,9 @@ static unsigned run(const set_info *s, enum op op, int plant, int *rc) {
   finding per[MAX_SECRETS];
   memset(per, 0, sizeof per);
   unsigned total = search(stack_mem, STACK_SIZE, j.top, per);
+  if (op == UNPREPARE)
+    total += search((const uint8_t *)&prepared, sizeof prepared,
+                    (uintptr_t)&prepared + sizeof prepared, per);
   for (unsigned i = 0; i < nsecrets; ++i)
     if (per[i].windows)
       printf("test_zeroize:   %s %s: %u windows of %s on the stack (first: bytes %zu.. of it, "
@@ -401,6 +425,33 @@ int main(void) {
 
     add_key_secrets(s, sk, skl, 0);
     check(s, IMPORT, 0);
+    clear_secrets();
+
+    add_key_secrets(s, sk, skl, 1);
+    check(s, PREPARE, 0);
+    add_secret("rnd", rnd, sizeof rnd);
+    add_mask_secrets(s, sk, rnd, mprime_mu);
+    check(s, SIGN_PREPARED, 0);
+    check(s, UNPREPARE, 0);
+    clear_secrets();
+    /* the check sees the prepared key's secrets where they are: before unprepare */
+    if (mldsa_secret_key_prepare(&prepared, s->p, sk, skl) != MLDSA_OK) return 1;
+    add_key_secrets(s, sk, skl, 1);
+    finding per[MAX_SECRETS];
+    memset(per, 0, sizeof per);
+    build_table();
+    unsigned held = search((const uint8_t *)&prepared, sizeof prepared,
+                           (uintptr_t)&prepared + sizeof prepared, per);
+    printf(
+        "test_zeroize: %s %s %-30s %u secret windows found in a prepared key before "
+        "unprepare%s\n",
+        held ? "ok  " : "FAIL", s->name, "(check of the check)", held,
+        held ? "" : ": the search MISSES them");
+    if (held)
+      ++passed;
+    else
+      ++failed;
+    mldsa_secret_key_unprepare(&prepared);
     clear_secrets();
   }
   printf("test_zeroize: %u passed, %u failed\n", passed, failed);
