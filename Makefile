@@ -4,7 +4,7 @@ CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PYTHON := ci/python
 
-.PHONY: all deps configure test run regen check-asm bench clean
+.PHONY: all deps configure test run regen check-asm bench peers bench-peers bench-chart clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -30,6 +30,29 @@ check-asm:
 
 bench: all
 	$(BUILD)/mldsa-bench
+
+# Side by side with peer implementations (bench/peers/, README "Performance"). `make peers
+# PQCRYSTALS=<dilithium snapshot> MLDSA_NATIVE=<mldsa-native snapshot>` builds them into
+# PEERS_DIR, outside the tree; `make bench-peers` times them beside libmldsa's paths
+# (writes PEERS_JSON); `make bench-chart` draws one SVG per set from PEERS_JSON.
+PEERS_DIR ?= /tmp/libmldsa-peers
+PEERS_JSON ?= bench/peers/results.json
+CHART_PYTHON ?= /usr/bin/python3
+
+peers:
+	bench/peers/build-peers.sh $(if $(PQCRYSTALS),--pq-crystals $(PQCRYSTALS)) \
+	  $(if $(MLDSA_NATIVE),--mldsa-native $(MLDSA_NATIVE)) $(PEERS_DIR)
+
+bench-peers: all
+	$(CC) -O2 -Wall -Wextra -Isrc -Iasm_out -Iinclude -DMLDSA_HAVE_ASM \
+	  bench/peers/peers-bench.c $(BUILD)/libmldsa.a -ldl -lpthread -o $(BUILD)/peers-bench
+	$(BUILD)/peers-bench --json --peers $(PEERS_DIR)/peers.txt > $(PEERS_JSON).tmp
+	mv $(PEERS_JSON).tmp $(PEERS_JSON)
+	$(PYTHON) bench/peers/table.py $(PEERS_JSON)
+
+bench-chart:
+	@ci/install-deps python3-matplotlib
+	$(CHART_PYTHON) bench/peers/chart.py $(PEERS_JSON) bench/peers
 
 clean:
 	rm -rf $(BUILD)
