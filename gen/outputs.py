@@ -33,6 +33,7 @@ def scalar_outputs(env: jinja2.Environment) -> dict:
     text = env.get_template("c/zetas.h.j2").render(
         zetas=constants.zetas_montgomery(),
         invntt_scale=constants.invntt_scale_montgomery(),
+        invntt_scale_zeta=constants.invntt_last_twiddle_scaled(),
         qinv=constants.signed32(constants.QINV),
     )
     keccak_text = env.get_template("c/keccak_constants.h.j2").render(

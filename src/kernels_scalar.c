@@ -104,15 +104,25 @@ static inline void invntt_pass(int32_t a[MLDSA_N], unsigned l) {
 }
 
 /* Gentleman-Sande, layers of length 1 up to 128 (FIPS 204 Alg. 42). Sums grow to at most
- * 256q < 2^31 before the final Montgomery product by 2^64/256 brings them below q. */
+ * 256q < 2^31 before the final Montgomery product by f = 2^64/256 brings them below q.
+ * The last pass (layers 1 and 0) scales as it stores: the sums of layer 0 by f, its
+ * differences by f times its twiddle (MLDSA_INVNTT_SCALE_ZETA) in one product; every
+ * product is below 256q * q/2 < 2^31 q, so every output is below q. */
 void mldsa_invntt_tomont_scalar(int32_t a[MLDSA_N]) {
   invntt_pass(a, 6);
   invntt_pass(a, 4);
   invntt_pass(a, 2);
-  invntt_pass(a, 0);
   Q_OPAQUE(q);
-  for (unsigned j = 0; j < MLDSA_N; ++j)
-    a[j] = montgomery_reduce((int64_t)MLDSA_INVNTT_SCALE * a[j]);
+  const int32_t za = -mldsa_zetas[3], zb = -mldsa_zetas[2];
+  for (unsigned j = 0; j < 64; ++j) {
+    int32_t x0 = a[j], x1 = a[j + 64], x2 = a[j + 128], x3 = a[j + 192];
+    GS_BF(x0, x1, za);
+    GS_BF(x2, x3, zb);
+    a[j] = montgomery_reduce((int64_t)MLDSA_INVNTT_SCALE * (x0 + x2));
+    a[j + 64] = montgomery_reduce((int64_t)MLDSA_INVNTT_SCALE * (x1 + x3));
+    a[j + 128] = montgomery_reduce((int64_t)MLDSA_INVNTT_SCALE_ZETA * (x0 - x2));
+    a[j + 192] = montgomery_reduce((int64_t)MLDSA_INVNTT_SCALE_ZETA * (x1 - x3));
+  }
 }
 
 /* The scalar NTT keeps the standard order. */
@@ -128,13 +138,30 @@ void mldsa_pointwise_montgomery_scalar(int32_t c[MLDSA_N], const int32_t a[MLDSA
  * |a|, |b| < 9q and len <= 8 the sum is below 648 q^2 < 2^56, so a - m q is exact and
  * |c| < 648 q^2 / 2^32 + q/2 < 2q, inside the contract's len*q for len >= 2 (and below
  * q for len = 1, where the sum is below 81 q^2 < 2^31 q). */
-void mldsa_pointwise_acc_scalar(int32_t c[MLDSA_N], const int32_t *a, const int32_t *b,
-                                unsigned len) {
+#if defined(__GNUC__)
+#define UNROLL_ACC _Pragma("GCC unroll 8")
+#else
+#define UNROLL_ACC
+#endif
+static inline void pointwise_acc_len(int32_t c[MLDSA_N], const int32_t *a, const int32_t *b,
+                                     unsigned len) {
   Q_OPAQUE(q);
   for (unsigned i = 0; i < MLDSA_N; ++i) {
     int64_t acc = 0;
+    UNROLL_ACC
     for (unsigned j = 0; j < len; ++j) acc += (int64_t)a[j * MLDSA_N + i] * b[j * MLDSA_N + i];
     c[i] = montgomery_reduce(acc);
+  }
+}
+
+/* The lengths ML-DSA uses (L = 4, 5, 7) with the inner loop unrolled. */
+void mldsa_pointwise_acc_scalar(int32_t c[MLDSA_N], const int32_t *a, const int32_t *b,
+                                unsigned len) {
+  switch (len) {
+    case 4: pointwise_acc_len(c, a, b, 4); break;
+    case 5: pointwise_acc_len(c, a, b, 5); break;
+    case 7: pointwise_acc_len(c, a, b, 7); break;
+    default: pointwise_acc_len(c, a, b, len); break;
   }
 }
 
