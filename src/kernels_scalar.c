@@ -2,6 +2,7 @@
  * against, and the backend on CPUs without one. Contracts in kernels.h. */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "scalar/zetas.h"
 #include "ct.h"
@@ -273,10 +274,32 @@ int mldsa_chknorm_scalar(const int32_t a[MLDSA_N], int32_t bound) {
   return (int)over;
 }
 
+/* Four bytes of buf, little-endian, in one load where the compiler can. */
+static inline uint32_t load32_le(const uint8_t *p) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint32_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+#else
+  return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
+}
+
 /* RejNTTPoly's inner loop: 23-bit candidates, kept when < q. rho is public, so the
- * rejection may branch. Returns the new count. */
+ * rejection may branch (and does: almost every candidate is kept, so the branch is
+ * predicted). Candidates are read four bytes at a time while a fourth byte is in buf,
+ * the last one bytewise. Returns the new count. */
 unsigned mldsa_rej_uniform_scalar(int32_t *a, unsigned n, const uint8_t *buf, size_t len) {
-  for (size_t i = 0; i + 3 <= len && n < MLDSA_N; i += 3) {
+  size_t i = 0;
+  if (n >= MLDSA_N) return n;
+  for (; i + 4 <= len; i += 3) {
+    uint32_t t = load32_le(buf + i) & 0x7FFFFF;
+    if (t < MLDSA_Q) {
+      a[n++] = (int32_t)t;
+      if (n == MLDSA_N) return n;
+    }
+  }
+  for (; i + 3 <= len && n < MLDSA_N; i += 3) {
     uint32_t t = (buf[i] | (uint32_t)buf[i + 1] << 8 | (uint32_t)buf[i + 2] << 16) & 0x7FFFFF;
     if (t < MLDSA_Q) a[n++] = (int32_t)t;
   }
@@ -285,20 +308,31 @@ unsigned mldsa_rej_uniform_scalar(int32_t *a, unsigned n, const uint8_t *buf, si
 
 /* RejBoundedPoly's inner loop: half-bytes kept when < 15 (eta 2, value 2 - b mod 5) or
  * < 9 (eta 4, value 4 - b). Which half-bytes are rejected says nothing about the kept
- * values, so the loop may depend on it (declared public for ci/ct, src/ct.h); the values
- * are computed without division. */
+ * values, so the count may depend on it (declared public for ci/ct, src/ct.h); the
+ * values are computed without division, and written to a[n] whether kept or not (as
+ * in rej_uniform), so no branch and no address depends on them. A byte at a time: its
+ * low half-byte, then its high one while a is not full. */
+#define REJ_ETA_LOOP(value_of, keep)                                    \
+  for (size_t i = 0; i < len && n < MLDSA_N; ++i) {                     \
+    uint32_t lo = buf[i] & 15, hi = buf[i] >> 4;                        \
+    a[n] = value_of(lo);                                                \
+    n += (unsigned)MLDSA_CT_PUBLIC(keep(lo));                           \
+    if (n < MLDSA_N) {                                                  \
+      a[n] = value_of(hi);                                              \
+      n += (unsigned)MLDSA_CT_PUBLIC(keep(hi));                         \
+    }                                                                   \
+  }                                                                     \
+  return n
+
+#define ETA2_VALUE(b) (2 - (int32_t)((b) - (((b) * 205) >> 10) * 5)) /* 2 - b mod 5 */
+#define ETA2_KEEP(b) ((b) < 15)
+#define ETA4_VALUE(b) (4 - (int32_t)(b))
+#define ETA4_KEEP(b) ((b) < 9)
+
 unsigned mldsa_rej_eta2_scalar(int32_t *a, unsigned n, const uint8_t *buf, size_t len) {
-  for (size_t i = 0; i < 2 * len && n < MLDSA_N; ++i) {
-    uint32_t b = (buf[i / 2] >> (4 * (i % 2))) & 15;
-    if (MLDSA_CT_PUBLIC(b < 15)) a[n++] = 2 - (int32_t)(b - ((b * 205) >> 10) * 5); /* b mod 5 */
-  }
-  return n;
+  REJ_ETA_LOOP(ETA2_VALUE, ETA2_KEEP);
 }
 
 unsigned mldsa_rej_eta4_scalar(int32_t *a, unsigned n, const uint8_t *buf, size_t len) {
-  for (size_t i = 0; i < 2 * len && n < MLDSA_N; ++i) {
-    uint32_t b = (buf[i / 2] >> (4 * (i % 2))) & 15;
-    if (MLDSA_CT_PUBLIC(b < 9)) a[n++] = 4 - (int32_t)b;
-  }
-  return n;
+  REJ_ETA_LOOP(ETA4_VALUE, ETA4_KEEP);
 }
