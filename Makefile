@@ -33,7 +33,8 @@ bench: all
 
 # Side by side with peer implementations (bench/peers/, README "Performance"). `make peers
 # PQCRYSTALS=<dilithium snapshot> MLDSA_NATIVE=<mldsa-native snapshot>` builds them into
-# PEERS_DIR, outside the tree; `make bench-peers` times them beside libmldsa's paths
+# PEERS_DIR, outside the tree (add LIBMLDSA=<this repository>@<rev> for an earlier
+# libmldsa's scalar path as one more peer: before/after in one run); `make bench-peers` times them beside libmldsa's paths
 # (writes PEERS_JSON); `make bench-chart` draws one SVG per set from PEERS_JSON.
 PEERS_DIR ?= /tmp/libmldsa-peers
 PEERS_JSON ?= bench/peers/results.json
@@ -41,7 +42,8 @@ CHART_PYTHON ?= /usr/bin/python3
 
 peers:
 	bench/peers/build-peers.sh $(if $(PQCRYSTALS),--pq-crystals $(PQCRYSTALS)) \
-	  $(if $(MLDSA_NATIVE),--mldsa-native $(MLDSA_NATIVE)) $(PEERS_DIR)
+	  $(if $(MLDSA_NATIVE),--mldsa-native $(MLDSA_NATIVE)) \
+	  $(if $(LIBMLDSA),--libmldsa $(LIBMLDSA)) $(PEERS_DIR)
 
 bench-peers: all
 	$(CC) -O2 -Wall -Wextra -Isrc -Iasm_out -Iinclude -DMLDSA_HAVE_ASM \

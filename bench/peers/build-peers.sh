@@ -4,6 +4,7 @@
 # from public snapshots the user supplies (their code is never copied into this tree):
 #
 #   bench/peers/build-peers.sh --pq-crystals SRC --mldsa-native SRC OUTDIR
+#   bench/peers/build-peers.sh --libmldsa SRC[@REV] [--libmldsa-isas "scalar avx2"] OUTDIR
 #
 # SRC is a git repository (a bare mirror or a clone: its HEAD is exported with
 # `git archive`) or a plain source directory, of
@@ -11,7 +12,10 @@
 #   pq-code-package/mldsa-native   https://github.com/pq-code-package/mldsa-native
 #     (a snapshot whose mldsa/ directory has the pq-crystals API: sign.h with
 #      crypto_sign_signature_internal; later snapshots build differently and are refused)
-# Either may be left out. OUTDIR/<peer>-<set>.so is written for each peer and parameter
+# or, with --libmldsa, a libmldsa repository at revision REV (default HEAD): its
+# backends (--libmldsa-isas, default scalar) built as peers named libmldsa@REV-<isa>,
+# for before/after figures from one interleaved run (libmldsa_shim.c).
+# Any of them may be left out. OUTDIR/<peer>-<set>.so is written for each peer and parameter
 # set, plus OUTDIR/peers.txt (name, path, commit, flags) for the driver and the README:
 #   pqcrystals-avx2          avx2/ with its Makefile's flags (-mavx2 -mpopcnt
 #                            -march=native -mtune=native -O3)
@@ -24,12 +28,14 @@
 # symbol names. -fPIC costs nothing measurable on x86-64 (libmldsa is built -fPIC too).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-pqc="" mln="" out=""
+pqc="" mln="" lib="" lib_isas="scalar" out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --pq-crystals) pqc=$2; shift ;;
     --mldsa-native) mln=$2; shift ;;
-    -h|--help) sed -n '3,25p' "$0"; exit 0 ;;
+    --libmldsa) lib=$2; shift ;;
+    --libmldsa-isas) lib_isas=$2; shift ;;
+    -h|--help) sed -n '3,29p' "$0"; exit 0 ;;
     *) out=$1 ;;
   esac
   shift
@@ -43,13 +49,14 @@ out=$(cd "$out" && pwd)
 CC=${CC:-cc}
 : > "$out/peers.txt"
 
-# export SRC NAME: a copy of SRC's tree in $out/src/NAME; prints its commit (or "dir")
+# export SRC NAME [REV]: a copy of SRC's tree (at REV, default HEAD, when SRC is a git
+# repository) in $out/src/NAME; prints its commit (or "dir")
 export_tree() {
-  local src=$1 name=$2 dst="$out/src/$2" commit=dir
+  local src=$1 name=$2 rev=${3:-HEAD} dst="$out/src/$2" commit=dir
   rm -rf "$dst"; mkdir -p "$dst"
   if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-    commit=$(git -C "$src" rev-parse HEAD)
-    git -C "$src" archive --format=tar HEAD | tar -x -C "$dst"
+    commit=$(git -C "$src" rev-parse "$rev^{commit}")
+    git -C "$src" archive --format=tar "$commit" | tar -x -C "$dst"
   else
     cp -a "$src/." "$dst/"
   fi
@@ -96,4 +103,29 @@ if [ -n "$mln" ]; then
     case "$f" in */randombytes.c) ;; *) srcs+=("${f#"$d"/}") ;; esac
   done
   build mldsa-native "$d" "$commit" "-O3 -fomit-frame-pointer -std=c99" "${srcs[@]}"
+fi
+
+if [ -n "$lib" ]; then
+  rev=HEAD
+  case "$lib" in *@*) rev=${lib##*@}; lib=${lib%@*} ;; esac
+  commit=$(export_tree "$lib" libmldsa "$rev")
+  d="$out/src/libmldsa"
+  short=${commit:0:7}
+  cmake -S "$d" -B "$out/build-libmldsa" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+    >"$out/build-libmldsa.log" 2>&1 &&
+    cmake --build "$out/build-libmldsa" --target mldsa_static -j "$(nproc)" \
+      >>"$out/build-libmldsa.log" 2>&1 ||
+    { tail -20 "$out/build-libmldsa.log" >&2; exit 1; }
+  for isa in $lib_isas; do
+    name="libmldsa@$short-$isa"
+    for p in 44 65 87; do
+      $CC -O2 -fPIC -fvisibility=hidden -shared -Wl,-Bsymbolic -Wl,-z,noexecstack \
+        -DSHIM_SET=$p -DSHIM_ISA="$isa" -DMLDSA_HAVE_ASM -I"$d/src" -I"$d/asm_out" \
+        -I"$d/include" -o "$out/$name-$p.so" "$here/libmldsa_shim.c" \
+        "$out/build-libmldsa/libmldsa.a" -lpthread
+    done
+    printf '%s\t%s\t%s\t%s\n' "$name" "$out/$name-%d.so" "$commit" "its CMake Release build" \
+      >> "$out/peers.txt"
+    echo "build-peers: $name -> $out/$name-{44,65,87}.so" >&2
+  done
 fi

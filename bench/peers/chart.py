@@ -29,7 +29,10 @@ COLOURS = {
 
 def chart(data: dict, param: int, path: str) -> None:
     rows = [r for r in data["results"] if r["param"] == param]
-    impls = [i["name"] for i in data["impls"] if any(r["impl"] == i["name"] for r in rows)]
+    # this tree's paths and the peers; other libmldsa builds (libmldsa@REV-isa, for
+    # before/after tables) stay out of the picture
+    impls = [i["name"] for i in data["impls"] if "@" not in i["name"]
+             and any(r["impl"] == i["name"] for r in rows)]
     value = {(r["impl"], r["op"]): r for r in rows}
     fig, ax = plt.subplots(figsize=(10, 5.2))
     width = 0.8 / len(impls)

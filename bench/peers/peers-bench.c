@@ -5,8 +5,9 @@
  *   peers-bench [--json] [--rounds R] [--calls N] [--param 44|65|87] [--peers FILE]
  *   peers-bench --once keygen|sign20|verify --impl NAME --param P [--peers FILE]
  *
- * FILE is the peers.txt that bench/peers/build-peers.sh writes (name, path pattern with
- * %d for the set, commit, flags; tab-separated); without it only libmldsa runs.
+ * FILE is a peers.txt that bench/peers/build-peers.sh writes (name, path pattern with
+ * %d for the set, commit, flags; tab-separated); --peers may be given up to 8 times;
+ * without it only libmldsa runs.
  *
  * Inputs: N keygen seeds and N 32-byte messages per set, SHAKE128 of a counter. Keygen
  * runs over the N seeds; sign signs the N messages (pure ML-DSA, empty context,
@@ -422,7 +423,8 @@ static int run_once(const char *op, const char *name, int param) {
 }
 
 int main(int argc, char **argv) {
-  const char *peers = NULL, *once = NULL, *name = "libmldsa-scalar";
+  const char *peers[8], *once = NULL, *name = "libmldsa-scalar";
+  int n_peer_files = 0;
   int json = 0, only_param = 0;
   size_t rounds = 15, calls = 200;
   for (int i = 1; i < argc; ++i) {
@@ -434,8 +436,8 @@ int main(int argc, char **argv) {
       calls = (size_t)atol(argv[++i]);
     else if (!strcmp(argv[i], "--param") && i + 1 < argc)
       only_param = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--peers") && i + 1 < argc)
-      peers = argv[++i];
+    else if (!strcmp(argv[i], "--peers") && i + 1 < argc && n_peer_files < 8)
+      peers[n_peer_files++] = argv[++i];
     else if (!strcmp(argv[i], "--once") && i + 1 < argc)
       once = argv[++i];
     else if (!strcmp(argv[i], "--impl") && i + 1 < argc)
@@ -449,7 +451,8 @@ int main(int argc, char **argv) {
     }
   }
   add_libmldsa();
-  if (peers && add_peers(peers)) return 1;
+  for (int f = 0; f < n_peer_files; ++f)
+    if (add_peers(peers[f])) return 1;
   if (once) return run_once(once, name, only_param ? only_param : 65);
   if (rounds < 1) rounds = 1;
   if (calls < 10) calls = 10;

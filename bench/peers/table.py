@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """Markdown tables from peers-bench's JSON: ticks per implementation, and the ratios
-libmldsa / peer of the issue's targets (keygen / sign median / sign mean / verify).
+libmldsa / peer (keygen / sign median / sign mean / verify) against pq-crystals and
+mldsa-native, and against any other libmldsa build in the run (libmldsa@REV-isa).
 
     python3 bench/peers/table.py RESULTS.json
 """
@@ -26,7 +27,10 @@ def main() -> int:
     print("| ratio, keygen / sign median / sign mean / verify | "
           + " | ".join(f"ML-DSA-{p}" for p in params) + " |")
     print("|---|" + "---|" * len(params))
-    for a, b in RATIOS:
+    # another libmldsa build (build-peers.sh --libmldsa): this tree's path against it
+    ratios = list(RATIOS) + [("libmldsa-" + n.rsplit("-", 1)[1], n) for n in names
+                             if n.startswith("libmldsa@")]
+    for a, b in ratios:
         if a not in names or b not in names:
             continue
         cells = [" / ".join(f"{v[(p, a, op)][st] / v[(p, b, op)][st]:.2f}" for op, st in COLS)
