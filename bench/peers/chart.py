@@ -8,6 +8,7 @@ figures do.
 
     python3 bench/peers/chart.py RESULTS.json OUTDIR    (writes OUTDIR/ml-dsa-NN.svg)
 """
+import io
 import json
 import os
 import sys
@@ -53,8 +54,14 @@ def chart(data: dict, param: int, path: str) -> None:
                  f"medians (sign mean: over {data['calls']} messages)", fontsize=9)
     ax.legend(fontsize=8, ncol=2, frameon=False)
     fig.tight_layout()
-    fig.savefig(path, format="svg", metadata={"Date": None, "Creator": None})
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     plt.close(fig)
+    svg = buf.getvalue()
+    if svg.startswith("<?xml"):        # optional in UTF-8 XML: the licence line goes first
+        svg = svg.split("\n", 1)[1]
+    with open(path, "w") as f:
+        f.write("<!-- SPDX-License-Identifier: Apache-2.0 OR MIT -->\n" + svg)
 
 
 def main() -> int:

@@ -265,7 +265,7 @@ static int run(int only_param, size_t rounds, size_t calls, int json) {
   double load[3] = {0, 0, 0};
   if (getloadavg(load, 3) < 0) load[0] = -1;
   if (json) {
-    printf("{\n  \"cpu\": \"%s\",\n  \"loadavg_at_start\": %.2f,\n  \"rounds\": %zu,\n"
+    printf("{\"SPDX-License-Identifier\": \"Apache-2.0 OR MIT\",\n  \"cpu\": \"%s\",\n  \"loadavg_at_start\": %.2f,\n  \"rounds\": %zu,\n"
            "  \"calls\": %zu,\n  \"unit\": \"rdtsc ticks per operation\",\n  \"impls\": [",
            cpu, load[0], rounds, calls);
     for (int k = 0; k < n_impls; ++k)
