@@ -286,11 +286,20 @@ static inline uint32_t load32_le(const uint8_t *p) {
 }
 
 /* RejNTTPoly's inner loop: 23-bit candidates, kept when < q. rho is public, so the
- * rejection may branch (and does: almost every candidate is kept, so the branch is
- * predicted). Candidates are read four bytes at a time while a fourth byte is in buf,
- * the last one bytewise. Returns the new count. */
+ * rejection may branch (the loops after the first do: almost every candidate is kept, so
+ * the branch is predicted). Candidates are read four bytes at a time while a fourth byte
+ * is in buf, the last one bytewise. Returns the new count. */
 unsigned mldsa_rej_uniform_scalar(int32_t *a, unsigned n, const uint8_t *buf, size_t len) {
   size_t i = 0;
+  /* eight candidates at a time while eight more fit in a: each is stored at a[n] and n
+   * advances when it is kept, with no branch */
+  for (; i + 24 + 1 <= len && n + 8 <= MLDSA_N; i += 24) {
+    for (unsigned k = 0; k < 8; ++k) {
+      uint32_t t = load32_le(buf + i + 3 * k) & 0x7FFFFF;
+      a[n] = (int32_t)t;
+      n += t < MLDSA_Q;
+    }
+  }
   if (n >= MLDSA_N) return n;
   for (; i + 4 <= len; i += 3) {
     uint32_t t = load32_le(buf + i) & 0x7FFFFF;
