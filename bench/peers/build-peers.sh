@@ -111,11 +111,12 @@ if [ -n "$lib" ]; then
   commit=$(export_tree "$lib" libmldsa "$rev")
   d="$out/src/libmldsa"
   short=${commit:0:7}
-  cmake -S "$d" -B "$out/build-libmldsa" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-    >"$out/build-libmldsa.log" 2>&1 &&
-    cmake --build "$out/build-libmldsa" --target mldsa_static -j "$(nproc)" \
-      >>"$out/build-libmldsa.log" 2>&1 ||
-    { tail -20 "$out/build-libmldsa.log" >&2; exit 1; }
+  if ! { cmake -S "$d" -B "$out/build-libmldsa" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF &&
+         cmake --build "$out/build-libmldsa" --target mldsa_static -j "$(nproc)"; } \
+       >"$out/build-libmldsa.log" 2>&1; then
+    tail -20 "$out/build-libmldsa.log" >&2
+    exit 1
+  fi
   for isa in $lib_isas; do
     name="libmldsa@$short-$isa"
     for p in 44 65 87; do
