@@ -8,9 +8,10 @@
 #include "ct.h"
 #include "kernels.h"
 
-/* q as a value the compiler cannot see through, for multiplications by q: GCC and Clang
- * otherwise turn m * q (q = 2^23 - 2^13 + 1) into six shifts, moves and subtractions,
- * where one multiply instruction is shorter and, in these multiply-bound loops, faster. */
+/* q as a value the compiler cannot see through, for multiplications by q: GCC (12, x86-64)
+ * otherwise turns m * q (q = 2^23 - 2^13 + 1) into six shifts, moves and subtractions,
+ * where one multiply instruction is shorter and, in these multiply-bound loops, faster
+ * (Clang emits the multiply either way). */
 #if defined(__GNUC__)
 #define Q_OPAQUE(var) \
   int64_t var = MLDSA_Q; \
