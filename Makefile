@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm bench install size deb clean
+.PHONY: all deps configure test run regen check-asm bench install size deb peers bench-peers bench-chart clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -51,6 +51,31 @@ deb:
 	cmake --build build-deb -j $(JOBS)
 	cd build-deb && cpack -G DEB
 	@ls build-deb/*.deb
+
+# Side by side with peer implementations (bench/peers/, README "Performance"). `make peers
+# PQCRYSTALS=<dilithium snapshot> MLDSA_NATIVE=<mldsa-native snapshot>` builds them into
+# PEERS_DIR, outside the tree (add LIBMLDSA=<this repository>@<rev> for an earlier
+# libmldsa's scalar path as one more peer: before/after in one run); `make bench-peers` times them beside libmldsa's paths
+# (writes PEERS_JSON); `make bench-chart` draws one SVG per set from PEERS_JSON.
+PEERS_DIR ?= /tmp/libmldsa-peers
+PEERS_JSON ?= bench/peers/results.json
+CHART_PYTHON ?= /usr/bin/python3
+
+peers:
+	bench/peers/build-peers.sh $(if $(PQCRYSTALS),--pq-crystals $(PQCRYSTALS)) \
+	  $(if $(MLDSA_NATIVE),--mldsa-native $(MLDSA_NATIVE)) \
+	  $(if $(LIBMLDSA),--libmldsa $(LIBMLDSA)) $(PEERS_DIR)
+
+bench-peers: all
+	$(CC) -O2 -Wall -Wextra -Isrc -Iasm_out -Iinclude -DMLDSA_HAVE_ASM \
+	  bench/peers/peers-bench.c $(BUILD)/libmldsa.a -ldl -lpthread -o $(BUILD)/peers-bench
+	$(BUILD)/peers-bench --json --peers $(PEERS_DIR)/peers.txt > $(PEERS_JSON).tmp
+	mv $(PEERS_JSON).tmp $(PEERS_JSON)
+	$(PYTHON) bench/peers/table.py $(PEERS_JSON)
+
+bench-chart:
+	@ci/install-deps python3-matplotlib
+	$(CHART_PYTHON) bench/peers/chart.py $(PEERS_JSON) bench/peers
 
 clean:
 	rm -rf $(BUILD) build-deb

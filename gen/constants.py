@@ -54,6 +54,13 @@ def invntt_scale_montgomery() -> int:
     return centered(R * R * pow(N, -1, Q))
 
 
+def invntt_last_twiddle_scaled() -> int:
+    """The last butterfly's twiddle of the scalar inverse NTT (-zeta^BitRev8(1), Montgomery
+    form) times the final factor, in Montgomery form: one Montgomery product by it does
+    the last layer's twiddle and the scaling at once."""
+    return centered(-zetas_montgomery()[1] * invntt_scale_montgomery() * pow(R, -1, Q))
+
+
 def montgomery_twist(x: int) -> int:
     """x * q^-1 mod 2^32 as int32: precomputed low half for a Montgomery product by x."""
     return signed32(x * QINV)

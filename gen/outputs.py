@@ -34,14 +34,15 @@ def scalar_outputs(env: jinja2.Environment) -> dict:
     text = env.get_template("c/zetas.h.j2").render(
         zetas=constants.zetas_montgomery(),
         invntt_scale=constants.invntt_scale_montgomery(),
+        invntt_scale_zeta=constants.invntt_last_twiddle_scaled(),
         qinv=constants.signed32(constants.QINV),
     )
     keccak_text = env.get_template("c/keccak_constants.h.j2").render(
         rc=[f"0x{v:016x}ULL" for v in keccak.round_constants()], rho=keccak.rho_offsets())
     keccak_f = env.get_template("c/keccak_f1600.h.j2").render(
-        round_a_to_e=keccak.round_statements("a", "e"),
-        round_e_to_a=keccak.round_statements("e", "a"),
-        a=keccak.lane_names("a"), lanes=keccak.lane_names)
+        round_a_to_e=keccak.round_statements_complemented("a", "e"),
+        round_e_to_a=keccak.round_statements_complemented("e", "a"),
+        complemented=keccak.COMPLEMENTED, a=keccak.lane_names("a"), lanes=keccak.lane_names)
     return {"scalar/zetas.h": text, "scalar/keccak_constants.h": keccak_text,
             "scalar/keccak_f1600.h": keccak_f}
 

@@ -86,6 +86,19 @@ class Keccak(unittest.TestCase):
         self.assertEqual(rho[1], 1)
         self.assertEqual(rho[24], 14)
 
+    def test_complemented_rounds(self):
+        """The lane-complemented C rounds compute Keccak-f[1600], with 5 NOTs a round."""
+        import random
+        from . import keccak
+        rng = random.Random(1600)
+        for lanes in ([0] * 25, [(1 << 64) - 1] * 25,
+                      [rng.getrandbits(64) for _ in range(25)]):
+            self.assertEqual(keccak.permute_complemented(lanes), keccak.permute(lanes))
+        self.assertEqual(keccak.permute([0] * 25)[0], 0xF1258F7940E1DDE7)   # FIPS 202
+        for src, dst in (("a", "e"), ("e", "a")):
+            self.assertEqual(
+                keccak.nots_per_round(keccak.round_statements_complemented(src, dst)), 5)
+
 
 if __name__ == "__main__":
     unittest.main()

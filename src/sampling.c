@@ -53,10 +53,11 @@ void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
     negative[i / 64] = (negative[i / 64] & ~(1ULL << (i % 64))) | (neg_i << (i % 64));
     signs >>= 1;
   }
-  for (unsigned k = 0; k < MLDSA_N; ++k) {
-    int32_t nz = (int32_t)((nonzero[k / 64] >> (k % 64)) & 1);
-    int32_t neg = (int32_t)((negative[k / 64] >> (k % 64)) & 1);
-    c->c[k] = nz * (1 - 2 * neg);
+  /* c[k] = nonzero bit - 2 negative bit (negative implies nonzero), a word at a time */
+  for (unsigned w = 0; w < MLDSA_N / 64; ++w) {
+    uint64_t nz = nonzero[w], neg = negative[w];
+    for (unsigned b = 0; b < 64; ++b, nz >>= 1, neg >>= 1)
+      c->c[64 * w + b] = (int32_t)(nz & 1) - 2 * (int32_t)(neg & 1);
   }
   mldsa_zeroize(nonzero, sizeof nonzero);
   mldsa_zeroize(negative, sizeof negative);

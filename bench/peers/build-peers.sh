@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+# Build the peer implementations for bench/peers/peers-bench.c OUTSIDE this repository,
+# from public snapshots the user supplies (their code is never copied into this tree):
+#
+#   bench/peers/build-peers.sh --pq-crystals SRC --mldsa-native SRC OUTDIR
+#   bench/peers/build-peers.sh --libmldsa SRC[@REV] [--libmldsa-isas "scalar avx2"] OUTDIR
+#
+# SRC is a git repository (a bare mirror or a clone: its HEAD is exported with
+# `git archive`) or a plain source directory, of
+#   pq-crystals/dilithium          https://github.com/pq-crystals/dilithium
+#   pq-code-package/mldsa-native   https://github.com/pq-code-package/mldsa-native
+#     (a snapshot whose mldsa/ directory has the pq-crystals API: sign.h with
+#      crypto_sign_signature_internal; later snapshots build differently and are refused)
+# or, with --libmldsa, a libmldsa repository at revision REV (default HEAD): its
+# backends (--libmldsa-isas, default scalar) built as peers named libmldsa@REV-<isa>,
+# for before/after figures from one interleaved run (libmldsa_shim.c).
+# Any of them may be left out. OUTDIR/<peer>-<set>.so is written for each peer and parameter
+# set, plus OUTDIR/peers.txt (name, path, commit, flags) for the driver and the README:
+#   pqcrystals-avx2          avx2/ with its Makefile's flags (-mavx2 -mpopcnt
+#                            -march=native -mtune=native -O3)
+#   pqcrystals-avx2-noavx512 the same plus -mno-avx512f
+#   pqcrystals-ref           ref/ with its Makefile's flags (-O3 -fomit-frame-pointer)
+#   mldsa-native             mldsa/ (portable C) with its Makefile's flags (-O3
+#                            -fomit-frame-pointer -std=c99)
+# Each library is one shared object with every symbol hidden but peer_shim.c's three
+# calls, and bound to itself (-Bsymbolic), so the driver can dlopen builds that share
+# symbol names. -fPIC costs nothing measurable on x86-64 (libmldsa is built -fPIC too).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+pqc="" mln="" lib="" lib_isas="scalar" out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --pq-crystals) pqc=$2; shift ;;
+    --mldsa-native) mln=$2; shift ;;
+    --libmldsa) lib=$2; shift ;;
+    --libmldsa-isas) lib_isas=$2; shift ;;
+    -h|--help) sed -n '3,29p' "$0"; exit 0 ;;
+    *) out=$1 ;;
+  esac
+  shift
+done
+[ -n "$out" ] || { echo "usage: $0 [--pq-crystals SRC] [--mldsa-native SRC] OUTDIR" >&2; exit 2; }
+case "$(cd "$(dirname "$out")" 2>/dev/null && pwd)/" in
+  "$(cd "$here/../.." && pwd)"/*) echo "build-peers: OUTDIR must be outside the repository" >&2; exit 2 ;;
+esac
+mkdir -p "$out/src"
+out=$(cd "$out" && pwd)
+CC=${CC:-cc}
+: > "$out/peers.txt"
+
+# export SRC NAME [REV]: a copy of SRC's tree (at REV, default HEAD, when SRC is a git
+# repository) in $out/src/NAME; prints its commit (or "dir")
+export_tree() {
+  local src=$1 name=$2 rev=${3:-HEAD} dst="$out/src/$2" commit=dir
+  rm -rf "$dst"; mkdir -p "$dst"
+  if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+    commit=$(git -C "$src" rev-parse "$rev^{commit}")
+    git -C "$src" archive --format=tar "$commit" | tar -x -C "$dst"
+  else
+    cp -a "$src/." "$dst/"
+  fi
+  echo "$commit"
+}
+
+# build NAME DIR COMMIT "CFLAGS" SOURCES...: one shared object per parameter set
+build() {
+  local name=$1 dir=$2 commit=$3 flags=$4; shift 4
+  local srcs=() f
+  for f in "$@"; do srcs+=("$dir/$f"); done
+  for p in 44 65 87; do
+    local mode=$(( p == 44 ? 2 : p == 65 ? 3 : 5 ))
+    # shellcheck disable=SC2086
+    $CC $flags -fPIC -fvisibility=hidden -shared -Wl,-Bsymbolic -Wl,-z,noexecstack \
+      -DDILITHIUM_MODE=$mode -I"$dir" -w -o "$out/$name-$p.so" "${srcs[@]}" "$here/peer_shim.c"
+  done
+  printf '%s\t%s\t%s\t%s\n' "$name" "$out/$name-%d.so" "$commit" "$flags" >> "$out/peers.txt"
+  echo "build-peers: $name ($commit) -> $out/$name-{44,65,87}.so" >&2
+}
+
+if [ -n "$pqc" ]; then
+  commit=$(export_tree "$pqc" pq-crystals)
+  d="$out/src/pq-crystals"
+  avx2_src=(sign.c packing.c polyvec.c poly.c ntt.S invntt.S pointwise.S shuffle.S consts.c
+            rejsample.c rounding.c fips202.c fips202x4.c f1600x4.S symmetric-shake.c)
+  ref_src=(sign.c packing.c polyvec.c poly.c ntt.c reduce.c rounding.c fips202.c
+           symmetric-shake.c)
+  avx2_flags="-mavx2 -mpopcnt -march=native -mtune=native -O3"
+  build pqcrystals-avx2 "$d/avx2" "$commit" "$avx2_flags" "${avx2_src[@]}"
+  build pqcrystals-avx2-noavx512 "$d/avx2" "$commit" "$avx2_flags -mno-avx512f" "${avx2_src[@]}"
+  build pqcrystals-ref "$d/ref" "$commit" "-O3 -fomit-frame-pointer" "${ref_src[@]}"
+fi
+
+if [ -n "$mln" ]; then
+  commit=$(export_tree "$mln" mldsa-native)
+  d="$out/src/mldsa-native/mldsa"
+  if [ ! -f "$d/sign.h" ] || ! grep -q crypto_sign_signature_internal "$d/sign.h"; then
+    echo "build-peers: this mldsa-native snapshot ($commit) does not have the pq-crystals API in mldsa/sign.h; not built" >&2
+    exit 1
+  fi
+  srcs=()
+  for f in "$d"/*.c "$d"/fips202/*.c; do
+    case "$f" in */randombytes.c) ;; *) srcs+=("${f#"$d"/}") ;; esac
+  done
+  build mldsa-native "$d" "$commit" "-O3 -fomit-frame-pointer -std=c99" "${srcs[@]}"
+fi
+
+if [ -n "$lib" ]; then
+  rev=HEAD
+  case "$lib" in *@*) rev=${lib##*@}; lib=${lib%@*} ;; esac
+  commit=$(export_tree "$lib" libmldsa "$rev")
+  d="$out/src/libmldsa"
+  short=${commit:0:7}
+  if ! { cmake -S "$d" -B "$out/build-libmldsa" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF &&
+         cmake --build "$out/build-libmldsa" --target mldsa_static -j "$(nproc)"; } \
+       >"$out/build-libmldsa.log" 2>&1; then
+    tail -20 "$out/build-libmldsa.log" >&2
+    exit 1
+  fi
+  for isa in $lib_isas; do
+    name="libmldsa@$short-$isa"
+    for p in 44 65 87; do
+      $CC -O2 -fPIC -fvisibility=hidden -shared -Wl,-Bsymbolic -Wl,-z,noexecstack \
+        -DSHIM_SET=$p -DSHIM_ISA="$isa" -DMLDSA_HAVE_ASM -I"$d/src" -I"$d/asm_out" \
+        -I"$d/include" -o "$out/$name-$p.so" "$here/libmldsa_shim.c" \
+        "$out/build-libmldsa/libmldsa.a" -lpthread
+    done
+    printf '%s\t%s\t%s\t%s\n' "$name" "$out/$name-%d.so" "$commit" "its CMake Release build" \
+      >> "$out/peers.txt"
+    echo "build-peers: $name -> $out/$name-{44,65,87}.so" >&2
+  done
+fi
