@@ -26,6 +26,12 @@ int mldsa_der_get(mldsa_der *r, uint8_t tag, mldsa_der *body) {
   return 0;
 }
 
+int mldsa_der_get_any(mldsa_der *r, uint8_t *tag, mldsa_der *body) {
+  if (r->len == 0) return -1;
+  *tag = r->p[0];
+  return mldsa_der_get(r, *tag, body);
+}
+
 size_t mldsa_der_header_len(size_t len) {
   size_t n = 2;
   for (size_t rest = len; len >= 0x80 && rest; rest >>= 8) ++n;

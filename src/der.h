@@ -21,6 +21,7 @@
 #define MLDSA_DER_OCTET_STRING 0x04
 #define MLDSA_DER_OID 0x06
 #define MLDSA_DER_SEQUENCE 0x30
+#define MLDSA_DER_SET 0x31
 #define MLDSA_DER_CONTEXT_0 0x80      /* [0] IMPLICIT, primitive */
 #define MLDSA_DER_CONTEXT_1 0x81      /* [1] IMPLICIT, primitive */
 #define MLDSA_DER_CONTEXT_CONS_0 0xA0 /* [0] IMPLICIT, constructed */
@@ -38,6 +39,9 @@ int mldsa_der_peek(const mldsa_der *r);
  * 0 on success; -1 (r unchanged) on a different tag, a malformed or non-minimal length,
  * or contents that run past the end. */
 int mldsa_der_get(mldsa_der *r, uint8_t tag, mldsa_der *body);
+
+/* Reads one element whatever its tag (stored in *tag); 0 or -1 as mldsa_der_get. */
+int mldsa_der_get_any(mldsa_der *r, uint8_t *tag, mldsa_der *body);
 
 /* Bytes of the tag and length octets of an element with len bytes of contents. */
 size_t mldsa_der_header_len(size_t len);

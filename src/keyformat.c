@@ -168,11 +168,19 @@ static int parse_choice(mldsa_der r, private_key_parts *k) {
   return r.len == 0 ? 0 : -1;
 }
 
-/* Attributes ::= SET OF Attribute, each a SEQUENCE: well-formed, otherwise ignored. */
+/* Attributes ::= SET OF Attribute, Attribute ::= SEQUENCE { type OBJECT IDENTIFIER,
+ * values SET OF value }: checked to be well-formed DER down to the values' own tags and
+ * lengths, otherwise ignored. */
 static int check_attributes(mldsa_der attrs) {
-  mldsa_der one;
-  while (attrs.len)
+  mldsa_der one, type, values, value;
+  uint8_t tag;
+  while (attrs.len) {
     if (mldsa_der_get(&attrs, MLDSA_DER_SEQUENCE, &one) != 0) return -1;
+    if (mldsa_der_get(&one, MLDSA_DER_OID, &type) != 0 || type.len == 0) return -1;
+    if (mldsa_der_get(&one, MLDSA_DER_SET, &values) != 0 || one.len != 0) return -1;
+    while (values.len)
+      if (mldsa_der_get_any(&values, &tag, &value) != 0) return -1;
+  }
   return 0;
 }
 
