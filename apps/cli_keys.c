@@ -236,7 +236,8 @@ int cli_load_public_key(const char *path, const char *what, mldsa_param want, ml
       /* a private key will do: its public key is derived */
       cli_secret_key k;
       int is_private = (in.len > 27 && memcmp(in.p, "-----BEGIN PRIVATE KEY-----", 27) == 0) ||
-                       looks_pkcs8(in.p, in.len) || set_of_size(in.len, mldsa_secret_key_bytes);
+                       looks_pkcs8(in.p, in.len) || set_of_size(in.len, mldsa_secret_key_bytes) ||
+                       in.len == SEED_BYTES;
       if (is_private) {
         cli_buf_free(&in);
         if (cli_load_secret_key(path, what, want, &k) != CLI_OK) return CLI_ERROR;
