@@ -145,7 +145,7 @@ static int explain(const char *what, const char *path, const cli_buf *in, int se
   find_oid(d, n, oid, sizeof oid);
   cli_secret_free(der, in->len);
   const char *form = pem ? "PEM" : "DER";
-  if (strncmp(oid, "2.16.840.1.101.3.4.3.1", 22) == 0 && strlen(oid) == 24 && oid[22] >= '7' &&
+  if (strncmp(oid, "2.16.840.1.101.3.4.3.1", 22) == 0 && strlen(oid) == 23 && oid[22] >= '7' &&
       oid[22] <= '9')
     return cli_error("%s %s: %s of an ML-DSA-%s %s key (OID %s) that is malformed: "
                      "a length, a size, the version, parameters, padding or trailing data is "
@@ -162,10 +162,11 @@ static int explain(const char *what, const char *path, const cli_buf *in, int se
 
 /* ---- loading ---- */
 
-int cli_load_secret_key(const char *path, const char *what, mldsa_param want, cli_secret_key *k) {
-  cli_buf in;
+/* Decodes and checks the secret key held in in (see cli_load_secret_key). */
+static int secret_key_from(const cli_buf *in_buf, const char *path, const char *what,
+                           mldsa_param want, cli_secret_key *k) {
+  const cli_buf in = *in_buf;
   memset(k, 0, sizeof *k);
-  if (cli_read_all(path, KEY_FILE_MAX, what, &in) != CLI_OK) return CLI_ERROR;
   int ret = CLI_OK;
   mldsa_param raw = set_of_size(in.len, mldsa_secret_key_bytes);
   k->sk = cli_secret_alloc(SK_MAX);
@@ -210,10 +211,19 @@ int cli_load_secret_key(const char *path, const char *what, mldsa_param want, cl
     else
       ret = check_want(what, path, want, k->p);
   }
-  cli_buf_free(&in);
   if (ret != CLI_OK) cli_secret_key_free(k);
   return ret;
 }
+
+int cli_load_secret_key(const char *path, const char *what, mldsa_param want, cli_secret_key *k) {
+  cli_buf in;
+  memset(k, 0, sizeof *k);
+  if (cli_read_all(path, KEY_FILE_MAX, what, &in) != CLI_OK) return CLI_ERROR;
+  int ret = secret_key_from(&in, path, what, want, k);
+  cli_buf_free(&in);
+  return ret;
+}
+
 
 void cli_secret_key_free(cli_secret_key *k) {
   cli_secret_free(k->sk, SK_MAX);
@@ -239,8 +249,9 @@ int cli_load_public_key(const char *path, const char *what, mldsa_param want, ml
                        looks_pkcs8(in.p, in.len) || set_of_size(in.len, mldsa_secret_key_bytes) ||
                        in.len == SEED_BYTES;
       if (is_private) {
+        ret = secret_key_from(&in, path, what, want, &k);
         cli_buf_free(&in);
-        if (cli_load_secret_key(path, what, want, &k) != CLI_OK) return CLI_ERROR;
+        if (ret != CLI_OK) return CLI_ERROR;
         *p = k.p;
         *pk_len = mldsa_public_key_bytes(k.p);
         mldsa_public_key_from_secret(k.p, pk, *pk_len, k.sk, k.sk_len);
