@@ -221,13 +221,25 @@ static int derive_and_check(const private_key_parts *k, uint8_t *sk, uint8_t *pk
     if (mldsa_public_key_from_secret(k->p, pk, pk_bytes, sk, sk_bytes) != MLDSA_OK)
       return MLDSA_ERR_KEY;
   }
+  MLDSA_CT_DECLASSIFY(pk, pk_bytes); /* a public key */
   if (k->pub != NULL && memcmp(k->pub, pk, pk_bytes) != 0) return MLDSA_ERR_KEY;
   return MLDSA_OK;
 }
 
-MLDSA_API int mldsa_private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_cap,
-                                       size_t *sk_len, uint8_t *seed, int *has_seed,
-                                       const uint8_t *in, size_t in_len) {
+/* The functions that handle secrets run in a helper whose frame holds the decoded DER and
+ * the derived key, below which keygen and the import check run with their own stack
+ * wipes; the public function then wipes all of that region, deeper than
+ * mldsa_stack_wipe reaches (register spills of the callees included). */
+#define DEEP_WIPE_BYTES (MAX_DER_BYTES + MAX_SK_BYTES + MAX_PK_BYTES + MLDSA_STACK_WIPE_BYTES + 8192)
+static __attribute__((noinline)) void deep_stack_wipe(void) {
+  uint8_t area[DEEP_WIPE_BYTES];
+  mldsa_zeroize(area, sizeof area);
+}
+
+static __attribute__((noinline)) int private_key_decode(mldsa_param *p, uint8_t *sk,
+                                                        size_t sk_cap, size_t *sk_len,
+                                                        uint8_t *seed, int *has_seed,
+                                                        const uint8_t *in, size_t in_len) {
   if (p == NULL || sk == NULL || sk_len == NULL || MISSING(in, in_len)) return MLDSA_ERR_NULL;
   uint8_t buf[MAX_DER_BYTES], sk_derived[MAX_SK_BYTES], pk_derived[MAX_PK_BYTES];
   mldsa_der der;
@@ -261,7 +273,14 @@ MLDSA_API int mldsa_private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_ca
   mldsa_zeroize(sk_derived, sizeof sk_derived);
   mldsa_zeroize(pk_derived, sizeof pk_derived);
   mldsa_zeroize(&k, sizeof k);
-  mldsa_stack_wipe();
+  return ret;
+}
+
+MLDSA_API int mldsa_private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_cap,
+                                       size_t *sk_len, uint8_t *seed, int *has_seed,
+                                       const uint8_t *in, size_t in_len) {
+  int ret = private_key_decode(p, sk, sk_cap, sk_len, seed, has_seed, in, in_len);
+  deep_stack_wipe();
   return ret;
 }
 
@@ -351,9 +370,11 @@ static uint8_t *put_choice(uint8_t *w, mldsa_sk_form form, const uint8_t *seed, 
   return w + sk_bytes;
 }
 
-MLDSA_API int mldsa_private_key_encode(mldsa_param p, mldsa_format f, mldsa_sk_form form,
-                                       uint8_t *out, size_t out_cap, size_t *out_len,
-                                       const uint8_t *seed, const uint8_t *sk, size_t sk_len) {
+static __attribute__((noinline)) int private_key_encode(mldsa_param p, mldsa_format f,
+                                                        mldsa_sk_form form, uint8_t *out,
+                                                        size_t out_cap, size_t *out_len,
+                                                        const uint8_t *seed, const uint8_t *sk,
+                                                        size_t sk_len) {
   size_t sk_bytes = mldsa_secret_key_bytes(p);
   if (sk_bytes == 0) return MLDSA_ERR_PARAM;
   if ((f != MLDSA_DER && f != MLDSA_PEM) ||
@@ -389,6 +410,13 @@ MLDSA_API int mldsa_private_key_encode(mldsa_param p, mldsa_format f, mldsa_sk_f
   }
   mldsa_zeroize(der, sizeof der);
   mldsa_zeroize(sk_derived, sizeof sk_derived);
-  mldsa_stack_wipe();
+  return ret;
+}
+
+MLDSA_API int mldsa_private_key_encode(mldsa_param p, mldsa_format f, mldsa_sk_form form,
+                                       uint8_t *out, size_t out_cap, size_t *out_len,
+                                       const uint8_t *seed, const uint8_t *sk, size_t sk_len) {
+  int ret = private_key_encode(p, f, form, out, out_cap, out_len, seed, sk, sk_len);
+  deep_stack_wipe();
   return ret;
 }
