@@ -381,7 +381,7 @@ START_TEST(malformed_encodings) {
                    keys[j].p);
           expect_private(k, &w, MLDSA_ERR_ENCODING, name);
         }
-        static uint8_t flipped[SK_MAX];
+        static uint8_t flipped[SK_MAX + 1];
         for (size_t len = k->sk_len - 1; len <= k->sk_len + 1; len += 2) {
           memset(flipped, 0, sizeof flipped);
           memcpy(flipped, k->sk, k->sk_len < len ? k->sk_len : len);
