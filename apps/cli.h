@@ -86,16 +86,16 @@ int cli_load_public_key(const char *path, const char *what, mldsa_param want, ml
                         uint8_t *pk, size_t *pk_len);
 
 /* Writes a secret key in the given format and form (raw: the seed or the expanded key). */
-int cli_save_secret_key(const char *path, const char *what, const cli_secret_key *k,
-                        cli_format f, mldsa_sk_form form, int force);
+int cli_save_secret_key(const char *path, const char *what, const cli_secret_key *k, cli_format f,
+                        mldsa_sk_form form, int force);
 int cli_save_public_key(const char *path, const char *what, mldsa_param p, const uint8_t *pk,
                         size_t pk_len, cli_format f);
 
 /* ---- messages (cli_message.c) ---- */
 
 /* Sign or verify the contents of the file msg_path (read in chunks). */
-int cli_sign_file(const cli_secret_key *k, const char *msg_path, const uint8_t *ctx,
-                  size_t ctx_len, const uint8_t *rnd, uint8_t *sig, size_t sig_len);
+int cli_sign_file(const cli_secret_key *k, const char *msg_path, const uint8_t *ctx, size_t ctx_len,
+                  const uint8_t *rnd, uint8_t *sig, size_t sig_len);
 /* CLI_OK, CLI_BAD_SIGNATURE or CLI_ERROR. */
 int cli_verify_file(mldsa_param p, const uint8_t *pk, size_t pk_len, const char *msg_path,
                     const uint8_t *ctx, size_t ctx_len, const uint8_t *sig, size_t sig_len);

@@ -146,8 +146,8 @@ int cli_write_file(const char *path, const char *what, const uint8_t *p, size_t 
       return cli_error("%s %s: cannot replace: %s", what, path, strerror(errno));
     fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0 && errno == EEXIST)
-      return cli_error("%s %s: file exists; a secret key is never overwritten (use --force)",
-                       what, path);
+      return cli_error("%s %s: file exists; a secret key is never overwritten (use --force)", what,
+                       path);
   } else {
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   }

@@ -147,15 +147,20 @@ static int explain(const char *what, const char *path, const cli_buf *in, int se
   const char *form = pem ? "PEM" : "DER";
   if (strncmp(oid, "2.16.840.1.101.3.4.3.1", 22) == 0 && strlen(oid) == 23 && oid[22] >= '7' &&
       oid[22] <= '9')
-    return cli_error("%s %s: %s of an ML-DSA-%s %s key (OID %s) that is malformed: "
-                     "a length, a size, the version, parameters, padding or trailing data is "
-                     "not as RFC 9881 / RFC 7468 require",
-                     what, path, form, oid[22] == '7' ? "44" : oid[22] == '8' ? "65" : "87",
-                     secret ? "private" : "public", oid);
+    return cli_error(
+        "%s %s: %s of an ML-DSA-%s %s key (OID %s) that is malformed: "
+        "a length, a size, the version, parameters, padding or trailing data is "
+        "not as RFC 9881 / RFC 7468 require",
+        what, path, form,
+        oid[22] == '7'   ? "44"
+        : oid[22] == '8' ? "65"
+                         : "87",
+        secret ? "private" : "public", oid);
   if (oid[0])
-    return cli_error("%s %s: %s key with OID %s, expected an ML-DSA OID "
-                     "(2.16.840.1.101.3.4.3.17, .18 or .19)",
-                     what, path, form, oid);
+    return cli_error(
+        "%s %s: %s key with OID %s, expected an ML-DSA OID "
+        "(2.16.840.1.101.3.4.3.17, .18 or .19)",
+        what, path, form, oid);
   return cli_error("%s %s: %s that is not a %s (no AlgorithmIdentifier found)", what, path, form,
                    secret ? "PKCS#8 private key" : "SubjectPublicKeyInfo");
 }
@@ -179,15 +184,16 @@ static int secret_key_from(const cli_buf *in_buf, const char *path, const char *
     memcpy(k->sk, in.p, in.len);
     if (check_want(what, path, want, raw) != CLI_OK)
       ret = CLI_ERROR;
-    else if (mldsa_public_key_from_secret(raw, pk, mldsa_public_key_bytes(raw), k->sk,
-                                          k->sk_len) != MLDSA_OK)
-      ret = cli_error("%s %s: raw ML-DSA-%d secret key that fails the import check "
-                      "(a coefficient of s1/s2 out of range, or t0/tr do not match rho, s1, s2)",
-                      what, path, raw);
+    else if (mldsa_public_key_from_secret(raw, pk, mldsa_public_key_bytes(raw), k->sk, k->sk_len) !=
+             MLDSA_OK)
+      ret = cli_error(
+          "%s %s: raw ML-DSA-%d secret key that fails the import check "
+          "(a coefficient of s1/s2 out of range, or t0/tr do not match rho, s1, s2)",
+          what, path, raw);
   } else if (in.len == SEED_BYTES) { /* a raw seed: the set must be given */
     if (want == 0) {
-      ret = cli_error("%s %s: 32 bytes, a raw seed; say which set with --param 44|65|87", what,
-                      path);
+      ret =
+          cli_error("%s %s: 32 bytes, a raw seed; say which set with --param 44|65|87", what, path);
     } else {
       uint8_t pk[PK_MAX];
       k->p = want;
@@ -197,15 +203,16 @@ static int secret_key_from(const cli_buf *in_buf, const char *path, const char *
       mldsa_keygen_from_seed(want, pk, mldsa_public_key_bytes(want), k->sk, k->sk_len, k->seed);
     }
   } else {
-    int rc = mldsa_private_key_decode(&k->p, k->sk, SK_MAX, &k->sk_len, k->seed, &k->has_seed,
-                                      in.p, in.len);
+    int rc = mldsa_private_key_decode(&k->p, k->sk, SK_MAX, &k->sk_len, k->seed, &k->has_seed, in.p,
+                                      in.len);
     if (rc == MLDSA_ERR_ENCODING)
       ret = explain(what, path, &in, 1, "2560, 4032 or 4896 (expanded) or 32 (seed)");
     else if (rc == MLDSA_ERR_KEY)
-      ret = cli_error("%s %s: ML-DSA private key refused: %s (its seed and expanded key "
-                      "disagree, the expanded key fails the import check, or its publicKey "
-                      "does not match)",
-                      what, path, mldsa_strerror(rc));
+      ret = cli_error(
+          "%s %s: ML-DSA private key refused: %s (its seed and expanded key "
+          "disagree, the expanded key fails the import check, or its publicKey "
+          "does not match)",
+          what, path, mldsa_strerror(rc));
     else if (rc != MLDSA_OK)
       ret = cli_error("%s %s: %s", what, path, mldsa_strerror(rc));
     else
@@ -223,7 +230,6 @@ int cli_load_secret_key(const char *path, const char *what, mldsa_param want, cl
   cli_buf_free(&in);
   return ret;
 }
-
 
 void cli_secret_key_free(cli_secret_key *k) {
   cli_secret_free(k->sk, SK_MAX);
@@ -270,18 +276,18 @@ int cli_load_public_key(const char *path, const char *what, mldsa_param want, ml
 
 /* ---- writing ---- */
 
-int cli_save_secret_key(const char *path, const char *what, const cli_secret_key *k,
-                        cli_format f, mldsa_sk_form form, int force) {
+int cli_save_secret_key(const char *path, const char *what, const cli_secret_key *k, cli_format f,
+                        mldsa_sk_form form, int force) {
   if (form != MLDSA_SK_EXPANDED && !k->has_seed)
-    return cli_error("--form %s needs the seed, and this key has none (expanded form only); "
-                     "use --form expanded",
-                     form == MLDSA_SK_SEED ? "seed" : "both");
+    return cli_error(
+        "--form %s needs the seed, and this key has none (expanded form only); "
+        "use --form expanded",
+        form == MLDSA_SK_SEED ? "seed" : "both");
   if (f == CLI_FORMAT_RAW) {
     if (form == MLDSA_SK_BOTH)
       return cli_error("--format raw holds one form: use --form seed or --form expanded");
-    return form == MLDSA_SK_SEED
-               ? cli_write_file(path, what, k->seed, SEED_BYTES, 1, force)
-               : cli_write_file(path, what, k->sk, k->sk_len, 1, force);
+    return form == MLDSA_SK_SEED ? cli_write_file(path, what, k->seed, SEED_BYTES, 1, force)
+                                 : cli_write_file(path, what, k->sk, k->sk_len, 1, force);
   }
   mldsa_format mf = f == CLI_FORMAT_PEM ? MLDSA_PEM : MLDSA_DER;
   const uint8_t *seed = k->has_seed ? k->seed : NULL;
@@ -303,8 +309,8 @@ int cli_save_public_key(const char *path, const char *what, mldsa_param p, const
   if (f == CLI_FORMAT_RAW) return cli_write_file(path, what, pk, pk_len, 0, 0);
   uint8_t out[4096];
   size_t n;
-  int rc = mldsa_public_key_encode(p, f == CLI_FORMAT_PEM ? MLDSA_PEM : MLDSA_DER, out,
-                                   sizeof out, &n, pk, pk_len);
+  int rc = mldsa_public_key_encode(p, f == CLI_FORMAT_PEM ? MLDSA_PEM : MLDSA_DER, out, sizeof out,
+                                   &n, pk, pk_len);
   if (rc != MLDSA_OK) return cli_error("encoding the public key: %s", mldsa_strerror(rc));
   return cli_write_file(path, what, out, n, 0, 0);
 }

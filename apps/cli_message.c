@@ -40,8 +40,8 @@ static int message_read(const char *path, message *m) {
   return ret;
 }
 
-int cli_sign_file(const cli_secret_key *k, const char *msg_path, const uint8_t *ctx,
-                  size_t ctx_len, const uint8_t *rnd, uint8_t *sig, size_t sig_len) {
+int cli_sign_file(const cli_secret_key *k, const char *msg_path, const uint8_t *ctx, size_t ctx_len,
+                  const uint8_t *rnd, uint8_t *sig, size_t sig_len) {
   message m;
   if (message_read(msg_path, &m) != CLI_OK) return CLI_ERROR;
   int rc = mldsa_sign(k->p, sig, sig_len, m.p, m.len, ctx, ctx_len, rnd, k->sk, k->sk_len);

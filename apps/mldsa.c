@@ -16,8 +16,8 @@
 #endif
 
 typedef struct {
-  const char *param, *out, *pubout, *form, *format, *seed_file, *in, *key, *pub, *sig,
-      *context, *context_hex;
+  const char *param, *out, *pubout, *form, *format, *seed_file, *in, *key, *pub, *sig, *context,
+      *context_hex;
   const char *deterministic, *force; /* flags: non-NULL when given */
 } options;
 
@@ -27,15 +27,23 @@ typedef struct {
   int takes_value;
 } option_spec;
 
-#define OPT(name, field, v) {name, offsetof(options, field), v}
+#define OPT(name, field, v) \
+  { name, offsetof(options, field), v }
 static const option_spec all_options[] = {
-    OPT("--param", param, 1),     OPT("--out", out, 1),
-    OPT("--pubout", pubout, 1),   OPT("--form", form, 1),
-    OPT("--format", format, 1),   OPT("--seed-file", seed_file, 1),
-    OPT("--in", in, 1),           OPT("--key", key, 1),
-    OPT("--pub", pub, 1),         OPT("--sig", sig, 1),
-    OPT("--context", context, 1), OPT("--context-hex", context_hex, 1),
-    OPT("--deterministic", deterministic, 0), OPT("--force", force, 0),
+    OPT("--param", param, 1),
+    OPT("--out", out, 1),
+    OPT("--pubout", pubout, 1),
+    OPT("--form", form, 1),
+    OPT("--format", format, 1),
+    OPT("--seed-file", seed_file, 1),
+    OPT("--in", in, 1),
+    OPT("--key", key, 1),
+    OPT("--pub", pub, 1),
+    OPT("--sig", sig, 1),
+    OPT("--context", context, 1),
+    OPT("--context-hex", context_hex, 1),
+    OPT("--deterministic", deterministic, 0),
+    OPT("--force", force, 0),
 };
 
 typedef struct {
@@ -55,28 +63,38 @@ static int parse_param(const char *s, mldsa_param *p) {
   *p = (mldsa_param)0;
   if (s == NULL) return CLI_OK;
   if (strncmp(s, "ML-DSA-", 7) == 0) s += 7;
-  if (strcmp(s, "44") == 0) *p = MLDSA_44;
-  else if (strcmp(s, "65") == 0) *p = MLDSA_65;
-  else if (strcmp(s, "87") == 0) *p = MLDSA_87;
-  else return cli_error("--param: \"%s\", expected 44, 65 or 87", s);
+  if (strcmp(s, "44") == 0)
+    *p = MLDSA_44;
+  else if (strcmp(s, "65") == 0)
+    *p = MLDSA_65;
+  else if (strcmp(s, "87") == 0)
+    *p = MLDSA_87;
+  else
+    return cli_error("--param: \"%s\", expected 44, 65 or 87", s);
   return CLI_OK;
 }
 
 static int parse_format(const char *s, cli_format *f) {
   *f = CLI_FORMAT_PEM;
   if (s == NULL || strcmp(s, "pem") == 0) return CLI_OK;
-  if (strcmp(s, "der") == 0) *f = CLI_FORMAT_DER;
-  else if (strcmp(s, "raw") == 0) *f = CLI_FORMAT_RAW;
-  else return cli_error("--format: \"%s\", expected pem, der or raw", s);
+  if (strcmp(s, "der") == 0)
+    *f = CLI_FORMAT_DER;
+  else if (strcmp(s, "raw") == 0)
+    *f = CLI_FORMAT_RAW;
+  else
+    return cli_error("--format: \"%s\", expected pem, der or raw", s);
   return CLI_OK;
 }
 
 static int parse_form(const char *s, mldsa_sk_form *form) {
   *form = MLDSA_SK_SEED;
   if (s == NULL || strcmp(s, "seed") == 0) return CLI_OK;
-  if (strcmp(s, "expanded") == 0) *form = MLDSA_SK_EXPANDED;
-  else if (strcmp(s, "both") == 0) *form = MLDSA_SK_BOTH;
-  else return cli_error("--form: \"%s\", expected seed, expanded or both", s);
+  if (strcmp(s, "expanded") == 0)
+    *form = MLDSA_SK_EXPANDED;
+  else if (strcmp(s, "both") == 0)
+    *form = MLDSA_SK_BOTH;
+  else
+    return cli_error("--form: \"%s\", expected seed, expanded or both", s);
   return CLI_OK;
 }
 
@@ -194,7 +212,8 @@ static int cmd_verify(const options *o) {
   uint8_t ctx[255], pk[2592];
   size_t ctx_len, pk_len;
   if (parse_param(o->param, &want) || parse_context(o, ctx, &ctx_len)) return CLI_ERROR;
-  if (o->pub == NULL || o->sig == NULL) return cli_error("verify: --pub KEY and --sig SIG are required");
+  if (o->pub == NULL || o->sig == NULL)
+    return cli_error("verify: --pub KEY and --sig SIG are required");
   const char *in = o->in ? o->in : "-";
   if (two_stdins(o->pub, "--pub", in, "--in") || two_stdins(o->sig, "--sig", in, "--in") ||
       two_stdins(o->pub, "--pub", o->sig, "--sig"))
@@ -264,25 +283,27 @@ static const command commands[] = {
      "  --in       message (default -, standard input)\n"
      "  --context  context string, or --context-hex\n"
      "  --param    only a check: fail unless KEY is of this set\n"},
-    {"isa", cmd_isa, "", "usage: mldsa isa\nPrints the arithmetic in use: scalar, sse2, avx2 or avx512.\n"},
+    {"isa", cmd_isa, "",
+     "usage: mldsa isa\nPrints the arithmetic in use: scalar, sse2, avx2 or avx512.\n"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
 static void print_help(void) {
-  printf("usage: mldsa <command> [options]     ML-DSA (FIPS 204) signatures, libmldsa %s\n"
-         "\n"
-         "  keygen   generate a key pair (PKCS#8 / SubjectPublicKeyInfo, PEM by default)\n"
-         "  pubkey   write the public key of a key file\n"
-         "  sign     sign a file\n"
-         "  verify   verify a signature\n"
-         "  isa      print the arithmetic in use\n"
-         "\n"
-         "mldsa <command> --help describes a command; mldsa --version prints the version.\n"
-         "Key files are detected: PEM, DER (RFC 9881 formats, as OpenSSL 3.5 writes them) or\n"
-         "raw by their exact length; the parameter set comes from the key (--param is then a\n"
-         "check). A file name of - means standard input or output.\n"
-         "\n%s",
-         MLDSA_CLI_VERSION, exit_codes);
+  printf(
+      "usage: mldsa <command> [options]     ML-DSA (FIPS 204) signatures, libmldsa %s\n"
+      "\n"
+      "  keygen   generate a key pair (PKCS#8 / SubjectPublicKeyInfo, PEM by default)\n"
+      "  pubkey   write the public key of a key file\n"
+      "  sign     sign a file\n"
+      "  verify   verify a signature\n"
+      "  isa      print the arithmetic in use\n"
+      "\n"
+      "mldsa <command> --help describes a command; mldsa --version prints the version.\n"
+      "Key files are detected: PEM, DER (RFC 9881 formats, as OpenSSL 3.5 writes them) or\n"
+      "raw by their exact length; the parameter set comes from the key (--param is then a\n"
+      "check). A file name of - means standard input or output.\n"
+      "\n%s",
+      MLDSA_CLI_VERSION, exit_codes);
 }
 
 static int allowed(const command *c, const char *name) {
@@ -312,9 +333,12 @@ static int parse_options(const command *c, int argc, char **argv, options *o) {
     const char **slot = (const char **)((char *)o + spec->offset);
     if (*slot != NULL) return cli_error("%s: %s given twice", c->name, name);
     if (spec->takes_value) {
-      if (eq) value = eq + 1;
-      else if (i + 1 < argc) value = argv[++i];
-      else return cli_error("%s: %s needs a value", c->name, name);
+      if (eq)
+        value = eq + 1;
+      else if (i + 1 < argc)
+        value = argv[++i];
+      else
+        return cli_error("%s: %s needs a value", c->name, name);
     } else {
       if (eq) return cli_error("%s: %s takes no value", c->name, name);
       value = "";
@@ -350,7 +374,8 @@ int main(int argc, char **argv) {
     if (parse_options(c, argc - 2, argv + 2, &o) != CLI_OK) return CLI_ERROR;
     return c->run(&o);
   }
-  return cli_error("unknown command \"%s\" (commands: keygen, pubkey, sign, verify, isa; "
-                   "see mldsa --help)",
-                   cmd);
+  return cli_error(
+      "unknown command \"%s\" (commands: keygen, pubkey, sign, verify, isa; "
+      "see mldsa --help)",
+      cmd);
 }

@@ -68,10 +68,17 @@ static int get_algorithm(mldsa_der *r, mldsa_param *p) {
   if (mldsa_der_get(&alg, MLDSA_DER_OID, &oid) != 0 || alg.len != 0) return -1;
   if (oid.len != OID_BYTES || memcmp(oid.p, oid_prefix, sizeof oid_prefix) != 0) return -1;
   switch (oid.p[sizeof oid_prefix]) {
-    case 17: *p = MLDSA_44; return 0;
-    case 18: *p = MLDSA_65; return 0;
-    case 19: *p = MLDSA_87; return 0;
-    default: return -1;
+    case 17:
+      *p = MLDSA_44;
+      return 0;
+    case 18:
+      *p = MLDSA_65;
+      return 0;
+    case 19:
+      *p = MLDSA_87;
+      return 0;
+    default:
+      return -1;
   }
 }
 
@@ -187,8 +194,7 @@ static int check_attributes(mldsa_der attrs) {
 static int parse_one_asymmetric_key(mldsa_der der, private_key_parts *k) {
   mldsa_der oak, version, octets, attrs, bits;
   if (mldsa_der_get(&der, MLDSA_DER_SEQUENCE, &oak) != 0 || der.len != 0) return -1;
-  if (mldsa_der_get(&oak, MLDSA_DER_INTEGER, &version) != 0 || version.len != 1 ||
-      version.p[0] > 1)
+  if (mldsa_der_get(&oak, MLDSA_DER_INTEGER, &version) != 0 || version.len != 1 || version.p[0] > 1)
     return -1;
   if (get_algorithm(&oak, &k->p) != 0) return -1;
   if (mldsa_der_get(&oak, MLDSA_DER_OCTET_STRING, &octets) != 0) return -1;
@@ -230,16 +236,17 @@ static int derive_and_check(const private_key_parts *k, uint8_t *sk, uint8_t *pk
  * the derived key, below which keygen and the import check run with their own stack
  * wipes; the public function then wipes all of that region, deeper than
  * mldsa_stack_wipe reaches (register spills of the callees included). */
-#define DEEP_WIPE_BYTES (MAX_DER_BYTES + MAX_SK_BYTES + MAX_PK_BYTES + MLDSA_STACK_WIPE_BYTES + 8192)
+#define DEEP_WIPE_BYTES \
+  (MAX_DER_BYTES + MAX_SK_BYTES + MAX_PK_BYTES + MLDSA_STACK_WIPE_BYTES + 8192)
 static __attribute__((noinline)) void deep_stack_wipe(void) {
   uint8_t area[DEEP_WIPE_BYTES];
   mldsa_zeroize(area, sizeof area);
 }
 
-static __attribute__((noinline)) int private_key_decode(mldsa_param *p, uint8_t *sk,
-                                                        size_t sk_cap, size_t *sk_len,
-                                                        uint8_t *seed, int *has_seed,
-                                                        const uint8_t *in, size_t in_len) {
+static __attribute__((noinline)) int private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_cap,
+                                                        size_t *sk_len, uint8_t *seed,
+                                                        int *has_seed, const uint8_t *in,
+                                                        size_t in_len) {
   if (p == NULL || sk == NULL || sk_len == NULL || MISSING(in, in_len)) return MLDSA_ERR_NULL;
   uint8_t buf[MAX_DER_BYTES], sk_derived[MAX_SK_BYTES], pk_derived[MAX_PK_BYTES];
   mldsa_der der;
@@ -276,9 +283,9 @@ static __attribute__((noinline)) int private_key_decode(mldsa_param *p, uint8_t 
   return ret;
 }
 
-MLDSA_API int mldsa_private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_cap,
-                                       size_t *sk_len, uint8_t *seed, int *has_seed,
-                                       const uint8_t *in, size_t in_len) {
+MLDSA_API int mldsa_private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_cap, size_t *sk_len,
+                                       uint8_t *seed, int *has_seed, const uint8_t *in,
+                                       size_t in_len) {
   int ret = private_key_decode(p, sk, sk_cap, sk_len, seed, has_seed, in, in_len);
   deep_stack_wipe();
   return ret;
@@ -303,9 +310,12 @@ static size_t spki_len(size_t pk_bytes) { return tlv(ALGORITHM_BYTES + tlv(1 + p
 
 static size_t choice_len(mldsa_sk_form form, size_t sk_bytes) {
   switch (form) {
-    case MLDSA_SK_SEED: return tlv(SEED_BYTES);
-    case MLDSA_SK_EXPANDED: return tlv(sk_bytes);
-    default: return tlv(tlv(SEED_BYTES) + tlv(sk_bytes));
+    case MLDSA_SK_SEED:
+      return tlv(SEED_BYTES);
+    case MLDSA_SK_EXPANDED:
+      return tlv(sk_bytes);
+    default:
+      return tlv(tlv(SEED_BYTES) + tlv(sk_bytes));
   }
 }
 
@@ -397,7 +407,8 @@ static __attribute__((noinline)) int private_key_encode(mldsa_param p, mldsa_for
   int ret = derive_and_check(&k, sk_derived, pk_derived);
   if (ret == MLDSA_OK) {
     uint8_t *w = der;
-    w = mldsa_der_put_header(w, MLDSA_DER_SEQUENCE, 3 + ALGORITHM_BYTES + tlv(choice_len(form, sk_bytes)));
+    w = mldsa_der_put_header(w, MLDSA_DER_SEQUENCE,
+                             3 + ALGORITHM_BYTES + tlv(choice_len(form, sk_bytes)));
     w = mldsa_der_put_header(w, MLDSA_DER_INTEGER, 1);
     *w++ = 0; /* v1 */
     w = put_algorithm(w, p);

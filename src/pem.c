@@ -26,7 +26,7 @@ static int b64_value(uint8_t c) {
 /* The base64 digit of v (0..63); no branch, no table. */
 static uint8_t b64_digit(unsigned v) {
   int x = (int)v, c = x + 'A';
-  c += ((25 - x) >> 8) & ('a' - 26 - 'A');       /* 26..51: a..z */
+  c += ((25 - x) >> 8) & ('a' - 26 - 'A');        /* 26..51: a..z */
   c += ((51 - x) >> 8) & ('0' - 52 - ('a' - 26)); /* 52..61: 0..9 */
   c += ((61 - x) >> 8) & ('+' - 62 - ('0' - 52)); /* 62: + */
   c += ((62 - x) >> 8) & ('/' - 63 - ('+' - 62)); /* 63: / */
@@ -41,8 +41,8 @@ int mldsa_pem_detect(const uint8_t *in, size_t in_len) {
 size_t mldsa_pem_len(const char *label, size_t der_len) {
   size_t chars = (der_len + 2) / 3 * 4, lines = (chars + LINE_CHARS - 1) / LINE_CHARS;
   size_t label_len = strlen(label);
-  return (sizeof begin_prefix - 1) + label_len + 5 + 1 + chars + lines +
-         (sizeof end_prefix - 1) + label_len + 5 + 1;
+  return (sizeof begin_prefix - 1) + label_len + 5 + 1 + chars + lines + (sizeof end_prefix - 1) +
+         label_len + 5 + 1;
 }
 
 static uint8_t *put_text(uint8_t *out, const char *s) {
@@ -120,7 +120,7 @@ int mldsa_pem_read(const uint8_t *in, size_t in_len, const char *label, uint8_t 
         ++pad;
         v = 0;
       } else {
-        bad |= pad != 0; /* a digit after padding */
+        bad |= pad != 0;   /* a digit after padding */
         bad |= v >> 8 & 1; /* v == -1: not a base64 digit */
         v &= 63;
       }

@@ -64,17 +64,17 @@ static uint8_t oid_arc(mldsa_param p) { return p == MLDSA_44 ? 0x11 : p == MLDSA
 
 /* How a test key deviates from the canonical encoding. */
 typedef struct {
-  int version;           /* 0 or 1; other values written as given (one byte) */
-  const uint8_t *oid;    /* NULL: the set's OID */
+  int version;        /* 0 or 1; other values written as given (one byte) */
+  const uint8_t *oid; /* NULL: the set's OID */
   size_t oid_len;
-  int params_null;       /* NULL parameters after the OID */
-  int form;              /* 1 seed, 2 expanded, 3 both */
-  size_t seed_len;       /* bytes of seed written (32 normally) */
+  int params_null;                  /* NULL parameters after the OID */
+  int form;                         /* 1 seed, 2 expanded, 3 both */
+  size_t seed_len;                  /* bytes of seed written (32 normally) */
   const uint8_t *expanded_override; /* NULL: the key's own */
   size_t expanded_len;
-  int attributes;        /* add [0] attributes */
-  int public_key;        /* 1: add [1] publicKey (the key's own), 2: a wrong one */
-  size_t public_len;     /* bytes of publicKey (the set's size normally) */
+  int attributes;         /* add [0] attributes */
+  int public_key;         /* 1: add [1] publicKey (the key's own), 2: a wrong one */
+  size_t public_len;      /* bytes of publicKey (the set's size normally) */
   int trailing_in_octets; /* a byte after the CHOICE inside privateKey */
 } variant;
 
@@ -127,8 +127,8 @@ static void build_private(bytes *out, const test_key *k, const variant *v) {
   wrap(&oak, 0x04, &choice);
   if (v->attributes) {
     /* one Attribute: SEQUENCE { OID 1.2.3, SET { UTF8String "x" } } */
-    static const uint8_t attr[] = {0x30, 0x0A, 0x06, 0x02, 0x2A, 0x03, 0x31, 0x04,
-                                   0x0C, 0x02, 0x68, 0x69};
+    static const uint8_t attr[] = {0x30, 0x0A, 0x06, 0x02, 0x2A, 0x03,
+                                   0x31, 0x04, 0x0C, 0x02, 0x68, 0x69};
     put_tlv(&oak, 0xA0, attr, sizeof attr);
   }
   if (v->public_key) {
@@ -144,8 +144,7 @@ static void build_private(bytes *out, const test_key *k, const variant *v) {
 }
 
 static variant canonical(int form, mldsa_param p) {
-  variant v = {.version = 0, .form = form, .seed_len = 32,
-               .public_len = mldsa_public_key_bytes(p)};
+  variant v = {.version = 0, .form = form, .seed_len = 32, .public_len = mldsa_public_key_bytes(p)};
   return v;
 }
 
@@ -310,8 +309,10 @@ START_TEST(malformed_encodings) {
         const uint8_t *oid;
         size_t len;
         const char *what;
-      } oids[] = {{ed25519, 3, "Ed25519 OID"}, {mlkem768, 9, "ML-KEM-768 OID"},
-                  {arc16, 9, "OID arc 16"},     {arc20, 9, "OID arc 20"},
+      } oids[] = {{ed25519, 3, "Ed25519 OID"},
+                  {mlkem768, 9, "ML-KEM-768 OID"},
+                  {arc16, 9, "OID arc 16"},
+                  {arc20, 9, "OID arc 20"},
                   {longer, 10, "OID with an extra arc"}};
       for (size_t j = 0; j < sizeof oids / sizeof oids[0]; ++j) {
         variant w = v;
@@ -392,8 +393,7 @@ START_TEST(malformed_encodings) {
           expect_private(k, &w, MLDSA_ERR_ENCODING, name);
         }
         /* one flipped bit in the expanded key: rho, K, tr, s1, s2, t0, the last byte */
-        const size_t offsets[] = {0, 31, 32, 63, 64, 127, 128, 200, k->sk_len / 2,
-                                  k->sk_len - 1};
+        const size_t offsets[] = {0, 31, 32, 63, 64, 127, 128, 200, k->sk_len / 2, k->sk_len - 1};
         for (size_t j = 0; j < sizeof offsets / sizeof offsets[0]; ++j) {
           memcpy(flipped, k->sk, k->sk_len);
           flipped[offsets[j]] ^= (uint8_t)(1u << (j % 8));
@@ -447,16 +447,18 @@ START_TEST(malformed_encodings) {
     build_spki(&b, k, &v, 0, k->pk_len);
     expect('S', b.d, b.n, MLDSA_ERR_ENCODING, "private decoder given an SPKI");
   }
-  printf("test_keyformat: %u malformed and valid encodings decoded with the expected code "
-         "(%u OK, %u MLDSA_ERR_KEY, %u MLDSA_ERR_ENCODING)\n",
-         cases_run, cases_by_code[0], cases_by_code[7], cases_by_code[9]);
+  printf(
+      "test_keyformat: %u malformed and valid encodings decoded with the expected code "
+      "(%u OK, %u MLDSA_ERR_KEY, %u MLDSA_ERR_ENCODING)\n",
+      cases_run, cases_by_code[0], cases_by_code[7], cases_by_code[9]);
 }
 END_TEST
 
 /* ---------------------------------------------------------------- PEM */
 
 /* PEM of DER built here: label, line length, line ending, and what follows END. */
-static void make_pem(bytes *out, const char *label, const bytes *der, size_t line, const char *eol) {
+static void make_pem(bytes *out, const char *label, const bytes *der, size_t line,
+                     const char *eol) {
   static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   char text[64];
   out->n = 0;
@@ -514,8 +516,8 @@ START_TEST(pem_encodings) {
   b.n--;
   expect('S', b.d, b.n, MLDSA_OK, "PEM without the last line ending");
   /* refused */
-  const char *labels[] = {"PUBLIC KEY", "RSA PRIVATE KEY", "ML-DSA PRIVATE KEY", "PRIVATE  KEY",
-                          "private key", "ENCRYPTED PRIVATE KEY"};
+  const char *labels[] = {"PUBLIC KEY",   "RSA PRIVATE KEY", "ML-DSA PRIVATE KEY",
+                          "PRIVATE  KEY", "private key",     "ENCRYPTED PRIVATE KEY"};
   for (size_t j = 0; j < sizeof labels / sizeof labels[0]; ++j) {
     make_pem(&b, labels[j], &der, 64, "\n");
     expect('S', b.d, b.n, MLDSA_ERR_ENCODING, "PEM with a wrong label");
@@ -576,7 +578,7 @@ START_TEST(pem_encodings) {
     pad = 1;
     b = pem;
     size_t at = (size_t)((uint8_t *)eq - pem.d) - 1;
-    b.d[at] = b.d[at] == 'A' ? 'B' : 'A';  /* low bits of the last digit now non-zero, or */
+    b.d[at] = b.d[at] == 'A' ? 'B' : 'A'; /* low bits of the last digit now non-zero, or */
     if (b.d[at] == 'A') b.d[at] = 'B';
     expect('S', b.d, b.n, MLDSA_ERR_ENCODING, "PEM with non-canonical padding bits");
     b = pem;
@@ -650,15 +652,17 @@ START_TEST(round_trips) {
       ck_assert_int_eq(mldsa_private_key_decode(&p, sk, k.sk_len, &len, NULL, NULL, out, n), 0);
       /* the DER's first bytes: SEQUENCE, version 0, the set's OID */
       if (f == MLDSA_DER) {
-        static const uint8_t head[] = {0x02, 0x01, 0x00, 0x30, 0x0B, 0x06, 0x09, 0x60, 0x86,
-                                       0x48, 0x01, 0x65, 0x03, 0x04, 0x03};
+        static const uint8_t head[] = {0x02, 0x01, 0x00, 0x30, 0x0B, 0x06, 0x09, 0x60,
+                                       0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03};
         size_t h = out[1] < 0x80 ? 2 : 2 + (out[1] & 0x7F);
         ck_assert_mem_eq(out + h, head, sizeof head);
         ck_assert_uint_eq(out[h + sizeof head], oid_arc(k.p));
         const uint8_t *c = out + h + sizeof head + 1;
         ck_assert_uint_eq(c[0], 0x04);
         size_t ch = c[1] < 0x80 ? 2 : 2 + (c[1] & 0x7F);
-        ck_assert_uint_eq(c[ch], form == MLDSA_SK_SEED ? 0x80 : form == MLDSA_SK_EXPANDED ? 0x04 : 0x30);
+        ck_assert_uint_eq(c[ch], form == MLDSA_SK_SEED       ? 0x80
+                                 : form == MLDSA_SK_EXPANDED ? 0x04
+                                                             : 0x30);
         if (form == MLDSA_SK_SEED) ck_assert_uint_eq(n, 54);
       } else {
         ck_assert(memcmp(out, "-----BEGIN PRIVATE KEY-----\n", 28) == 0);
@@ -686,58 +690,101 @@ START_TEST(argument_checks) {
   mldsa_param p = (mldsa_param)99;
   int has = 5;
   ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_SEED, der, sizeof der,
-                                            &der_len, k.seed, NULL, 0), 0);
+                                            &der_len, k.seed, NULL, 0),
+                   0);
 #define UNTOUCHED() \
   ck_assert(all_fill(out, sizeof out) && n == 777 && p == (mldsa_param)99 && has == 5)
 #define RESET() (memset(out, FILL, sizeof out), n = 777, p = (mldsa_param)99, has = 5)
   RESET();
   /* encoders: parameter set, format, form, NULLs, lengths: nothing written */
-  ck_assert_int_eq(mldsa_public_key_encode((mldsa_param)66, MLDSA_DER, out, sizeof out, &n, k.pk, k.pk_len), MLDSA_ERR_PARAM);
-  ck_assert_int_eq(mldsa_public_key_encode(k.p, (mldsa_format)2, out, sizeof out, &n, k.pk, k.pk_len), MLDSA_ERR_ENCODING);
-  ck_assert_int_eq(mldsa_public_key_encode(k.p, MLDSA_DER, out, sizeof out, NULL, k.pk, k.pk_len), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_public_key_encode(k.p, MLDSA_DER, out, sizeof out, &n, NULL, k.pk_len), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_public_key_encode(k.p, MLDSA_DER, NULL, 10, &n, k.pk, k.pk_len), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_public_key_encode(k.p, MLDSA_DER, out, sizeof out, &n, k.pk, k.pk_len - 1), MLDSA_ERR_LENGTH);
-  ck_assert_int_eq(mldsa_public_key_encode(k.p, MLDSA_DER, out, 1973, &n, k.pk, k.pk_len), MLDSA_ERR_LENGTH);
+  ck_assert_int_eq(
+      mldsa_public_key_encode((mldsa_param)66, MLDSA_DER, out, sizeof out, &n, k.pk, k.pk_len),
+      MLDSA_ERR_PARAM);
+  ck_assert_int_eq(
+      mldsa_public_key_encode(k.p, (mldsa_format)2, out, sizeof out, &n, k.pk, k.pk_len),
+      MLDSA_ERR_ENCODING);
+  ck_assert_int_eq(mldsa_public_key_encode(k.p, MLDSA_DER, out, sizeof out, NULL, k.pk, k.pk_len),
+                   MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_public_key_encode(k.p, MLDSA_DER, out, sizeof out, &n, NULL, k.pk_len),
+                   MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_public_key_encode(k.p, MLDSA_DER, NULL, 10, &n, k.pk, k.pk_len),
+                   MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_public_key_encode(k.p, MLDSA_DER, out, sizeof out, &n, k.pk, k.pk_len - 1),
+                   MLDSA_ERR_LENGTH);
+  ck_assert_int_eq(mldsa_public_key_encode(k.p, MLDSA_DER, out, 1973, &n, k.pk, k.pk_len),
+                   MLDSA_ERR_LENGTH);
   UNTOUCHED();
   ck_assert_int_eq(mldsa_public_key_encode(k.p, MLDSA_DER, out, 1974, &n, k.pk, k.pk_len), 0);
   ck_assert_uint_eq(n, 1974);
   RESET();
-  ck_assert_int_eq(mldsa_private_key_encode((mldsa_param)0, MLDSA_DER, MLDSA_SK_SEED, out, sizeof out, &n, k.seed, NULL, 0), MLDSA_ERR_PARAM);
-  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, (mldsa_sk_form)0, out, sizeof out, &n, k.seed, NULL, 0), MLDSA_ERR_ENCODING);
-  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, (mldsa_sk_form)4, out, sizeof out, &n, k.seed, NULL, 0), MLDSA_ERR_ENCODING);
-  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_SEED, out, sizeof out, &n, NULL, NULL, 0), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_EXPANDED, out, sizeof out, &n, k.seed, NULL, 0), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_BOTH, out, sizeof out, &n, NULL, k.sk, k.sk_len), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_SEED, out, sizeof out, &n, k.seed, NULL, 5), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_BOTH, out, sizeof out, &n, k.seed, k.sk, k.sk_len + 1), MLDSA_ERR_LENGTH);
-  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_PEM, MLDSA_SK_SEED, out, 10, &n, k.seed, NULL, 0), MLDSA_ERR_LENGTH);
+  ck_assert_int_eq(mldsa_private_key_encode((mldsa_param)0, MLDSA_DER, MLDSA_SK_SEED, out,
+                                            sizeof out, &n, k.seed, NULL, 0),
+                   MLDSA_ERR_PARAM);
+  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, (mldsa_sk_form)0, out, sizeof out, &n,
+                                            k.seed, NULL, 0),
+                   MLDSA_ERR_ENCODING);
+  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, (mldsa_sk_form)4, out, sizeof out, &n,
+                                            k.seed, NULL, 0),
+                   MLDSA_ERR_ENCODING);
+  ck_assert_int_eq(
+      mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_SEED, out, sizeof out, &n, NULL, NULL, 0),
+      MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_EXPANDED, out, sizeof out, &n,
+                                            k.seed, NULL, 0),
+                   MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_BOTH, out, sizeof out, &n,
+                                            NULL, k.sk, k.sk_len),
+                   MLDSA_ERR_NULL);
+  ck_assert_int_eq(
+      mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_SEED, out, sizeof out, &n, k.seed, NULL, 5),
+      MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_BOTH, out, sizeof out, &n,
+                                            k.seed, k.sk, k.sk_len + 1),
+                   MLDSA_ERR_LENGTH);
+  ck_assert_int_eq(
+      mldsa_private_key_encode(k.p, MLDSA_PEM, MLDSA_SK_SEED, out, 10, &n, k.seed, NULL, 0),
+      MLDSA_ERR_LENGTH);
   UNTOUCHED();
   /* errors found after the lengths: outputs zeroed */
-  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_BOTH, out, sizeof out, &n, k.seed, k2.sk, k2.sk_len), MLDSA_ERR_KEY);
+  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_BOTH, out, sizeof out, &n,
+                                            k.seed, k2.sk, k2.sk_len),
+                   MLDSA_ERR_KEY);
   ck_assert(n == 0 && out[0] == 0 && out[sizeof out - 1] == 0);
   RESET();
   static uint8_t bad_sk[SK_MAX];
   memcpy(bad_sk, k.sk, k.sk_len);
   bad_sk[64] ^= 1; /* tr */
-  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_EXPANDED, out, sizeof out, &n, NULL, bad_sk, k.sk_len), MLDSA_ERR_KEY);
+  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_EXPANDED, out, sizeof out, &n,
+                                            NULL, bad_sk, k.sk_len),
+                   MLDSA_ERR_KEY);
   ck_assert(n == 0 && out[0] == 0);
-  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_SEED, out, sizeof out, &n, k.seed, k2.sk, k2.sk_len), MLDSA_ERR_KEY);
+  ck_assert_int_eq(mldsa_private_key_encode(k.p, MLDSA_DER, MLDSA_SK_SEED, out, sizeof out, &n,
+                                            k.seed, k2.sk, k2.sk_len),
+                   MLDSA_ERR_KEY);
   /* decoders: NULLs and capacity write nothing */
   RESET();
-  ck_assert_int_eq(mldsa_private_key_decode(NULL, out, sizeof out, &n, seed, &has, der, der_len), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_private_key_decode(&p, NULL, sizeof out, &n, seed, &has, der, der_len), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_private_key_decode(&p, out, sizeof out, NULL, seed, &has, der, der_len), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_private_key_decode(&p, out, sizeof out, &n, seed, &has, NULL, der_len), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_private_key_decode(&p, out, k.sk_len - 1, &n, seed, &has, der, der_len), MLDSA_ERR_LENGTH);
+  ck_assert_int_eq(mldsa_private_key_decode(NULL, out, sizeof out, &n, seed, &has, der, der_len),
+                   MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_private_key_decode(&p, NULL, sizeof out, &n, seed, &has, der, der_len),
+                   MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_private_key_decode(&p, out, sizeof out, NULL, seed, &has, der, der_len),
+                   MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_private_key_decode(&p, out, sizeof out, &n, seed, &has, NULL, der_len),
+                   MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_private_key_decode(&p, out, k.sk_len - 1, &n, seed, &has, der, der_len),
+                   MLDSA_ERR_LENGTH);
   UNTOUCHED();
   ck_assert_int_eq(mldsa_public_key_decode(&p, out, k.pk_len - 1, &n, out, 0), MLDSA_ERR_ENCODING);
   RESET();
-  ck_assert_int_eq(mldsa_public_key_encode(k.p, MLDSA_DER, der, sizeof der, &der_len, k.pk, k.pk_len), 0);
-  ck_assert_int_eq(mldsa_public_key_decode(&p, out, k.pk_len - 1, &n, der, der_len), MLDSA_ERR_LENGTH);
-  ck_assert_int_eq(mldsa_public_key_decode(NULL, out, sizeof out, &n, der, der_len), MLDSA_ERR_NULL);
+  ck_assert_int_eq(
+      mldsa_public_key_encode(k.p, MLDSA_DER, der, sizeof der, &der_len, k.pk, k.pk_len), 0);
+  ck_assert_int_eq(mldsa_public_key_decode(&p, out, k.pk_len - 1, &n, der, der_len),
+                   MLDSA_ERR_LENGTH);
+  ck_assert_int_eq(mldsa_public_key_decode(NULL, out, sizeof out, &n, der, der_len),
+                   MLDSA_ERR_NULL);
   ck_assert_int_eq(mldsa_public_key_decode(&p, NULL, sizeof out, &n, der, der_len), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_public_key_decode(&p, out, sizeof out, NULL, der, der_len), MLDSA_ERR_NULL);
+  ck_assert_int_eq(mldsa_public_key_decode(&p, out, sizeof out, NULL, der, der_len),
+                   MLDSA_ERR_NULL);
   UNTOUCHED();
   /* generate_seed */
   ck_assert_int_eq(mldsa_generate_seed(NULL), MLDSA_ERR_NULL);

@@ -102,7 +102,8 @@ static void scan(void *ptr) {
   for (size_t i = 0; i + WINDOW <= n; ++i) {
     if (secret_at(p + i)) {
       char line[160];
-      snprintf(line, sizeof line, "free-scan: a freed block of %zu bytes holds key material at offset %zu\n", n, i);
+      snprintf(line, sizeof line,
+               "free-scan: a freed block of %zu bytes holds key material at offset %zu\n", n, i);
       say(line);
       ++findings;
       return;
@@ -123,7 +124,8 @@ __attribute__((visibility("default"))) void *realloc(void *ptr, size_t size) {
 __attribute__((destructor)) static void scan_report(void) {
   if (!ready) return;
   char line[200];
-  snprintf(line, sizeof line, "free-scan: %lu blocks (%lu bytes) scanned, %lu with key material, %zu secret bytes\n",
+  snprintf(line, sizeof line,
+           "free-scan: %lu blocks (%lu bytes) scanned, %lu with key material, %zu secret bytes\n",
            blocks, bytes_scanned, findings, secrets_len);
   say(line);
 }

@@ -46,8 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   free(in);
   FUZZ_CHECK(rc == MLDSA_OK || rc == MLDSA_ERR_ENCODING, "public_key_decode returned %d", rc);
   if (rc != MLDSA_OK) {
-    FUZZ_CHECK(fuzz_all_zero(pk, sizeof pk) && pk_len == 0 && p == 0,
-               "outputs not zeroed after %d", rc);
+    FUZZ_CHECK(fuzz_all_zero(pk, sizeof pk) && pk_len == 0 && p == 0, "outputs not zeroed after %d",
+               rc);
     return 0;
   }
   FUZZ_CHECK(pk_len == mldsa_public_key_bytes(p), "pk_len %zu for ML-DSA-%d", pk_len, p);
