@@ -146,16 +146,31 @@ static int explain(const char *what, const char *path, const cli_buf *in, int se
   cli_secret_free(der, in->len);
   const char *form = pem ? "PEM" : "DER";
   if (strncmp(oid, "2.16.840.1.101.3.4.3.1", 22) == 0 && strlen(oid) == 23 && oid[22] >= '7' &&
-      oid[22] <= '9')
+      oid[22] <= '9') {
+    mldsa_param p = oid[22] == '7' ? MLDSA_44 : oid[22] == '8' ? MLDSA_65 : MLDSA_87;
+    /* what a well-formed key of this set would measure, as DER (the encoders' size query) */
+    static const uint8_t zeros[SK_MAX]; /* size queries read no key */
+    size_t sk_bytes = mldsa_secret_key_bytes(p);
+    size_t seed_len = 0, expanded_len = 0, both_len = 0, spki_len = 0;
+    mldsa_private_key_encode(p, MLDSA_DER, MLDSA_SK_SEED, NULL, 0, &seed_len, zeros, NULL, 0);
+    mldsa_private_key_encode(p, MLDSA_DER, MLDSA_SK_EXPANDED, NULL, 0, &expanded_len, NULL, zeros,
+                             sk_bytes);
+    mldsa_private_key_encode(p, MLDSA_DER, MLDSA_SK_BOTH, NULL, 0, &both_len, zeros, zeros,
+                             sk_bytes);
+    mldsa_public_key_encode(p, MLDSA_DER, NULL, 0, &spki_len, zeros, mldsa_public_key_bytes(p));
+    if (secret)
+      return cli_error(
+          "%s %s: %s of an ML-DSA-%d private key (OID %s) that is malformed: %zu "
+          "bytes of DER, where RFC 9881 keys of this set have %zu (seed), %zu "
+          "(expanded) or %zu (both); or a length, the version, parameters, "
+          "padding or trailing data is wrong",
+          what, path, form, p, oid, n, seed_len, expanded_len, both_len);
     return cli_error(
-        "%s %s: %s of an ML-DSA-%s %s key (OID %s) that is malformed: "
-        "a length, a size, the version, parameters, padding or trailing data is "
-        "not as RFC 9881 / RFC 7468 require",
-        what, path, form,
-        oid[22] == '7'   ? "44"
-        : oid[22] == '8' ? "65"
-                         : "87",
-        secret ? "private" : "public", oid);
+        "%s %s: %s of an ML-DSA-%d public key (OID %s) that is malformed: %zu bytes "
+        "of DER, expected %zu; or a length, parameters, padding or trailing data is "
+        "wrong",
+        what, path, form, p, oid, n, spki_len);
+  }
   if (oid[0])
     return cli_error(
         "%s %s: %s key with OID %s, expected an ML-DSA OID "
