@@ -1,198 +1,381 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* mldsa: the command-line tool.
- *   mldsa keygen --param 44|65|87 --pk FILE --sk FILE [--seed HEX64]
- *   mldsa sign   --param P --sk FILE --in FILE --sig FILE [--context TEXT] [--deterministic]
- *   mldsa verify --param P --pk FILE --in FILE --sig FILE [--context TEXT]
- *   mldsa isa    (prints the arithmetic backend in use)
- * Exit status 0 only on success; otherwise one line on stderr saying why. */
-#include <errno.h>
+/* mldsa: the command-line tool. Commands, options and help; the work is in cli_io.c (files
+ * without stdio, wiped buffers), cli_keys.c (key files) and cli_message.c (messages).
+ *
+ * Exit status: 0 success, 1 the signature does not verify, 2 anything else (with one line
+ * on stderr naming the file or option and what was expected and found). */
+#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "mldsa.h"
+#include "cli.h"
+
 
 typedef struct {
-  const char *cmd, *pk, *sk, *in, *sig, *seed, *context;
-  int param, deterministic;
+  const char *param, *out, *pubout, *form, *format, *seed_file, *in, *key, *pub, *sig, *context,
+      *context_hex;
+  const char *deterministic, *force; /* flags: non-NULL when given */
 } options;
 
-static int fail(const char *fmt, const char *arg) {
-  fprintf(stderr, "mldsa: ");
-  fprintf(stderr, fmt, arg);
-  fputc('\n', stderr);
-  return 1;
+typedef struct {
+  const char *name;
+  size_t offset; /* in options */
+  int takes_value;
+} option_spec;
+
+#define OPT(name, field, v) \
+  { name, offsetof(options, field), v }
+static const option_spec all_options[] = {
+    OPT("--param", param, 1),
+    OPT("--out", out, 1),
+    OPT("--pubout", pubout, 1),
+    OPT("--form", form, 1),
+    OPT("--format", format, 1),
+    OPT("--seed-file", seed_file, 1),
+    OPT("--in", in, 1),
+    OPT("--key", key, 1),
+    OPT("--pub", pub, 1),
+    OPT("--sig", sig, 1),
+    OPT("--context", context, 1),
+    OPT("--context-hex", context_hex, 1),
+    OPT("--deterministic", deterministic, 0),
+    OPT("--force", force, 0),
+};
+
+typedef struct {
+  const char *name;
+  int (*run)(const options *o);
+  const char *allowed; /* the options it takes, space-separated */
+  const char *help;
+} command;
+
+static const char exit_codes[] =
+    "Exit status: 0 success; 1 the signature does not verify (verify only); 2 any other\n"
+    "error (bad option, unreadable or malformed file, wrong key), with one line on stderr.\n";
+
+/* ---- small parsers ---- */
+
+static int parse_param(const char *s, mldsa_param *p) {
+  *p = (mldsa_param)0;
+  if (s == NULL) return CLI_OK;
+  if (strncmp(s, "ML-DSA-", 7) == 0) s += 7;
+  if (strcmp(s, "44") == 0)
+    *p = MLDSA_44;
+  else if (strcmp(s, "65") == 0)
+    *p = MLDSA_65;
+  else if (strcmp(s, "87") == 0)
+    *p = MLDSA_87;
+  else
+    return cli_error("--param: \"%s\", expected 44, 65 or 87", s);
+  return CLI_OK;
 }
 
-static int usage(void) {
-  fprintf(stderr,
-          "usage: mldsa keygen --param 44|65|87 --pk FILE --sk FILE [--seed HEX64]\n"
-          "       mldsa sign   --param P --sk FILE --in FILE --sig FILE [--context TEXT]"
-          " [--deterministic]\n"
-          "       mldsa verify --param P --pk FILE --in FILE --sig FILE [--context TEXT]\n"
-          "       mldsa isa\n");
-  return 2;
+static int parse_format(const char *s, cli_format *f) {
+  *f = CLI_FORMAT_PEM;
+  if (s == NULL || strcmp(s, "pem") == 0) return CLI_OK;
+  if (strcmp(s, "der") == 0)
+    *f = CLI_FORMAT_DER;
+  else if (strcmp(s, "raw") == 0)
+    *f = CLI_FORMAT_RAW;
+  else
+    return cli_error("--format: \"%s\", expected pem, der or raw", s);
+  return CLI_OK;
 }
 
-/* Read a whole file; NULL (with a message printed) on failure. */
-static uint8_t *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
-    fail("cannot read %s", path);
-    return NULL;
-  }
-  size_t cap = 4096, n = 0;
-  uint8_t *buf = malloc(cap);
-  while (buf != NULL) {
-    n += fread(buf + n, 1, cap - n, f);
-    if (n < cap) break;
-    uint8_t *bigger = realloc(buf, cap *= 2);
-    if (bigger == NULL) free(buf);
-    buf = bigger;
-  }
-  int err = ferror(f);
-  fclose(f);
-  if (buf == NULL || err) {
-    free(buf);
-    fail("cannot read %s", path);
-    return NULL;
-  }
-  *len = n;
-  return buf;
+static int parse_form(const char *s, mldsa_sk_form *form) {
+  *form = MLDSA_SK_SEED;
+  if (s == NULL || strcmp(s, "seed") == 0) return CLI_OK;
+  if (strcmp(s, "expanded") == 0)
+    *form = MLDSA_SK_EXPANDED;
+  else if (strcmp(s, "both") == 0)
+    *form = MLDSA_SK_BOTH;
+  else
+    return cli_error("--form: \"%s\", expected seed, expanded or both", s);
+  return CLI_OK;
 }
 
-static int write_file(const char *path, const uint8_t *buf, size_t len) {
-  FILE *f = fopen(path, "wb");
-  if (f == NULL) return fail("cannot write %s", path);
-  int ok = fwrite(buf, 1, len, f) == len;
-  ok &= fclose(f) == 0;
-  return ok ? 0 : fail("cannot write %s", path);
+/* The context from --context TEXT or --context-hex HEX (at most 255 bytes). */
+static int parse_context(const options *o, uint8_t ctx[255], size_t *ctx_len) {
+  *ctx_len = 0;
+  if (o->context && o->context_hex)
+    return cli_error("--context and --context-hex: give one of them, not both");
+  if (o->context) {
+    size_t n = strlen(o->context);
+    if (n > 255) return cli_error("--context: %zu bytes, at most 255 allowed", n);
+    memcpy(ctx, o->context, n);
+    *ctx_len = n;
+  } else if (o->context_hex) {
+    long n = cli_parse_hex(o->context_hex, strlen(o->context_hex), ctx, 255, "--context-hex");
+    if (n < 0) return CLI_ERROR;
+    *ctx_len = (size_t)n;
+  }
+  return CLI_OK;
 }
 
-static int parse_hex32(uint8_t out[32], const char *hex) {
-  if (strlen(hex) != 64) return -1;
-  for (int i = 0; i < 32; ++i) {
-    unsigned v;
-    if (sscanf(hex + 2 * i, "%2x", &v) != 1) return -1;
-    out[i] = (uint8_t)v;
-  }
-  return 0;
+static int two_stdins(const char *a, const char *an, const char *b, const char *bn) {
+  if (a && b && strcmp(a, "-") == 0 && strcmp(b, "-") == 0)
+    return cli_error("%s and %s are both standard input; at most one can be", an, bn);
+  return CLI_OK;
 }
 
-static int parse_args(options *o, int argc, char **argv) {
-  memset(o, 0, sizeof *o);
-  if (argc < 2) return -1;
-  o->cmd = argv[1];
-  for (int i = 2; i < argc; ++i) {
-    const char *a = argv[i];
-    const char **slot = NULL;
-    if (strcmp(a, "--deterministic") == 0) {
-      o->deterministic = 1;
-      continue;
-    }
-    if (i + 1 >= argc) return -1;
-    if (strcmp(a, "--param") == 0) {
-      o->param = atoi(argv[++i]);
-      continue;
-    }
-    if (strcmp(a, "--pk") == 0) slot = &o->pk;
-    else if (strcmp(a, "--sk") == 0) slot = &o->sk;
-    else if (strcmp(a, "--in") == 0) slot = &o->in;
-    else if (strcmp(a, "--sig") == 0) slot = &o->sig;
-    else if (strcmp(a, "--seed") == 0) slot = &o->seed;
-    else if (strcmp(a, "--context") == 0) slot = &o->context;
-    else return -1;
-    *slot = argv[++i];
+/* The seed of --seed-file: 32 raw bytes, or 64 hex digits and an optional line ending. */
+static int read_seed_file(const char *path, uint8_t seed[32]) {
+  cli_buf in;
+  if (cli_read_all(path, 256, "--seed-file", &in) != CLI_OK) return CLI_ERROR;
+  int ret = CLI_OK;
+  size_t n = in.len;
+  if (n == 32) {
+    memcpy(seed, in.p, 32);
+  } else {
+    if (n >= 1 && in.p[n - 1] == '\n') --n;
+    if (n >= 1 && in.p[n - 1] == '\r') --n;
+    if (n != 64)
+      ret = cli_error("--seed-file %s: %zu bytes, expected 32 raw bytes or 64 hex digits", path,
+                      in.len);
+    else if (cli_parse_hex((const char *)in.p, 64, seed, 32, "--seed-file") != 32)
+      ret = CLI_ERROR;
   }
-  return 0;
+  cli_buf_free(&in);
+  return ret;
 }
+
+/* ---- commands ---- */
 
 static int cmd_keygen(const options *o) {
-  mldsa_param p = (mldsa_param)o->param;
-  size_t pk_len = mldsa_public_key_bytes(p), sk_len = mldsa_secret_key_bytes(p);
-  if (o->pk == NULL || o->sk == NULL) return usage();
-  uint8_t *pk = malloc(pk_len + 1), *sk = malloc(sk_len + 1);
-  int ret;
-  if (pk == NULL || sk == NULL) {
-    ret = MLDSA_ERR_NULL;
-  } else if (o->seed != NULL) {
-    uint8_t seed[32];
-    if (parse_hex32(seed, o->seed) != 0) {
-      free(pk);
-      free(sk);
-      return fail("--seed wants 64 hex digits, got %s", o->seed);
-    }
-    ret = mldsa_keygen_from_seed(p, pk, pk_len, sk, sk_len, seed);
-  } else {
-    ret = mldsa_keygen(p, pk, pk_len, sk, sk_len);
+  mldsa_param p;
+  cli_format f;
+  mldsa_sk_form form;
+  if (parse_param(o->param, &p) || parse_format(o->format, &f) || parse_form(o->form, &form))
+    return CLI_ERROR;
+  if (p == 0) p = MLDSA_65;
+  const char *out = o->out ? o->out : "-";
+  if (f == CLI_FORMAT_RAW && form == MLDSA_SK_BOTH)
+    return cli_error("--format raw holds one form: use --form seed or --form expanded");
+  if (o->pubout && strcmp(o->pubout, "-") == 0 && strcmp(out, "-") == 0)
+    return cli_error("--out and --pubout are both standard output; at most one can be");
+  cli_secret_key k = {.p = p, .has_seed = 1};
+  uint8_t pk[2592];
+  int ret = o->seed_file ? read_seed_file(o->seed_file, k.seed) : CLI_OK;
+  if (ret == CLI_OK && !o->seed_file && mldsa_generate_seed(k.seed) != MLDSA_OK)
+    ret = cli_error("keygen: the OS gave no randomness");
+  if (ret == CLI_OK) {
+    k.sk_len = mldsa_secret_key_bytes(p);
+    k.sk = cli_secret_alloc(4896);
+    if (k.sk == NULL) ret = CLI_ERROR;
   }
-  int status = ret != MLDSA_OK ? fail("keygen: %s", mldsa_strerror(ret))
-                               : write_file(o->pk, pk, pk_len) || write_file(o->sk, sk, sk_len);
-  if (sk != NULL) memset(sk, 0, sk_len);
-  free(pk);
-  free(sk);
-  return status;
+  if (ret == CLI_OK) {
+    if (mldsa_keygen_from_seed(p, pk, mldsa_public_key_bytes(p), k.sk, k.sk_len, k.seed) !=
+        MLDSA_OK)
+      ret = cli_error("keygen: key generation failed");
+    else
+      ret = cli_save_secret_key(out, "--out", &k, f, form, o->force != NULL);
+  }
+  if (ret == CLI_OK && o->pubout)
+    ret = cli_save_public_key(o->pubout, "--pubout", p, pk, mldsa_public_key_bytes(p), f);
+  cli_secret_free(k.sk, 4896);
+  mldsa_zeroize(&k, sizeof k);
+  return ret;
+}
+
+static int cmd_pubkey(const options *o) {
+  mldsa_param want, p;
+  cli_format f;
+  if (parse_param(o->param, &want) || parse_format(o->format, &f)) return CLI_ERROR;
+  if (o->in == NULL) return cli_error("pubkey: --in KEY is required");
+  uint8_t pk[2592];
+  size_t pk_len;
+  if (cli_load_public_key(o->in, "--in", want, &p, pk, &pk_len) != CLI_OK) return CLI_ERROR;
+  return cli_save_public_key(o->out ? o->out : "-", "--out", p, pk, pk_len, f);
 }
 
 static int cmd_sign(const options *o) {
-  mldsa_param p = (mldsa_param)o->param;
-  if (o->sk == NULL || o->in == NULL || o->sig == NULL) return usage();
-  size_t sk_len, msg_len, sig_len = mldsa_signature_bytes(p);
-  const char *ctx = o->context ? o->context : "";
-  uint8_t *sk = read_file(o->sk, &sk_len);
-  uint8_t *msg = sk ? read_file(o->in, &msg_len) : NULL;
-  uint8_t *sig = malloc(sig_len + 1);
+  mldsa_param want;
+  uint8_t ctx[255], sig[4627];
+  size_t ctx_len;
+  if (parse_param(o->param, &want) || parse_context(o, ctx, &ctx_len)) return CLI_ERROR;
+  if (o->key == NULL) return cli_error("sign: --key KEY is required");
+  const char *in = o->in ? o->in : "-";
+  if (two_stdins(o->key, "--key", in, "--in")) return CLI_ERROR;
+  cli_secret_key k;
+  if (cli_load_secret_key(o->key, "--key", want, &k) != CLI_OK) return CLI_ERROR;
   static const uint8_t zero_rnd[32];
-  int status = 1;
-  if (sk != NULL && msg != NULL && sig != NULL) {
-    int ret = mldsa_sign(p, sig, sig_len, msg, msg_len, (const uint8_t *)ctx, strlen(ctx),
-                         o->deterministic ? zero_rnd : NULL, sk, sk_len);
-    status = ret != MLDSA_OK ? fail("sign: %s", mldsa_strerror(ret))
-                             : write_file(o->sig, sig, sig_len);
-  }
-  if (sk != NULL) memset(sk, 0, sk_len);
-  free(sk);
-  free(msg);
-  free(sig);
-  return status;
+  size_t sig_len = mldsa_signature_bytes(k.p);
+  int ret = cli_sign_file(&k, in, ctx, ctx_len, o->deterministic ? zero_rnd : NULL, sig, sig_len);
+  cli_secret_key_free(&k);
+  if (ret == CLI_OK) ret = cli_write_file(o->out ? o->out : "-", "--out", sig, sig_len, 0, 0);
+  return ret;
 }
 
 static int cmd_verify(const options *o) {
-  mldsa_param p = (mldsa_param)o->param;
-  if (o->pk == NULL || o->in == NULL || o->sig == NULL) return usage();
-  size_t pk_len, msg_len, sig_len;
-  const char *ctx = o->context ? o->context : "";
-  uint8_t *pk = read_file(o->pk, &pk_len);
-  uint8_t *msg = pk ? read_file(o->in, &msg_len) : NULL;
-  uint8_t *sig = msg ? read_file(o->sig, &sig_len) : NULL;
-  int status = 1;
-  if (sig != NULL) {
-    int ret = mldsa_verify(p, sig, sig_len, msg, msg_len, (const uint8_t *)ctx, strlen(ctx),
-                           pk, pk_len);
-    if (ret == MLDSA_OK) {
-      printf("signature OK\n");
-      status = 0;
-    } else {
-      status = fail("verify: %s", mldsa_strerror(ret));
-    }
+  mldsa_param want, p;
+  uint8_t ctx[255], pk[2592];
+  size_t ctx_len, pk_len;
+  if (parse_param(o->param, &want) || parse_context(o, ctx, &ctx_len)) return CLI_ERROR;
+  if (o->pub == NULL || o->sig == NULL)
+    return cli_error("verify: --pub KEY and --sig SIG are required");
+  const char *in = o->in ? o->in : "-";
+  if (two_stdins(o->pub, "--pub", in, "--in") || two_stdins(o->sig, "--sig", in, "--in") ||
+      two_stdins(o->pub, "--pub", o->sig, "--sig"))
+    return CLI_ERROR;
+  if (cli_load_public_key(o->pub, "--pub", want, &p, pk, &pk_len) != CLI_OK) return CLI_ERROR;
+  cli_buf sig;
+  if (cli_read_all(o->sig, 8192, "--sig", &sig) != CLI_OK) return CLI_ERROR;
+  int ret;
+  if (sig.len != mldsa_signature_bytes(p))
+    ret = cli_error("--sig %s: %zu bytes, expected %zu for an ML-DSA-%d signature", o->sig, sig.len,
+                    mldsa_signature_bytes(p), p);
+  else
+    ret = cli_verify_file(p, pk, pk_len, in, ctx, ctx_len, sig.p, sig.len);
+  cli_buf_free(&sig);
+  if (ret == CLI_OK) {
+    static const char ok[] = "signature OK\n";
+    if (write(STDOUT_FILENO, ok, sizeof ok - 1) < 0) ret = CLI_ERROR;
+  } else if (ret == CLI_BAD_SIGNATURE) {
+    cli_error("verify: the signature does not verify (ML-DSA-%d, %zu-byte context)", p, ctx_len);
   }
-  free(pk);
-  free(msg);
-  free(sig);
-  return status;
+  return ret;
+}
+
+static int cmd_isa(const options *o) {
+  (void)o;
+  printf("%s\n", mldsa_isa());
+  return fflush(stdout) == 0 ? CLI_OK : CLI_ERROR;
+}
+
+static const command commands[] = {
+    {"keygen", cmd_keygen, "--param --out --pubout --form --format --seed-file --force",
+     "usage: mldsa keygen [--param 44|65|87] [--out FILE] [--pubout FILE]\n"
+     "                    [--form seed|expanded|both] [--format pem|der|raw]\n"
+     "                    [--seed-file FILE] [--force]\n"
+     "Generates an ML-DSA key pair and writes the private key (PKCS#8, RFC 9881).\n"
+     "  --param      parameter set (default 65)\n"
+     "  --out        private key file (default -, standard output); created with mode 0600,\n"
+     "               an existing file is never replaced without --force\n"
+     "  --pubout     also write the public key (SubjectPublicKeyInfo) there\n"
+     "  --form       what the private key holds: the 32-byte seed (default, as RFC 9881\n"
+     "               recommends), the expanded key, or both (what OpenSSL 3.5 writes)\n"
+     "  --format     pem (default), der, or raw (the bare seed or expanded key; raw public\n"
+     "               key)\n"
+     "  --seed-file  derive the key from this seed: 32 raw bytes or 64 hex digits (default:\n"
+     "               fresh randomness from the OS); - reads it from standard input\n"},
+    {"pubkey", cmd_pubkey, "--param --in --out --format",
+     "usage: mldsa pubkey --in KEY [--out FILE] [--format pem|der|raw] [--param 44|65|87]\n"
+     "Writes the public key of KEY (a private or public key in any format).\n"
+     "  --out     output file (default -, standard output)\n"
+     "  --format  pem (default), der, raw\n"
+     "  --param   only a check: fail unless KEY is of this set\n"},
+    {"sign", cmd_sign, "--param --key --in --out --context --context-hex --deterministic",
+     "usage: mldsa sign --key KEY [--in FILE] [--out SIG] [--context TEXT | --context-hex HEX]\n"
+     "                  [--deterministic] [--param 44|65|87]\n"
+     "Signs FILE (ML-DSA, FIPS 204 pure mode) and writes the raw signature.\n"
+     "  --key            private key: PEM or DER PKCS#8 (seed, expanded or both), or a raw\n"
+     "                   expanded key; checked before anything is signed\n"
+     "  --in, --out      message and signature files (default -: standard input/output)\n"
+     "  --context        context string (0-255 bytes, default empty), or --context-hex\n"
+     "  --deterministic  deterministic signing (rnd = 0); default hedged (fresh randomness)\n"
+     "  --param          only a check: fail unless KEY is of this set\n"},
+    {"verify", cmd_verify, "--param --pub --in --sig --context --context-hex",
+     "usage: mldsa verify --pub KEY --sig SIG [--in FILE] [--context TEXT | --context-hex HEX]\n"
+     "                    [--param 44|65|87]\n"
+     "Verifies the raw signature SIG of FILE; prints \"signature OK\" and exits 0, or exits 1.\n"
+     "  --pub      public key (PEM, DER or raw; a private key is accepted too)\n"
+     "  --in       message (default -, standard input)\n"
+     "  --context  context string, or --context-hex\n"
+     "  --param    only a check: fail unless KEY is of this set\n"},
+    {"isa", cmd_isa, "",
+     "usage: mldsa isa\nPrints the arithmetic in use: scalar, sse2, avx2 or avx512.\n"},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void print_help(void) {
+  printf(
+      "usage: mldsa <command> [options]     ML-DSA (FIPS 204) signatures, libmldsa %s\n"
+      "\n"
+      "  keygen   generate a key pair (PKCS#8 / SubjectPublicKeyInfo, PEM by default)\n"
+      "  pubkey   write the public key of a key file\n"
+      "  sign     sign a file\n"
+      "  verify   verify a signature\n"
+      "  isa      print the arithmetic in use\n"
+      "\n"
+      "mldsa <command> --help describes a command; mldsa --version prints the version.\n"
+      "Key files are detected: PEM, DER (RFC 9881 formats, as OpenSSL 3.5 writes them) or\n"
+      "raw by their exact length; the parameter set comes from the key (--param is then a\n"
+      "check). A file name of - means standard input or output.\n"
+      "\n%s",
+      mldsa_version(), exit_codes);
+}
+
+static int allowed(const command *c, const char *name) {
+  size_t n = strlen(name);
+  for (const char *a = c->allowed; (a = strstr(a, name)) != NULL; a += n)
+    if ((a == c->allowed || a[-1] == ' ') && (a[n] == ' ' || a[n] == 0)) return 1;
+  return 0;
+}
+
+static int parse_options(const command *c, int argc, char **argv, options *o) {
+  memset(o, 0, sizeof *o);
+  for (int i = 0; i < argc; ++i) {
+    const char *arg = argv[i], *value = NULL;
+    char name[32];
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (strncmp(arg, "--", 2) != 0 || len >= sizeof name)
+      return cli_error("%s: unexpected argument \"%s\" (see mldsa %s --help)", c->name, arg,
+                       c->name);
+    memcpy(name, arg, len);
+    name[len] = 0;
+    const option_spec *spec = NULL;
+    for (size_t j = 0; j < sizeof all_options / sizeof all_options[0]; ++j)
+      if (strcmp(all_options[j].name, name) == 0) spec = &all_options[j];
+    if (spec == NULL || !allowed(c, name))
+      return cli_error("%s: unknown option %s (see mldsa %s --help)", c->name, name, c->name);
+    const char **slot = (const char **)((char *)o + spec->offset);
+    if (*slot != NULL) return cli_error("%s: %s given twice", c->name, name);
+    if (spec->takes_value) {
+      if (eq)
+        value = eq + 1;
+      else if (i + 1 < argc)
+        value = argv[++i];
+      else
+        return cli_error("%s: %s needs a value", c->name, name);
+    } else {
+      if (eq) return cli_error("%s: %s takes no value", c->name, name);
+      value = "";
+    }
+    *slot = value;
+  }
+  return CLI_OK;
 }
 
 int main(int argc, char **argv) {
-  options o;
-  if (parse_args(&o, argc, argv) != 0) return usage();
-  if (strcmp(o.cmd, "isa") == 0) {
-    printf("%s\n", mldsa_isa());
-    return 0;
+  if (argc < 2) {
+    print_help();
+    return CLI_ERROR;
   }
-  if (o.param != 44 && o.param != 65 && o.param != 87)
-    return fail("--param must be 44, 65 or 87%s", "");
-  if (strcmp(o.cmd, "keygen") == 0) return cmd_keygen(&o);
-  if (strcmp(o.cmd, "sign") == 0) return cmd_sign(&o);
-  if (strcmp(o.cmd, "verify") == 0) return cmd_verify(&o);
-  return usage();
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    print_help();
+    return CLI_OK;
+  }
+  if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+    printf("mldsa (libmldsa) %s\n", mldsa_version());
+    return CLI_OK;
+  }
+  for (size_t i = 0; i < N_COMMANDS; ++i) {
+    const command *c = &commands[i];
+    if (strcmp(cmd, c->name) != 0) continue;
+    for (int j = 2; j < argc; ++j)
+      if (strcmp(argv[j], "--help") == 0 || strcmp(argv[j], "-h") == 0) {
+        printf("%s\n%s", c->help, exit_codes);
+        return CLI_OK;
+      }
+    options o;
+    if (parse_options(c, argc - 2, argv + 2, &o) != CLI_OK) return CLI_ERROR;
+    return c->run(&o);
+  }
+  return cli_error(
+      "unknown command \"%s\" (commands: keygen, pubkey, sign, verify, isa; "
+      "see mldsa --help)",
+      cmd);
 }

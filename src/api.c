@@ -62,9 +62,11 @@ MLDSA_API const char *mldsa_strerror(int code) {
     case MLDSA_ERR_RANDOM:
       return "the OS gave no randomness";
     case MLDSA_ERR_KEY:
-      return "malformed secret key";
+      return "malformed or inconsistent secret key";
     case MLDSA_ERR_HASH:
       return "unknown pre-hash algorithm";
+    case MLDSA_ERR_ENCODING:
+      return "malformed or unsupported DER/PEM, or a wrong OID";
     default:
       return "unknown error code";
   }

@@ -11,13 +11,14 @@
  * declassifies the outputs it receives (pk, sig) before using them.
  *
  * For each parameter set: keygen from a seed, the import check (public_key_from_secret),
- * the same on a malformed key (ERR_KEY path), secret-key preparation (and its ERR_KEY
- * path), then signing with pure, pre-hash, internal, external-mu, hedged, prepared-key
- * (pure and mu, from a mu streamed with mldsa_mu_init_secret) interfaces (rnd secret;
- * `signs` signatures each, argv[1], default 1), each signature verified. The number of new memcheck
- * errors is printed after each operation, and the program fails when there is any. It also checks
- * that the taint really flows (pk and sig come back undefined before they are declassified), so
- * that a harness that marks nothing cannot pass.
+ * the same on a malformed key (ERR_KEY path), the key-file encoder and decoder
+ * (run_key_files), secret-key preparation (and its ERR_KEY path), then signing with pure,
+ * pre-hash, internal, external-mu, hedged, prepared-key (pure and mu, from a mu streamed
+ * with mldsa_mu_init_secret) interfaces (rnd secret; `signs` signatures each, argv[1],
+ * default 1), each signature verified. The number of new memcheck errors is printed after
+ * each operation, and the program fails when there is any. It also checks that the taint
+ * really flows (pk and sig come back undefined before they are declassified), so that a
+ * harness that marks nothing cannot pass.
  *
  * MLDSA_ISA=<isa> selects the ISA (tests/test_common.h gate: exit 77 when not in use).
  * Outside valgrind the client requests do nothing: the run is then only functional. */
@@ -105,6 +106,58 @@ static void verify_ok(const set_info *s, const char *op, int rc) {
 /* A prepared secret key: caller memory, large, so static. */
 static mldsa_prepared_secret_key prepared;
 
+/* The key-file encoder and decoder (RFC 9881 PKCS#8) in each form, with the seed and the
+ * secret parts of sk undefined: encoding (DER and PEM: the base64 digits are computed
+ * without branches or tables), decoding DER (the seed-derived key compared with the
+ * given expanded key in constant time, the import check of an expanded key), and the
+ * refusal of a "both" key whose halves disagree and of an expanded key with a coefficient
+ * out of range (MLDSA_ERR_KEY: only the verdict is public). The PEM decoder is not run
+ * here: base64 packs the public DER header and the secret bytes into shared characters,
+ * so the header it decodes would carry taint. */
+static void run_key_files(const set_info *s, const uint8_t *seed, const uint8_t *sk, size_t sk_len,
+                          const uint8_t *pk) {
+  static uint8_t der[8192], pem[12288], sk_out[SK_MAX], seed_out[32], pk_out[PK_MAX];
+  static const char *const form_names[] = {"", "seed", "expanded", "both"};
+  char op[64];
+  size_t pk_len = mldsa_public_key_bytes(s->p);
+  for (int form = MLDSA_SK_SEED; form <= MLDSA_SK_BOTH; ++form) {
+    size_t der_len, pem_len, n;
+    mldsa_param p;
+    int has, rc;
+    const uint8_t *sd = form == MLDSA_SK_EXPANDED ? NULL : seed;
+    snprintf(op, sizeof op, "private_key_encode (%s)", form_names[form]);
+    op_start();
+    rc = mldsa_private_key_encode(s->p, MLDSA_DER, (mldsa_sk_form)form, der, sizeof der,
+                                  &der_len, sd, sk, sk_len);
+    op_done(s, op);
+    if (rc != MLDSA_OK) fail("private_key_encode");
+    if (on_valgrind && undefined_bytes(der, der_len) == 0) fail("the encoded key carries no taint");
+    snprintf(op, sizeof op, "private_key_encode PEM (%s)", form_names[form]);
+    op_start();
+    rc = mldsa_private_key_encode(s->p, MLDSA_PEM, (mldsa_sk_form)form, pem, sizeof pem,
+                                  &pem_len, sd, sk, sk_len);
+    op_done(s, op);
+    if (rc != MLDSA_OK) fail("private_key_encode (PEM)");
+    snprintf(op, sizeof op, "private_key_decode (%s)", form_names[form]);
+    op_start();
+    rc = mldsa_private_key_decode(&p, sk_out, sizeof sk_out, &n, seed_out, &has, der, der_len);
+    op_done(s, op);
+    if (rc != MLDSA_OK || p != s->p || n != sk_len) fail("private_key_decode");
+    /* the decoded key is the key: its public key (declassified) is pk */
+    if (mldsa_public_key_from_secret(s->p, pk_out, pk_len, sk_out, n) != MLDSA_OK) fail("decoded key");
+    PUBLIC(pk_out, pk_len);
+    if (memcmp(pk_out, pk, pk_len) != 0) fail("decoded key differs");
+    if (form == MLDSA_SK_SEED) continue;
+    /* one flipped bit of t0 (the last byte of the expanded key, at the end of the DER) */
+    der[der_len - 1] ^= 1;
+    snprintf(op, sizeof op, "decode, bad %s key", form_names[form]);
+    op_start();
+    rc = mldsa_private_key_decode(&p, sk_out, sizeof sk_out, &n, seed_out, &has, der, der_len);
+    op_done(s, op);
+    if (rc != MLDSA_ERR_KEY) fail("an inconsistent key was not refused by private_key_decode");
+  }
+}
+
 static void run_set(const set_info *s, unsigned signs) {
   static uint8_t pk[PK_MAX], pk2[PK_MAX], sk[SK_MAX], bad_sk[SK_MAX], sig[SIG_MAX];
   uint8_t seed[32], rnd[32], msg[64], ctx[16], digest[32], mu[64];
@@ -155,6 +208,8 @@ static void run_set(const set_info *s, unsigned signs) {
   rc = mldsa_secret_key_prepare(&prepared, s->p, sk, sk_len);
   op_done(s, "secret_key_prepare");
   if (rc != MLDSA_OK) fail("secret_key_prepare");
+
+  run_key_files(s, seed, sk, sk_len, pk);
 
   for (unsigned i = 0; i < signs; ++i) {
     mldsa_test_randbytes(msg, sizeof msg);

@@ -17,6 +17,9 @@
  *   sign_prepared: as sign, from a key prepared beforehand;
  *   unprepare: prepare, sign_prepared, mldsa_secret_key_unprepare; then the prepared
  *     key's memory is searched too and must hold none of the secrets.
+ *   private_key_decode and private_key_encode of a PEM key in each form (seed, expanded,
+ *     both): those of import, those of keygen when the form holds the seed, and (decode)
+ *     the base64 text of the key.
  * The check is shown to work by a planted defect: a function of this test that leaves a
  * copy of K in its stack frame, called on the same thread after sign, must be reported.
  *
@@ -262,15 +265,21 @@ NO_ASAN static unsigned search(const uint8_t *mem, size_t len, uintptr_t top, fi
 
 /* ---------------------------------------------------------------- the operations */
 
-enum op { KEYGEN, SIGN, SIGN_MU, IMPORT, PREPARE, SIGN_PREPARED, UNPREPARE };
-static const char *const op_names[] = {"keygen",         "sign",          "sign_mu",  "import",
-                                       "prepare_secret", "sign_prepared", "unprepare"};
+enum op { KEYGEN, SIGN, SIGN_MU, IMPORT, PREPARE, SIGN_PREPARED, UNPREPARE, DECODE, ENCODE };
+static const char *const op_names[] = {"keygen",         "sign",          "sign_mu",
+                                       "import",         "prepare_secret", "sign_prepared",
+                                       "unprepare",      "private_key_decode",
+                                       "private_key_encode"};
 
 /* The prepared secret key of PREPARE, SIGN_PREPARED and UNPREPARE: caller memory. */
 static mldsa_prepared_secret_key prepared;
 
 static uint8_t pk[2592], pk2[2592], sk[4896], sig[4627], msg[77], ctx[9], seed[32], rnd[32],
     mu[64];
+/* The key file of DECODE and the output of ENCODE (a PEM key in the given form) */
+static uint8_t keyfile[8192], out_sk[4896], out_seed[32];
+static size_t keyfile_len;
+static mldsa_sk_form keyfile_form;
 
 typedef struct {
   const set_info *s;
@@ -321,6 +330,19 @@ static void *thread_main(void *arg) {
       if (j->rc == MLDSA_OK)
         j->rc = mldsa_sign_prepared(&prepared, sig, sigl, msg, sizeof msg, ctx, sizeof ctx, rnd);
       mldsa_secret_key_unprepare(&prepared);
+      break;
+    case DECODE: {
+      mldsa_param p;
+      size_t n;
+      int has;
+      j->rc = mldsa_private_key_decode(&p, out_sk, sizeof out_sk, &n, out_seed, &has, keyfile,
+                                       keyfile_len);
+      break;
+    }
+    case ENCODE:
+      j->rc = mldsa_private_key_encode(s->p, MLDSA_PEM, keyfile_form, keyfile, sizeof keyfile,
+                                       &keyfile_len, seed, keyfile_form == MLDSA_SK_SEED ? NULL : sk,
+                                       keyfile_form == MLDSA_SK_SEED ? 0 : skl);
       break;
   }
   if (j->plant) planted_leak(sk + 32);
@@ -453,6 +475,25 @@ int main(void) {
       ++failed;
     mldsa_secret_key_unprepare(&prepared);
     clear_secrets();
+
+    /* The key-file decoder and encoder, PEM in every form: what keygen and the import
+       check handle, and the base64 text of the key. A seed form derives the key (keygen's
+       secrets); an expanded form runs the import check; both does both. */
+    for (int form = MLDSA_SK_SEED; form <= MLDSA_SK_BOTH; ++form) {
+      keyfile_form = (mldsa_sk_form)form;
+      if (mldsa_private_key_encode(s->p, MLDSA_PEM, keyfile_form, keyfile, sizeof keyfile,
+                                   &keyfile_len, seed, sk, skl) != MLDSA_OK)
+        return 1;
+      if (form != MLDSA_SK_EXPANDED) add_keygen_secrets(s, seed);
+      add_key_secrets(s, sk, skl, 0);
+      add_secret("the PEM text", keyfile, keyfile_len);
+      check(s, DECODE, 0);
+      clear_secrets();
+      if (form != MLDSA_SK_EXPANDED) add_keygen_secrets(s, seed);
+      add_key_secrets(s, sk, skl, 0);
+      check(s, ENCODE, 0);
+      clear_secrets();
+    }
   }
   printf("test_zeroize: %u passed, %u failed\n", passed, failed);
   free(table);

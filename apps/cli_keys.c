@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* Key files for the command-line tool: detection (PEM, DER, or raw by its exact length),
+ * checking on load, error messages that say what was expected and what was found, and
+ * writing keys in every format and form. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Key files are small: the largest (ML-DSA-87 "both" in PEM with CRLF) is under 7 KiB. */
+#define KEY_FILE_MAX 65536
+#define SEED_BYTES 32
+#define SK_MAX 4896
+#define PK_MAX 2592
+
+static const mldsa_param all_sets[3] = {MLDSA_44, MLDSA_65, MLDSA_87};
+
+/* The set whose size(p) is n, or 0. */
+static mldsa_param set_of_size(size_t n, size_t (*size)(mldsa_param)) {
+  for (int i = 0; i < 3; ++i)
+    if (size(all_sets[i]) == n) return all_sets[i];
+  return (mldsa_param)0;
+}
+
+static int check_want(const char *what, const char *path, mldsa_param want, mldsa_param have) {
+  if (want != 0 && want != have)
+    return cli_error("%s %s: an ML-DSA-%d key, but --param %d was given", what, path, have, want);
+  return CLI_OK;
+}
+
+/* ---- saying why an encoding was refused ---- */
+
+static int b64_value(uint8_t c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+/* The PEM label of in (up to the first "-----" after "-----BEGIN "), or "" */
+static void pem_label(const cli_buf *in, char *label, size_t cap) {
+  const char *start = (const char *)in->p + 11;
+  size_t rest = in->len - 11, n = 0;
+  while (n < rest && n + 1 < cap && start[n] != '-' && start[n] != '\n') ++n;
+  memcpy(label, start, n);
+  label[n] = 0;
+}
+
+/* Base64 of the PEM body, decoded leniently (for the diagnosis only) into a buffer that
+ * the caller wipes. */
+static size_t pem_body(const cli_buf *in, uint8_t *der, size_t cap) {
+  const uint8_t *p = in->p, *end = in->p + in->len;
+  while (p < end && *p != '\n') ++p; /* past the BEGIN line */
+  uint32_t acc = 0;
+  size_t bits = 0, n = 0;
+  for (; p < end && *p != '-' && n < cap; ++p) {
+    int v = b64_value(*p);
+    if (v < 0) continue;
+    acc = acc << 6 | (uint32_t)v;
+    if ((bits += 6) >= 8) der[n++] = (uint8_t)(acc >> (bits -= 8));
+  }
+  acc = 0;
+  return n;
+}
+
+/* Reads a DER header at *pos (within n); the contents length, or -1. */
+static long der_header(const uint8_t *d, size_t n, size_t *pos, uint8_t *tag) {
+  if (*pos + 2 > n) return -1;
+  *tag = d[*pos];
+  size_t len = d[*pos + 1], at = *pos + 2;
+  if (len & 0x80) {
+    size_t k = len & 0x7F;
+    if (k == 0 || k > 3 || at + k > n) return -1;
+    len = 0;
+    for (size_t i = 0; i < k; ++i) len = len << 8 | d[at + i];
+    at += k;
+  }
+  *pos = at;
+  return (long)len;
+}
+
+/* The dotted form of the first AlgorithmIdentifier's OID in d (PKCS#8 or SPKI), or "". */
+static void find_oid(const uint8_t *d, size_t n, char *out, size_t cap) {
+  size_t pos = 0;
+  uint8_t tag;
+  out[0] = 0;
+  if (der_header(d, n, &pos, &tag) < 0 || tag != 0x30) return;
+  size_t save = pos;
+  long len = der_header(d, n, &pos, &tag);
+  if (len < 0) return;
+  if (tag == 0x02) { /* PKCS#8: skip the version */
+    pos += (size_t)len;
+    if (der_header(d, n, &pos, &tag) < 0) return;
+  } else if (tag != 0x30) {
+    (void)save;
+    return;
+  }
+  if (tag != 0x30) return;
+  len = der_header(d, n, &pos, &tag);
+  if (len <= 0 || tag != 0x06 || pos + (size_t)len > n) return;
+  const uint8_t *o = d + pos;
+  size_t used = (size_t)snprintf(out, cap, "%u.%u", o[0] / 40 < 2 ? o[0] / 40 : 2,
+                                 o[0] < 80 ? o[0] % 40 : o[0] - 80);
+  unsigned long arc = 0;
+  for (long i = 1; i < len && used < cap; ++i) {
+    arc = arc << 7 | (o[i] & 0x7F);
+    if (!(o[i] & 0x80)) {
+      used += (size_t)snprintf(out + used, cap - used, ".%lu", arc);
+      arc = 0;
+    }
+  }
+}
+
+/* 1 if d starts like a PKCS#8 key: SEQUENCE { INTEGER ... */
+static int looks_pkcs8(const uint8_t *d, size_t n) {
+  size_t pos = 0;
+  uint8_t tag;
+  if (der_header(d, n, &pos, &tag) < 0 || tag != 0x30) return 0;
+  return der_header(d, n, &pos, &tag) >= 0 && tag == 0x02;
+}
+
+/* Explains why the decoder said MLDSA_ERR_ENCODING. */
+static int explain(const char *what, const char *path, const cli_buf *in, int secret,
+                   const char *raw_sizes) {
+  const char *want = secret ? "PRIVATE KEY" : "PUBLIC KEY";
+  char label[64], oid[96];
+  uint8_t *der = NULL;
+  size_t n = in->len;
+  const uint8_t *d = in->p;
+  int pem = in->len >= 11 && memcmp(in->p, "-----BEGIN ", 11) == 0;
+  if (pem) {
+    pem_label(in, label, sizeof label);
+    if (strcmp(label, want) != 0)
+      return cli_error("%s %s: PEM label \"%s\", expected \"%s\"", what, path, label, want);
+    der = cli_secret_alloc(in->len);
+    if (der == NULL) return CLI_ERROR;
+    n = pem_body(in, der, in->len);
+    d = der;
+  } else if (in->len == 0 || in->p[0] != 0x30) {
+    return cli_error("%s %s: %zu bytes, neither PEM, DER nor a raw key (raw keys are %s bytes)",
+                     what, path, in->len, raw_sizes);
+  }
+  find_oid(d, n, oid, sizeof oid);
+  cli_secret_free(der, in->len);
+  const char *form = pem ? "PEM" : "DER";
+  if (strncmp(oid, "2.16.840.1.101.3.4.3.1", 22) == 0 && strlen(oid) == 23 && oid[22] >= '7' &&
+      oid[22] <= '9') {
+    mldsa_param p = oid[22] == '7' ? MLDSA_44 : oid[22] == '8' ? MLDSA_65 : MLDSA_87;
+    /* what a well-formed key of this set would measure, as DER (the encoders' size query) */
+    static const uint8_t zeros[SK_MAX]; /* size queries read no key */
+    size_t sk_bytes = mldsa_secret_key_bytes(p);
+    size_t seed_len = 0, expanded_len = 0, both_len = 0, spki_len = 0;
+    mldsa_private_key_encode(p, MLDSA_DER, MLDSA_SK_SEED, NULL, 0, &seed_len, zeros, NULL, 0);
+    mldsa_private_key_encode(p, MLDSA_DER, MLDSA_SK_EXPANDED, NULL, 0, &expanded_len, NULL, zeros,
+                             sk_bytes);
+    mldsa_private_key_encode(p, MLDSA_DER, MLDSA_SK_BOTH, NULL, 0, &both_len, zeros, zeros,
+                             sk_bytes);
+    mldsa_public_key_encode(p, MLDSA_DER, NULL, 0, &spki_len, zeros, mldsa_public_key_bytes(p));
+    if (secret)
+      return cli_error(
+          "%s %s: %s of an ML-DSA-%d private key (OID %s) that is malformed: %zu "
+          "bytes of DER, where RFC 9881 keys of this set have %zu (seed), %zu "
+          "(expanded) or %zu (both); or a length, the version, parameters, "
+          "padding or trailing data is wrong",
+          what, path, form, p, oid, n, seed_len, expanded_len, both_len);
+    return cli_error(
+        "%s %s: %s of an ML-DSA-%d public key (OID %s) that is malformed: %zu bytes "
+        "of DER, expected %zu; or a length, parameters, padding or trailing data is "
+        "wrong",
+        what, path, form, p, oid, n, spki_len);
+  }
+  if (oid[0])
+    return cli_error(
+        "%s %s: %s key with OID %s, expected an ML-DSA OID "
+        "(2.16.840.1.101.3.4.3.17, .18 or .19)",
+        what, path, form, oid);
+  return cli_error("%s %s: %s that is not a %s (no AlgorithmIdentifier found)", what, path, form,
+                   secret ? "PKCS#8 private key" : "SubjectPublicKeyInfo");
+}
+
+/* ---- loading ---- */
+
+/* Decodes and checks the secret key held in in (see cli_load_secret_key). */
+static int secret_key_from(const cli_buf *in_buf, const char *path, const char *what,
+                           mldsa_param want, cli_secret_key *k) {
+  const cli_buf in = *in_buf;
+  memset(k, 0, sizeof *k);
+  int ret = CLI_OK;
+  mldsa_param raw = set_of_size(in.len, mldsa_secret_key_bytes);
+  k->sk = cli_secret_alloc(SK_MAX);
+  if (k->sk == NULL) {
+    ret = CLI_ERROR;
+  } else if (raw != 0) { /* a raw expanded key: the import check */
+    uint8_t pk[PK_MAX];
+    k->p = raw;
+    k->sk_len = in.len;
+    memcpy(k->sk, in.p, in.len);
+    if (check_want(what, path, want, raw) != CLI_OK)
+      ret = CLI_ERROR;
+    else if (mldsa_public_key_from_secret(raw, pk, mldsa_public_key_bytes(raw), k->sk, k->sk_len) !=
+             MLDSA_OK)
+      ret = cli_error(
+          "%s %s: raw ML-DSA-%d secret key that fails the import check "
+          "(a coefficient of s1/s2 out of range, or t0/tr do not match rho, s1, s2)",
+          what, path, raw);
+  } else if (in.len == SEED_BYTES) { /* a raw seed: the set must be given */
+    if (want == 0) {
+      ret =
+          cli_error("%s %s: 32 bytes, a raw seed; say which set with --param 44|65|87", what, path);
+    } else {
+      uint8_t pk[PK_MAX];
+      k->p = want;
+      k->sk_len = mldsa_secret_key_bytes(want);
+      memcpy(k->seed, in.p, SEED_BYTES);
+      k->has_seed = 1;
+      if (mldsa_keygen_from_seed(want, pk, mldsa_public_key_bytes(want), k->sk, k->sk_len,
+                                 k->seed) != MLDSA_OK)
+        ret = cli_error("%s %s: key generation from the seed failed", what, path);
+    }
+  } else {
+    int rc = mldsa_private_key_decode(&k->p, k->sk, SK_MAX, &k->sk_len, k->seed, &k->has_seed, in.p,
+                                      in.len);
+    if (rc == MLDSA_ERR_ENCODING)
+      ret = explain(what, path, &in, 1, "2560, 4032 or 4896 (expanded) or 32 (seed)");
+    else if (rc == MLDSA_ERR_KEY)
+      ret = cli_error(
+          "%s %s: ML-DSA private key refused: %s (its seed and expanded key "
+          "disagree, the expanded key fails the import check, or its publicKey "
+          "does not match)",
+          what, path, mldsa_strerror(rc));
+    else if (rc != MLDSA_OK)
+      ret = cli_error("%s %s: %s", what, path, mldsa_strerror(rc));
+    else
+      ret = check_want(what, path, want, k->p);
+  }
+  if (ret != CLI_OK) cli_secret_key_free(k);
+  return ret;
+}
+
+int cli_load_secret_key(const char *path, const char *what, mldsa_param want, cli_secret_key *k) {
+  cli_buf in;
+  memset(k, 0, sizeof *k);
+  if (cli_read_all(path, KEY_FILE_MAX, what, &in) != CLI_OK) return CLI_ERROR;
+  int ret = secret_key_from(&in, path, what, want, k);
+  cli_buf_free(&in);
+  return ret;
+}
+
+void cli_secret_key_free(cli_secret_key *k) {
+  cli_secret_free(k->sk, SK_MAX);
+  mldsa_zeroize(k, sizeof *k);
+}
+
+int cli_load_public_key(const char *path, const char *what, mldsa_param want, mldsa_param *p,
+                        uint8_t *pk, size_t *pk_len) {
+  cli_buf in;
+  if (cli_read_all(path, KEY_FILE_MAX, what, &in) != CLI_OK) return CLI_ERROR;
+  int ret = CLI_OK;
+  mldsa_param raw = set_of_size(in.len, mldsa_public_key_bytes);
+  if (raw != 0) {
+    *p = raw;
+    *pk_len = in.len;
+    memcpy(pk, in.p, in.len);
+  } else {
+    int rc = mldsa_public_key_decode(p, pk, PK_MAX, pk_len, in.p, in.len);
+    if (rc == MLDSA_ERR_ENCODING) {
+      /* a private key will do: its public key is derived */
+      cli_secret_key k;
+      int is_private = (in.len > 27 && memcmp(in.p, "-----BEGIN PRIVATE KEY-----", 27) == 0) ||
+                       looks_pkcs8(in.p, in.len) || set_of_size(in.len, mldsa_secret_key_bytes) ||
+                       in.len == SEED_BYTES;
+      if (is_private) {
+        ret = secret_key_from(&in, path, what, want, &k);
+        cli_buf_free(&in);
+        if (ret != CLI_OK) return CLI_ERROR;
+        *p = k.p;
+        *pk_len = mldsa_public_key_bytes(k.p);
+        /* the key passed its load-time check: its public key follows */
+        ret = mldsa_public_key_from_secret(k.p, pk, *pk_len, k.sk, k.sk_len) == MLDSA_OK
+                  ? CLI_OK
+                  : cli_error("%s %s: the public key cannot be derived", what, path);
+        cli_secret_key_free(&k);
+        return ret;
+      }
+      ret = explain(what, path, &in, 0, "1312, 1952 or 2592");
+    } else if (rc != MLDSA_OK) {
+      ret = cli_error("%s %s: %s", what, path, mldsa_strerror(rc));
+    }
+  }
+  if (ret == CLI_OK) ret = check_want(what, path, want, *p);
+  cli_buf_free(&in);
+  return ret;
+}
+
+/* ---- writing ---- */
+
+int cli_save_secret_key(const char *path, const char *what, const cli_secret_key *k, cli_format f,
+                        mldsa_sk_form form, int force) {
+  if (form != MLDSA_SK_EXPANDED && !k->has_seed)
+    return cli_error(
+        "--form %s needs the seed, and this key has none (expanded form only); "
+        "use --form expanded",
+        form == MLDSA_SK_SEED ? "seed" : "both");
+  if (f == CLI_FORMAT_RAW) {
+    if (form == MLDSA_SK_BOTH)
+      return cli_error("--format raw holds one form: use --form seed or --form expanded");
+    return form == MLDSA_SK_SEED ? cli_write_file(path, what, k->seed, SEED_BYTES, 1, force)
+                                 : cli_write_file(path, what, k->sk, k->sk_len, 1, force);
+  }
+  mldsa_format mf = f == CLI_FORMAT_PEM ? MLDSA_PEM : MLDSA_DER;
+  const uint8_t *seed = k->has_seed ? k->seed : NULL;
+  size_t need;
+  int rc = mldsa_private_key_encode(k->p, mf, form, NULL, 0, &need, seed, k->sk, k->sk_len);
+  if (rc != MLDSA_OK) return cli_error("encoding the private key: %s", mldsa_strerror(rc));
+  uint8_t *out = cli_secret_alloc(need);
+  if (out == NULL) return CLI_ERROR;
+  size_t n;
+  rc = mldsa_private_key_encode(k->p, mf, form, out, need, &n, seed, k->sk, k->sk_len);
+  int ret = rc == MLDSA_OK ? cli_write_file(path, what, out, n, 1, force)
+                           : cli_error("encoding the private key: %s", mldsa_strerror(rc));
+  cli_secret_free(out, need);
+  return ret;
+}
+
+int cli_save_public_key(const char *path, const char *what, mldsa_param p, const uint8_t *pk,
+                        size_t pk_len, cli_format f) {
+  if (f == CLI_FORMAT_RAW) return cli_write_file(path, what, pk, pk_len, 0, 0);
+  uint8_t out[4096];
+  size_t n;
+  int rc = mldsa_public_key_encode(p, f == CLI_FORMAT_PEM ? MLDSA_PEM : MLDSA_DER, out, sizeof out,
+                                   &n, pk, pk_len);
+  if (rc != MLDSA_OK) return cli_error("encoding the public key: %s", mldsa_strerror(rc));
+  return cli_write_file(path, what, out, n, 0, 0);
+}
