@@ -116,4 +116,12 @@ int cli_verify_file_prepared(const mldsa_prepared_public_key *pp, mldsa_param p,
                              size_t ctx_len, const uint8_t *sig, size_t sig_len,
                              char why[CLI_WHY_BYTES]);
 
+/* ---- batches (cli_batch.c) ---- */
+
+/* mldsa verify --batch: every pair of the list file under one prepared public key, one
+ * result line per pair on standard output. CLI_OK when all verify, CLI_BAD_SIGNATURE when
+ * all were checked and at least one does not verify, CLI_ERROR otherwise. */
+int cli_verify_batch(mldsa_param p, const uint8_t *pk, size_t pk_len, const char *list_path,
+                     const uint8_t *ctx, size_t ctx_len);
+
 #endif
