@@ -45,10 +45,18 @@ void cli_buf_free(cli_buf *b); /* cli_secret_free of its cap; then empty */
  * (e.g. "--key"). CLI_OK or CLI_ERROR (message printed). */
 int cli_read_all(const char *path, size_t max, const char *what, cli_buf *out);
 
-/* Reads the file in chunks of at most chunk bytes, calling consume on each; constant
- * memory. CLI_OK, CLI_ERROR (message printed), or what consume returned if not CLI_OK. */
+/* Reads the file in chunks of at most 64 KiB, calling consume on each; constant memory.
+ * CLI_OK, CLI_ERROR (message printed), or what consume returned if not CLI_OK. */
 int cli_read_chunks(const char *path, const char *what,
                     int (*consume)(void *ctx, const uint8_t *p, size_t n), void *ctx);
+
+/* The same two without a message: on a failure of their own they return CLI_ERROR with the
+ * reason in why ("cannot open: No such file or directory"; the path is not repeated).
+ * When consume fails, why is empty and consume reports its own error. */
+#define CLI_WHY_BYTES 256
+int cli_read_all_quiet(const char *path, size_t max, cli_buf *out, char why[CLI_WHY_BYTES]);
+int cli_read_chunks_quiet(const char *path, int (*consume)(void *ctx, const uint8_t *p, size_t n),
+                          void *ctx, char why[CLI_WHY_BYTES]);
 
 /* Writes n bytes to path. secret: the file is created with mode 0600 and an existing file
  * is never replaced unless force (then it is removed first and created anew, 0600). A
@@ -93,11 +101,27 @@ int cli_save_public_key(const char *path, const char *what, mldsa_param p, const
 
 /* ---- messages (cli_message.c) ---- */
 
-/* Sign or verify the contents of the file msg_path (read in chunks). */
+/* Sign or verify the contents of the file msg_path, streamed in chunks through the mu
+ * interface (constant memory whatever the message size). */
 int cli_sign_file(const cli_secret_key *k, const char *msg_path, const uint8_t *ctx, size_t ctx_len,
                   const uint8_t *rnd, uint8_t *sig, size_t sig_len);
 /* CLI_OK, CLI_BAD_SIGNATURE or CLI_ERROR. */
 int cli_verify_file(mldsa_param p, const uint8_t *pk, size_t pk_len, const char *msg_path,
                     const uint8_t *ctx, size_t ctx_len, const uint8_t *sig, size_t sig_len);
+/* The same under a prepared public key, for one pair of a batch; prints nothing: CLI_OK,
+ * CLI_BAD_SIGNATURE, or CLI_ERROR with the reason in why. pk is the key pp was made from
+ * (mu needs tr = H(pk)). */
+int cli_verify_file_prepared(const mldsa_prepared_public_key *pp, mldsa_param p, const uint8_t *pk,
+                             size_t pk_len, const char *msg_path, const uint8_t *ctx,
+                             size_t ctx_len, const uint8_t *sig, size_t sig_len,
+                             char why[CLI_WHY_BYTES]);
+
+/* ---- batches (cli_batch.c) ---- */
+
+/* mldsa verify --batch: every pair of the list file under one prepared public key, one
+ * result line per pair on standard output. CLI_OK when all verify, CLI_BAD_SIGNATURE when
+ * all were checked and at least one does not verify, CLI_ERROR otherwise. */
+int cli_verify_batch(mldsa_param p, const uint8_t *pk, size_t pk_len, const char *list_path,
+                     const uint8_t *ctx, size_t ctx_len);
 
 #endif

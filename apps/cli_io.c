@@ -48,13 +48,6 @@ void cli_buf_free(cli_buf *b) {
 static int is_stdio(const char *path) { return strcmp(path, "-") == 0; }
 static const char *shown(const char *path) { return is_stdio(path) ? "(standard input)" : path; }
 
-static int open_input(const char *path, const char *what) {
-  if (is_stdio(path)) return STDIN_FILENO;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) cli_error("%s %s: cannot open: %s", what, path, strerror(errno));
-  return fd;
-}
-
 static void close_input(int fd) {
   if (fd != STDIN_FILENO) close(fd);
 }
@@ -72,27 +65,37 @@ static ssize_t read_full(int fd, uint8_t *p, size_t n) {
   return (ssize_t)got;
 }
 
-int cli_read_all(const char *path, size_t max, const char *what, cli_buf *out) {
+/* Writes the reason of a failure into why (CLI_WHY_BYTES); returns CLI_ERROR. */
+static int why_error(char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int why_error(char *why, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, CLI_WHY_BYTES, fmt, ap);
+  va_end(ap);
+  return CLI_ERROR;
+}
+
+int cli_read_all_quiet(const char *path, size_t max, cli_buf *out, char why[CLI_WHY_BYTES]) {
   out->p = NULL;
   out->len = out->cap = 0;
-  int fd = open_input(path, what);
-  if (fd < 0) return CLI_ERROR;
-  uint8_t *buf = cli_secret_alloc(max + 1);
+  why[0] = 0;
+  int fd = is_stdio(path) ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return why_error(why, "cannot open: %s", strerror(errno));
+  uint8_t *buf = calloc(1, max + 1); /* cli_secret_alloc without its message */
   if (buf == NULL) {
     close_input(fd);
-    return CLI_ERROR;
+    return why_error(why, "out of memory (%zu bytes)", max + 1);
   }
   ssize_t n = read_full(fd, buf, max + 1);
   int err = errno;
   close_input(fd);
   if (n < 0) {
     cli_secret_free(buf, max + 1);
-    return cli_error("%s %s: cannot read: %s", what, shown(path), strerror(err));
+    return why_error(why, "cannot read: %s", strerror(err));
   }
   if ((size_t)n > max) {
     cli_secret_free(buf, max + 1);
-    return cli_error("%s %s: larger than %zu bytes, too large for what it should hold", what,
-                     shown(path), max);
+    return why_error(why, "larger than %zu bytes, too large for what it should hold", max);
   }
   out->p = buf;
   out->len = (size_t)n;
@@ -100,17 +103,24 @@ int cli_read_all(const char *path, size_t max, const char *what, cli_buf *out) {
   return CLI_OK;
 }
 
-int cli_read_chunks(const char *path, const char *what,
-                    int (*consume)(void *ctx, const uint8_t *p, size_t n), void *ctx) {
+int cli_read_all(const char *path, size_t max, const char *what, cli_buf *out) {
+  char why[CLI_WHY_BYTES];
+  if (cli_read_all_quiet(path, max, out, why) == CLI_OK) return CLI_OK;
+  return cli_error("%s %s: %s", what, shown(path), why);
+}
+
+int cli_read_chunks_quiet(const char *path, int (*consume)(void *ctx, const uint8_t *p, size_t n),
+                          void *ctx, char why[CLI_WHY_BYTES]) {
   enum { CHUNK = 1 << 16 };
-  int fd = open_input(path, what);
-  if (fd < 0) return CLI_ERROR;
+  why[0] = 0;
+  int fd = is_stdio(path) ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return why_error(why, "cannot open: %s", strerror(errno));
   uint8_t *chunk = malloc(CHUNK); /* message bytes: not secret */
-  int ret = chunk ? CLI_OK : cli_error("out of memory");
+  int ret = chunk ? CLI_OK : why_error(why, "out of memory (%d bytes)", CHUNK);
   while (ret == CLI_OK) {
     ssize_t n = read_full(fd, chunk, CHUNK);
     if (n < 0) {
-      ret = cli_error("%s %s: cannot read: %s", what, shown(path), strerror(errno));
+      ret = why_error(why, "cannot read: %s", strerror(errno));
       break;
     }
     if (n > 0) ret = consume(ctx, chunk, (size_t)n);
@@ -118,6 +128,14 @@ int cli_read_chunks(const char *path, const char *what,
   }
   free(chunk);
   close_input(fd);
+  return ret;
+}
+
+int cli_read_chunks(const char *path, const char *what,
+                    int (*consume)(void *ctx, const uint8_t *p, size_t n), void *ctx) {
+  char why[CLI_WHY_BYTES];
+  int ret = cli_read_chunks_quiet(path, consume, ctx, why);
+  if (ret != CLI_OK && why[0]) return cli_error("%s %s: %s", what, shown(path), why);
   return ret;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* mldsa: the command-line tool. Commands, options and help; the work is in cli_io.c (files
- * without stdio, wiped buffers), cli_keys.c (key files) and cli_message.c (messages).
+ * without stdio, wiped buffers), cli_keys.c (key files), cli_message.c (messages, streamed
+ * through mu) and cli_batch.c (verify --batch).
  *
  * Exit status: 0 success, 1 the signature does not verify, 2 anything else (with one line
  * on stderr naming the file or option and what was expected and found). */
@@ -14,7 +15,7 @@
 
 typedef struct {
   const char *param, *out, *pubout, *form, *format, *seed_file, *in, *key, *pub, *sig, *context,
-      *context_hex;
+      *context_hex, *batch;
   const char *deterministic, *force; /* flags: non-NULL when given */
 } options;
 
@@ -39,6 +40,7 @@ static const option_spec all_options[] = {
     OPT("--sig", sig, 1),
     OPT("--context", context, 1),
     OPT("--context-hex", context_hex, 1),
+    OPT("--batch", batch, 1),
     OPT("--deterministic", deterministic, 0),
     OPT("--force", force, 0),
 };
@@ -212,8 +214,17 @@ static int cmd_verify(const options *o) {
   uint8_t ctx[255], pk[2592];
   size_t ctx_len, pk_len;
   if (parse_param(o->param, &want) || parse_context(o, ctx, &ctx_len)) return CLI_ERROR;
+  if (o->batch) {
+    if (o->in || o->sig)
+      return cli_error("verify: --batch LIST and %s exclude each other (the list names the files)",
+                       o->in ? "--in" : "--sig");
+    if (o->pub == NULL) return cli_error("verify: --pub KEY is required");
+    if (two_stdins(o->pub, "--pub", o->batch, "--batch")) return CLI_ERROR;
+    if (cli_load_public_key(o->pub, "--pub", want, &p, pk, &pk_len) != CLI_OK) return CLI_ERROR;
+    return cli_verify_batch(p, pk, pk_len, o->batch, ctx, ctx_len);
+  }
   if (o->pub == NULL || o->sig == NULL)
-    return cli_error("verify: --pub KEY and --sig SIG are required");
+    return cli_error("verify: --pub KEY and --sig SIG (or --batch LIST) are required");
   const char *in = o->in ? o->in : "-";
   if (two_stdins(o->pub, "--pub", in, "--in") || two_stdins(o->sig, "--sig", in, "--in") ||
       two_stdins(o->pub, "--pub", o->sig, "--sig"))
@@ -274,15 +285,34 @@ static const command commands[] = {
      "  --in, --out      message and signature files (default -: standard input/output)\n"
      "  --context        context string (0-255 bytes, default empty), or --context-hex\n"
      "  --deterministic  deterministic signing (rnd = 0); default hedged (fresh randomness)\n"
-     "  --param          only a check: fail unless KEY is of this set\n"},
-    {"verify", cmd_verify, "--param --pub --in --sig --context --context-hex",
+     "  --param          only a check: fail unless KEY is of this set\n"
+     "Messages of any size are streamed (constant memory).\n"},
+    {"verify", cmd_verify, "--param --pub --in --sig --context --context-hex --batch",
      "usage: mldsa verify --pub KEY --sig SIG [--in FILE] [--context TEXT | --context-hex HEX]\n"
+     "                    [--param 44|65|87]\n"
+     "       mldsa verify --pub KEY --batch LIST [--context TEXT | --context-hex HEX]\n"
      "                    [--param 44|65|87]\n"
      "Verifies the raw signature SIG of FILE; prints \"signature OK\" and exits 0, or exits 1.\n"
      "  --pub      public key (PEM, DER or raw; a private key is accepted too)\n"
      "  --in       message (default -, standard input)\n"
      "  --context  context string, or --context-hex\n"
-     "  --param    only a check: fail unless KEY is of this set\n"},
+     "  --param    only a check: fail unless KEY is of this set\n"
+     "  --batch    verify every pair listed in LIST under KEY (prepared once) and the one\n"
+     "             context; not with --in or --sig. LIST is a text file of lines ending in\n"
+     "             LF; empty lines and lines starting with # are skipped; every other line\n"
+     "             is SIGNATURE-FILE MESSAGE-FILE: one space after the signature file (whose\n"
+     "             name has no space), then the message file, the rest of the line (it may\n"
+     "             hold spaces but neither begins nor ends with one). No control characters\n"
+     "             (tab, CR), no \"-\"; names relative to the current directory. The whole\n"
+     "             list is checked first: a malformed line is an error naming the list and\n"
+     "             the line number (exit 2, nothing verified). Then one line per pair on\n"
+     "             standard output, in the list's order:\n"
+     "               OK MESSAGE-FILE\n"
+     "               FAIL MESSAGE-FILE: the signature does not verify\n"
+     "               ERROR MESSAGE-FILE: WHY      (unreadable file, wrong signature length)\n"
+     "             Exit 0 when all verify; 1 when all were checked and some do not verify;\n"
+     "             2 when any pair gives ERROR.\n"
+     "Messages of any size are streamed (constant memory).\n"},
     {"isa", cmd_isa, "",
      "usage: mldsa isa\nPrints the arithmetic in use: scalar, sse2, avx2 or avx512.\n"},
 };
@@ -295,7 +325,7 @@ static void print_help(void) {
       "  keygen   generate a key pair (PKCS#8 / SubjectPublicKeyInfo, PEM by default)\n"
       "  pubkey   write the public key of a key file\n"
       "  sign     sign a file\n"
-      "  verify   verify a signature\n"
+      "  verify   verify a signature, or a batch of them under one key\n"
       "  isa      print the arithmetic in use\n"
       "\n"
       "mldsa <command> --help describes a command; mldsa --version prints the version.\n"

@@ -3,8 +3,9 @@
 # The command-line tool as a user meets it: help and version, exit codes (0 success, 1 bad
 # signature, 2 anything else), secret keys created 0600 and never overwritten without
 # --force, strict hex, - for stdin/stdout, detection of PEM/DER/raw keys and --param as a
-# check, a secret key with a corrupted tr refused before signing, and error messages that
-# name the file or option with what was expected and found.
+# check, a secret key with a corrupted tr refused before signing, a message of several
+# read chunks streamed from a file and from a pipe to the same signature, and error
+# messages that name the file or option with what was expected and found.
 #   test_cli.sh MLDSA_CLI
 set -uo pipefail
 cli=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -69,6 +70,14 @@ expect 1 "other message: exit 1" -- "$cli" verify --pub p.pem --in msg2 --sig si
 head -c 100 sig >short
 expect 2 "short signature: exit 2" "short: 100 bytes, expected 3309 for an ML-DSA-65 signature" -- "$cli" verify --pub p.pem --in msg --sig short
 expect 2 "missing file" "--in nosuch: cannot open" -- "$cli" verify --pub p.pem --in nosuch --sig sig
+
+# a message of several 64 KiB read chunks, streamed from a file and from a pipe (short reads)
+head -c 200003 /dev/urandom >big
+"$cli" sign --key k.pem --in big --out big.sig --deterministic
+expect 0 "from a pipe: the same deterministic signature" -- bash -c "cat big | '$cli' sign --key k.pem --deterministic | cmp - big.sig"
+expect 0 "verify from a pipe" "signature OK" -- bash -c "cat big | '$cli' verify --pub p.pem --sig big.sig"
+head -c 200002 big >big.short
+expect 1 "one byte short: exit 1" -- "$cli" verify --pub p.pem --in big.short --sig big.sig
 
 # strict hex
 expect 0 "--context-hex" -- "$cli" verify --pub p.pem --in msg --sig sig --context-hex 637478
