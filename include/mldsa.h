@@ -1,8 +1,21 @@
 /* libmldsa: ML-DSA (FIPS 204) signatures.
  *
  * Every function is thread-safe. Every length is checked; a pointer may be NULL only
- * where its length is 0. On any error, output buffers are zeroed. Secrets held on the
- * stack are wiped before return. */
+ * where its length is 0. Secrets held on the stack are wiped before return.
+ *
+ * Outputs after an error: on MLDSA_ERR_PARAM, MLDSA_ERR_NULL and MLDSA_ERR_LENGTH nothing
+ * is written to any output (its stated length may be the wrong one). On any other error
+ * (found once the lengths are known to be right) every output is zeroed over its length:
+ * it never holds a partial result.
+ *
+ * Overlapping buffers: an input may overlap an output, in place or partly (sign into the
+ * buffer that holds the message, recompute pk over the sk it came from): every input is
+ * read before any output is written. Two outputs (pk and sk of keygen) must not overlap.
+ * An output zeroed after an error overwrites whatever input it overlaps.
+ *
+ * Verification: anything but MLDSA_OK from a verify call means "not verified", whatever
+ * the code (MLDSA_ERR_VERIFY for a signature that does not verify, others for bad
+ * arguments). */
 #ifndef MLDSA_H
 #define MLDSA_H
 
@@ -65,7 +78,8 @@ int mldsa_verify_prehash(mldsa_param p, const uint8_t *sig, size_t sig_len,
                          const uint8_t *ctx, size_t ctx_len,
                          const uint8_t *pk, size_t pk_len);
 
-/* FIPS 204 internal interface (Algorithms 7 and 8) on M' as given */
+/* FIPS 204 internal interface (Algorithms 7 and 8) on M' as given. rnd as for mldsa_sign:
+ * NULL = hedged (32 fresh bytes from the OS), else 32 bytes (all zero = deterministic). */
 int mldsa_sign_internal(mldsa_param p, uint8_t *sig, size_t sig_len,
                         const uint8_t *mprime, size_t mprime_len,
                         const uint8_t rnd[32], const uint8_t *sk, size_t sk_len);

@@ -2,8 +2,14 @@
  * mu = H(tr || M'), hedged randomness, then the backend of the chosen ISA.
  *
  * Checks run in this order, and the first failing one gives the code: parameter set,
- * NULL pointers, lengths, context length, pre-hash algorithm. On any error every output
- * buffer that was given is zeroed over its stated length. */
+ * NULL pointers, lengths, context length, pre-hash algorithm. On MLDSA_ERR_PARAM,
+ * MLDSA_ERR_NULL and MLDSA_ERR_LENGTH nothing is written (a stated length may be wrong, so
+ * it cannot be trusted); on any later error every output is zeroed over its length, which
+ * is then known to be right.
+ *
+ * Buffers: an input may overlap an output (in place, or partly): every input is read, or
+ * copied, before the first byte of an output is written. Two outputs (pk and sk of keygen)
+ * must not overlap. */
 #include <string.h>
 
 #include "backend.h"
@@ -59,7 +65,10 @@ MLDSA_API const char *mldsa_strerror(int code) {
   }
 }
 
-static void wipe_output(void *p, size_t len) {
+/* Zeroes an output after an error, unless the error says the output's length (or the
+ * parameter set that gives it, or its pointer) is wrong: then nothing is written. */
+static void wipe_output(int err, void *p, size_t len) {
+  if (err == MLDSA_ERR_PARAM || err == MLDSA_ERR_NULL || err == MLDSA_ERR_LENGTH) return;
   if (p != NULL) memset(p, 0, len);
 }
 
@@ -142,11 +151,7 @@ MLDSA_API int mldsa_keygen_from_seed(mldsa_param p, uint8_t *pk, size_t pk_len, 
     ret = MLDSA_ERR_NULL;
   else if (pk_len != b->pk_bytes || sk_len != b->sk_bytes)
     ret = MLDSA_ERR_LENGTH;
-  if (ret != MLDSA_OK) {
-    wipe_output(pk, pk_len);
-    wipe_output(sk, sk_len);
-    return ret;
-  }
+  if (ret != MLDSA_OK) return ret; /* PARAM, NULL or LENGTH: nothing written */
   b->keygen(pk, sk, seed);
   return MLDSA_OK;
 }
@@ -166,8 +171,8 @@ MLDSA_API int mldsa_keygen(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *s
   else
     ret = mldsa_keygen_from_seed(p, pk, pk_len, sk, sk_len, seed);
   if (ret != MLDSA_OK) {
-    wipe_output(pk, pk_len);
-    wipe_output(sk, sk_len);
+    wipe_output(ret, pk, pk_len);
+    wipe_output(ret, sk, sk_len);
   }
   mldsa_zeroize(seed, sizeof seed);
   return ret;
@@ -227,7 +232,7 @@ MLDSA_API int mldsa_sign(mldsa_param p, uint8_t *sig, size_t sig_len, const uint
     frame(&m, 0, ctx, ctx_len, NULL, 0, msg, msg_len);
     ret = sign_mprime(b, sig, &m, rnd, sk);
   }
-  if (ret != MLDSA_OK) wipe_output(sig, sig_len);
+  if (ret != MLDSA_OK) wipe_output(ret, sig, sig_len);
   return ret;
 }
 
@@ -248,7 +253,7 @@ MLDSA_API int mldsa_sign_prehash(mldsa_param p, uint8_t *sig, size_t sig_len, co
     frame(&m, 1, ctx, ctx_len, oid, sizeof oid, digest, digest_len);
     ret = sign_mprime(b, sig, &m, rnd, sk);
   }
-  if (ret != MLDSA_OK) wipe_output(sig, sig_len);
+  if (ret != MLDSA_OK) wipe_output(ret, sig, sig_len);
   return ret;
 }
 
@@ -256,13 +261,12 @@ MLDSA_API int mldsa_sign_internal(mldsa_param p, uint8_t *sig, size_t sig_len,
                                   const uint8_t *mprime_bytes, size_t mprime_len,
                                   const uint8_t rnd[32], const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
-  int ret = check_sign_args(b, sig, sig_len, sk, sk_len,
-                            MISSING(mprime_bytes, mprime_len) || rnd == NULL);
+  int ret = check_sign_args(b, sig, sig_len, sk, sk_len, MISSING(mprime_bytes, mprime_len));
   if (ret == MLDSA_OK) {
     mprime m = {.prefix_len = 0, .msg = mprime_bytes, .msg_len = mprime_len};
     ret = sign_mprime(b, sig, &m, rnd, sk);
   }
-  if (ret != MLDSA_OK) wipe_output(sig, sig_len);
+  if (ret != MLDSA_OK) wipe_output(ret, sig, sig_len);
   return ret;
 }
 
@@ -271,7 +275,7 @@ MLDSA_API int mldsa_sign_mu(mldsa_param p, uint8_t *sig, size_t sig_len, const u
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = check_sign_args(b, sig, sig_len, sk, sk_len, mu == NULL);
   if (ret == MLDSA_OK) ret = sign_mu(b, sig, mu, rnd, sk);
-  if (ret != MLDSA_OK) wipe_output(sig, sig_len);
+  if (ret != MLDSA_OK) wipe_output(ret, sig, sig_len);
   return ret;
 }
 
@@ -348,7 +352,7 @@ MLDSA_API int mldsa_compute_mu(mldsa_param p, uint8_t mu[64], const uint8_t *pk,
   else if (ctx_len > 255)
     ret = MLDSA_ERR_CONTEXT;
   if (ret != MLDSA_OK) {
-    wipe_output(mu, MU_BYTES);
+    wipe_output(ret, mu, MU_BYTES);
     return ret;
   }
   uint8_t tr[TR_BYTES];
@@ -373,6 +377,6 @@ MLDSA_API int mldsa_public_key_from_secret(mldsa_param p, uint8_t *pk, size_t pk
     ret = MLDSA_ERR_LENGTH;
   else
     ret = b->public_from_secret(pk, sk);
-  if (ret != MLDSA_OK) wipe_output(pk, pk_len);
+  if (ret != MLDSA_OK) wipe_output(ret, pk, pk_len);
   return ret;
 }

@@ -253,21 +253,24 @@ int ENTRY(verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk) {
 int ENTRY(public_from_secret)(uint8_t *pk, const uint8_t *sk) {
   struct keygen_ws ws;
   uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES], tr[MLDSA_TRBYTES], tr2[MLDSA_TRBYTES];
-  uint8_t t0_packed[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES];
-  mldsa_polyveck t0_given;
+  uint8_t t0_packed[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES], t0_given[sizeof t0_packed];
+  mldsa_polyveck t0_unpacked;
 
-  int bad = unpack_sk(rho, key, tr, &ws.s1, &ws.s2, &t0_given, sk);
+  /* Everything of sk is read before pk is written: pk may overlap sk (in place). */
+  int bad = unpack_sk(rho, key, tr, &ws.s1, &ws.s2, &t0_unpacked, sk);
+  memcpy(t0_given,
+         sk + 2 * MLDSA_SEEDBYTES + MLDSA_TRBYTES + (MLDSA_L + MLDSA_K) * MLDSA_POLYETA_PACKEDBYTES,
+         sizeof t0_given);
   make_public(pk, tr2, &ws, rho);
   pack_t0(t0_packed, &ws.t0);
 
   /* The key is consistent when tr = H(pk) and its t0 is the recomputed one. */
   bad |= mldsa_ct_differ(tr, tr2, sizeof tr);
-  bad |= mldsa_ct_differ(t0_packed, sk + 2 * MLDSA_SEEDBYTES + MLDSA_TRBYTES +
-                                         (MLDSA_L + MLDSA_K) * MLDSA_POLYETA_PACKEDBYTES,
-                         sizeof t0_packed);
+  bad |= mldsa_ct_differ(t0_packed, t0_given, sizeof t0_packed);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_zeroize(key, sizeof key);
-  mldsa_zeroize(&t0_given, sizeof t0_given);
+  mldsa_zeroize(&t0_unpacked, sizeof t0_unpacked);
+  mldsa_zeroize(t0_given, sizeof t0_given);
   mldsa_zeroize(t0_packed, sizeof t0_packed);
   mldsa_stack_wipe();
   if (MLDSA_CT_PUBLIC(bad)) { /* the key's validity is returned */
