@@ -193,7 +193,9 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
     veck_ntt(&ws.t0);
 
     for (unsigned attempt = 0; attempt < MLDSA_MAX_SIGN_ATTEMPTS; ++attempt) {
-      if (sign_attempt(&ws, &a)) {
+      MLDSA_SEAM_COUNT_ATTEMPT();
+      if (MLDSA_SEAM_REJECT(sign_attempt(&ws, &a))) {
+        MLDSA_SEAM_FAULT_Z(ws.z.v[0].c[0]);
         MLDSA_CT_DECLASSIFY(&ws.h, sizeof ws.h); /* accepted: the hint is in sig */
         pack_sig(sig, ws.ctilde, &ws.z, &ws.h);
         ret = MLDSA_OK;
@@ -284,7 +286,7 @@ const mldsa_backend ENTRY(backend) = {
     MLDSA_PUBLICKEYBYTES,
     MLDSA_SECRETKEYBYTES,
     MLDSA_SIGBYTES,
-    KERNEL(keccak_f1600_x1),
+    KERNEL_FN(keccak_f1600_x1),
     ENTRY(keygen),
     ENTRY(sign),
     ENTRY(verify),
