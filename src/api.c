@@ -21,6 +21,7 @@
 #define MU_BYTES 64
 #define RND_BYTES 32
 #define SEED_BYTES 32
+#define PK_MAX_BYTES 2592 /* ML-DSA-87 */
 
 /* A pointer may be NULL only when its length is 0. */
 #define MISSING(ptr, len) ((ptr) == NULL && (len) != 0)
@@ -196,17 +197,43 @@ static int check_args(const mldsa_backend *b, const uint8_t *sig, size_t sig_len
 #define check_verify_args(b, sig, sig_len, pk, pk_len, other_null) \
   check_args(b, sig, sig_len, pk, pk_len, 0, other_null)
 
+#ifdef MLDSA_SIGN_CHECK
+/* The fault countermeasure of MLDSA_SIGN_CHECK builds: sign, then verify the signature
+ * against the public key recomputed from sk before returning it. pk (which also runs the
+ * import check: MLDSA_ERR_KEY for an inconsistent key) and mu are taken before signing,
+ * since sig may overlap sk or mu. A signature that does not verify (a fault in the signing
+ * computation) is zeroed and gives MLDSA_ERR_VERIFY. */
+static int sign_checked(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
+                        const uint8_t rnd[RND_BYTES], const uint8_t *sk) {
+  uint8_t pk[PK_MAX_BYTES], mu_copy[MU_BYTES];
+  memcpy(mu_copy, mu, MU_BYTES);
+  int ret = b->public_from_secret(pk, sk);
+  if (ret == MLDSA_OK) ret = b->sign(sig, mu_copy, rnd, sk);
+  if (ret == MLDSA_OK && b->verify(sig, mu_copy, pk) != MLDSA_OK) {
+    memset(sig, 0, b->sig_bytes);
+    ret = MLDSA_ERR_VERIFY;
+  }
+  mldsa_zeroize(mu_copy, sizeof mu_copy);
+  return ret;
+}
+#define SIGN(b, sig, mu, rnd, sk) sign_checked(b, sig, mu, rnd, sk)
+#else
+#define SIGN(b, sig, mu, rnd, sk) (b)->sign(sig, mu, rnd, sk)
+#endif
+
 /* Sign mu with the given rnd, or fresh rnd from the OS when rnd is NULL. */
 static int sign_mu(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
                    const uint8_t *rnd, const uint8_t *sk) {
   uint8_t fresh[RND_BYTES];
   int ret;
   if (rnd == NULL) {
-    if (mldsa_randombytes(fresh, sizeof fresh) != 0) return MLDSA_ERR_RANDOM;
-    ret = b->sign(sig, mu, fresh, sk);
+    if (mldsa_randombytes(fresh, sizeof fresh) != 0)
+      ret = MLDSA_ERR_RANDOM; /* no fallback: nothing weaker than the OS source */
+    else
+      ret = SIGN(b, sig, mu, fresh, sk);
     mldsa_zeroize(fresh, sizeof fresh);
   } else {
-    ret = b->sign(sig, mu, rnd, sk);
+    ret = SIGN(b, sig, mu, rnd, sk);
   }
   return ret;
 }
