@@ -1,5 +1,7 @@
 /* The public API (include/mldsa.h): argument checks, the framing of M' (pure, pre-hash),
- * mu = H(tr || M'), hedged randomness, then the backend of the chosen ISA.
+ * mu = H(tr || M'), hedged randomness, then the backend of the chosen ISA. The functions
+ * here are the mldsa_<name>_impl of src/api_list.h; the exported mldsa_<name> (guard.c)
+ * runs each inside the MCDT protection (mcdt.h).
  *
  * Checks run in this order, and the first failing one gives the code: parameter set,
  * NULL pointers, lengths, context length, pre-hash algorithm. On MLDSA_ERR_PARAM,
@@ -12,6 +14,7 @@
  * must not overlap. */
 #include <string.h>
 
+#include "api_list.h"
 #include "backend.h"
 #include "fips202.h"
 #include "mldsa.h"
@@ -26,22 +29,22 @@
 /* A pointer may be NULL only when its length is 0. */
 #define MISSING(ptr, len) ((ptr) == NULL && (len) != 0)
 
-MLDSA_API size_t mldsa_public_key_bytes(mldsa_param p) {
+size_t mldsa_public_key_bytes_impl(mldsa_param p) {
   const mldsa_backend *b = mldsa_backend_for(p);
   return b ? b->pk_bytes : 0;
 }
 
-MLDSA_API size_t mldsa_secret_key_bytes(mldsa_param p) {
+size_t mldsa_secret_key_bytes_impl(mldsa_param p) {
   const mldsa_backend *b = mldsa_backend_for(p);
   return b ? b->sk_bytes : 0;
 }
 
-MLDSA_API size_t mldsa_signature_bytes(mldsa_param p) {
+size_t mldsa_signature_bytes_impl(mldsa_param p) {
   const mldsa_backend *b = mldsa_backend_for(p);
   return b ? b->sig_bytes : 0;
 }
 
-MLDSA_API const char *mldsa_strerror(int code) {
+const char *mldsa_strerror_impl(int code) {
   switch (code) {
     case MLDSA_OK:
       return "success";
@@ -142,7 +145,7 @@ static void hash_oid(uint8_t oid[11], const hash_info *info) {
 
 /* ---- keygen ---- */
 
-MLDSA_API int mldsa_keygen_from_seed(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk,
+int mldsa_keygen_from_seed_impl(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk,
                                      size_t sk_len, const uint8_t seed[32]) {
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
@@ -157,7 +160,7 @@ MLDSA_API int mldsa_keygen_from_seed(mldsa_param p, uint8_t *pk, size_t pk_len, 
   return MLDSA_OK;
 }
 
-MLDSA_API int mldsa_keygen(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk, size_t sk_len) {
+int mldsa_keygen_impl(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk, size_t sk_len) {
   uint8_t seed[SEED_BYTES];
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
@@ -170,7 +173,7 @@ MLDSA_API int mldsa_keygen(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *s
   else if (mldsa_randombytes(seed, sizeof seed) != 0)
     ret = MLDSA_ERR_RANDOM;
   else
-    ret = mldsa_keygen_from_seed(p, pk, pk_len, sk, sk_len, seed);
+    ret = mldsa_keygen_from_seed_impl(p, pk, pk_len, sk, sk_len, seed);
   if (ret != MLDSA_OK) {
     wipe_output(ret, pk, pk_len);
     wipe_output(ret, sk, sk_len);
@@ -247,7 +250,7 @@ static int sign_mprime(const mldsa_backend *b, uint8_t *sig, const mprime *m, co
   return ret;
 }
 
-MLDSA_API int mldsa_sign(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *msg,
+int mldsa_sign_impl(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *msg,
                          size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *rnd,
                          const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
@@ -263,7 +266,7 @@ MLDSA_API int mldsa_sign(mldsa_param p, uint8_t *sig, size_t sig_len, const uint
   return ret;
 }
 
-MLDSA_API int mldsa_sign_prehash(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *digest,
+int mldsa_sign_prehash_impl(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *digest,
                                  size_t digest_len, mldsa_hash h, const uint8_t *ctx,
                                  size_t ctx_len, const uint8_t *rnd, const uint8_t *sk,
                                  size_t sk_len) {
@@ -284,7 +287,7 @@ MLDSA_API int mldsa_sign_prehash(mldsa_param p, uint8_t *sig, size_t sig_len, co
   return ret;
 }
 
-MLDSA_API int mldsa_sign_internal(mldsa_param p, uint8_t *sig, size_t sig_len,
+int mldsa_sign_internal_impl(mldsa_param p, uint8_t *sig, size_t sig_len,
                                   const uint8_t *mprime_bytes, size_t mprime_len,
                                   const uint8_t rnd[32], const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
@@ -297,7 +300,7 @@ MLDSA_API int mldsa_sign_internal(mldsa_param p, uint8_t *sig, size_t sig_len,
   return ret;
 }
 
-MLDSA_API int mldsa_sign_mu(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t mu[64],
+int mldsa_sign_mu_impl(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t mu[64],
                             const uint8_t *rnd, const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = check_sign_args(b, sig, sig_len, sk, sk_len, mu == NULL);
@@ -316,7 +319,7 @@ static int verify_mprime(const mldsa_backend *b, const uint8_t *sig, const mprim
   return b->verify(sig, mu, pk);
 }
 
-MLDSA_API int mldsa_verify(mldsa_param p, const uint8_t *sig, size_t sig_len, const uint8_t *msg,
+int mldsa_verify_impl(mldsa_param p, const uint8_t *sig, size_t sig_len, const uint8_t *msg,
                            size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *pk,
                            size_t pk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
@@ -329,7 +332,7 @@ MLDSA_API int mldsa_verify(mldsa_param p, const uint8_t *sig, size_t sig_len, co
   return verify_mprime(b, sig, &m, pk);
 }
 
-MLDSA_API int mldsa_verify_prehash(mldsa_param p, const uint8_t *sig, size_t sig_len,
+int mldsa_verify_prehash_impl(mldsa_param p, const uint8_t *sig, size_t sig_len,
                                    const uint8_t *digest, size_t digest_len, mldsa_hash h,
                                    const uint8_t *ctx, size_t ctx_len, const uint8_t *pk,
                                    size_t pk_len) {
@@ -347,7 +350,7 @@ MLDSA_API int mldsa_verify_prehash(mldsa_param p, const uint8_t *sig, size_t sig
   return verify_mprime(b, sig, &m, pk);
 }
 
-MLDSA_API int mldsa_verify_internal(mldsa_param p, const uint8_t *sig, size_t sig_len,
+int mldsa_verify_internal_impl(mldsa_param p, const uint8_t *sig, size_t sig_len,
                                     const uint8_t *mprime_bytes, size_t mprime_len,
                                     const uint8_t *pk, size_t pk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
@@ -357,7 +360,7 @@ MLDSA_API int mldsa_verify_internal(mldsa_param p, const uint8_t *sig, size_t si
   return verify_mprime(b, sig, &m, pk);
 }
 
-MLDSA_API int mldsa_verify_mu(mldsa_param p, const uint8_t *sig, size_t sig_len,
+int mldsa_verify_mu_impl(mldsa_param p, const uint8_t *sig, size_t sig_len,
                               const uint8_t mu[64], const uint8_t *pk, size_t pk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = check_verify_args(b, sig, sig_len, pk, pk_len, mu == NULL);
@@ -365,7 +368,7 @@ MLDSA_API int mldsa_verify_mu(mldsa_param p, const uint8_t *sig, size_t sig_len,
   return b->verify(sig, mu, pk);
 }
 
-MLDSA_API int mldsa_compute_mu(mldsa_param p, uint8_t mu[64], const uint8_t *pk, size_t pk_len,
+int mldsa_compute_mu_impl(mldsa_param p, uint8_t mu[64], const uint8_t *pk, size_t pk_len,
                                const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
                                size_t ctx_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
@@ -392,7 +395,7 @@ MLDSA_API int mldsa_compute_mu(mldsa_param p, uint8_t mu[64], const uint8_t *pk,
 
 /* ---- key import ---- */
 
-MLDSA_API int mldsa_public_key_from_secret(mldsa_param p, uint8_t *pk, size_t pk_len,
+int mldsa_public_key_from_secret_impl(mldsa_param p, uint8_t *pk, size_t pk_len,
                                            const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
