@@ -8,11 +8,12 @@ exception flag set); the CPUs that do not behave so say it in CPUID.(EAX=7,ECX=2
 Guidance): save MXCSR, load 0x1FBF, LFENCE, run the code, LFENCE, restore MXCSR.
 
 Which instructions: Intel's article lists them; the public text we could check (a peer's
-verified x86 model, citing that article) names PMULUDQ and VPMULUDQ, the multiply every
-Montgomery kernel here runs on. We protect a superset, so that the list errs on the safe
-side: every vector integer multiply (the kernels' other multiplies, and what a compiler
-may vectorise C into) and every SSE/AVX floating-point arithmetic, conversion and
-comparison instruction (which the library does not mean to use, but a compiler may emit).
+verified x86 model, citing that article) names PMULUDQ and VPMULUDQ. We protect a
+superset, so that the list errs on the safe side: every vector integer multiply and
+multiply-add (the kernels run pmuludq on SSE2, vpmuldq and vpmulld on AVX2 and AVX-512,
+(v)pmaddwd, (v)pmulhuw and vpmulhrsw in decompose and use_hint; a compiler may vectorise
+C into others) and every SSE/AVX floating-point arithmetic, conversion and comparison
+instruction (which the library does not mean to use, but a compiler may emit).
 
 The C layer (src/mcdt.c) sets MXCSR around every public API operation (operation-level
 placement: measured cheaper than kernel-level, README); ci/check_mcdt proves from the
@@ -29,7 +30,7 @@ MXCSR_PROTECTED = 0x1FBF
 # CPUs with this bit do not exhibit MCDT: no MXCSR change is needed there.
 MCDT_NO = Bit(7, 2, "edx", 5, 0)
 
-# Named by the sources above (the kernels' Montgomery multiply).
+# Named by the source above.
 _NAMED = {"pmuludq", "vpmuludq"}
 
 # The superset: vector integer multiplies in every encoding, and SSE/AVX floating point.

@@ -52,7 +52,10 @@ int mldsa_keygen(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk, size_t 
 int mldsa_keygen_from_seed(mldsa_param p, uint8_t *pk, size_t pk_len,
                            uint8_t *sk, size_t sk_len, const uint8_t seed[32]);
 
-/* rnd: NULL = hedged, 32 fresh bytes from the OS; else 32 bytes (all zero = deterministic) */
+/* rnd: NULL = hedged, 32 fresh bytes from the OS; else 32 bytes (all zero = deterministic).
+ * In a library built with MLDSA_SIGN_CHECK every signing call verifies its signature
+ * before returning it, and returns MLDSA_ERR_VERIFY (signature zeroed) if it does not
+ * verify: a fault during signing. */
 int mldsa_sign(mldsa_param p, uint8_t *sig, size_t sig_len,
                const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
                const uint8_t *rnd, const uint8_t *sk, size_t sk_len);
