@@ -58,6 +58,9 @@ deb:
 # libmldsa's scalar path as one more peer: before/after in one run); `make bench-peers` times them beside libmldsa's paths
 # (writes PEERS_JSON); `make bench-chart` draws one SVG per set from PEERS_JSON.
 PEERS_DIR ?= /tmp/libmldsa-peers
+# What the default build compiles (cmake/MldsaOptions.cmake): every set and ISA.
+MLDSA_ALL_DEFINES := -DMLDSA_HAVE_44 -DMLDSA_HAVE_65 -DMLDSA_HAVE_87 -DMLDSA_HAVE_ASM \
+  -DMLDSA_HAVE_SSE2 -DMLDSA_HAVE_AVX2 -DMLDSA_HAVE_AVX512
 PEERS_JSON ?= bench/peers/results.json
 CHART_PYTHON ?= /usr/bin/python3
 
@@ -67,7 +70,7 @@ peers:
 	  $(if $(LIBMLDSA),--libmldsa $(LIBMLDSA)) $(PEERS_DIR)
 
 bench-peers: all
-	$(CC) -O2 -Wall -Wextra -Isrc -Iasm_out -Iinclude -DMLDSA_HAVE_ASM \
+	$(CC) -O2 -Wall -Wextra -Isrc -Iasm_out -Iinclude $(MLDSA_ALL_DEFINES) \
 	  bench/peers/peers-bench.c $(BUILD)/libmldsa.a -ldl -lpthread -o $(BUILD)/peers-bench
 	$(BUILD)/peers-bench --json --peers $(PEERS_DIR)/peers.txt > $(PEERS_JSON).tmp
 	mv $(PEERS_JSON).tmp $(PEERS_JSON)

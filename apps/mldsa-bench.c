@@ -6,6 +6,15 @@
  *
  *   mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]
  *   mldsa-bench --list-isas      (the ISAs this CPU supports, one per line)
+ *   mldsa-bench --api [--param P] [--runs N]
+ *       the public API (include/mldsa.h) as a program sees it, on the ISA the library
+ *       chose (MLDSA_ISA caps it): keygen_from_seed, sign (deterministic) and verify of a
+ *       32-byte message; everything the API adds is included (MCDT protection, and the
+ *       signature check of MLDSA_SIGN_CHECK builds)
+ *   mldsa-bench --mcdt [--isa NAME] [--param P] [--runs N]
+ *       the cost of the MCDT protection (src/mcdt.h): the enter/leave pair alone, per
+ *       kernel call (kernel-level placement) and per operation (operation-level, what
+ *       the library does), each as the median over paired runs of (guarded - plain)
  *   mldsa-bench --once keygen|sign|sign20|verify --isa NAME --param P
  *       one operation with fixed inputs, inside once_<op>() alone, for
  *       valgrind --tool=callgrind --toggle-collect=once_<op> (ci/callgrind.sh)
@@ -33,6 +42,7 @@
 #include "fips202.h"
 #include "fips202x.h"
 #include "kernels.h"
+#include "mcdt.h"
 #include "mldsa.h"
 
 typedef struct {
@@ -409,6 +419,155 @@ static void bench_stream(const bench_isa *isa) {
   free(buf);
 }
 
+/* ---- MCDT: the cost of the MXCSR protection ---- */
+
+/* Median of (guarded - plain) over paired runs, the two in alternating order; and the
+ * median plain time. */
+typedef struct {
+  uint64_t plain, extra;
+} paired;
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+#define PAIRED(result, runs, setup, call)                                 \
+  do {                                                                    \
+    uint64_t *plain_ = malloc((runs) * sizeof *plain_);                   \
+    int64_t *diff_ = malloc((runs) * sizeof *diff_);                      \
+    if (!plain_ || !diff_) abort();                                       \
+    for (size_t r_ = 0; r_ < (runs); ++r_) {                              \
+      uint64_t tp_ = 0, tg_ = 0;                                          \
+      for (int k_ = 0; k_ < 2; ++k_) {                                    \
+        int guarded_ = (int)((r_ + (size_t)k_) & 1);                      \
+        mldsa_mcdt_state st_;                                             \
+        setup;                                                            \
+        uint64_t t0_ = ticks_begin();                                     \
+        if (guarded_) mldsa_mcdt_enter(&st_);                             \
+        call;                                                             \
+        if (guarded_) mldsa_mcdt_leave(&st_);                             \
+        uint64_t t1_ = ticks_end();                                       \
+        if (guarded_)                                                     \
+          tg_ = t1_ - t0_;                                                \
+        else                                                              \
+          tp_ = t1_ - t0_;                                                \
+      }                                                                   \
+      plain_[r_] = tp_;                                                   \
+      diff_[r_] = (int64_t)tg_ - (int64_t)tp_;                            \
+    }                                                                     \
+    qsort(plain_, (runs), sizeof *plain_, cmp_u64);                       \
+    qsort(diff_, (runs), sizeof *diff_, cmp_i64);                         \
+    (result).plain = plain_[(runs) / 2];                                  \
+    (result).extra = diff_[(runs) / 2] > 0 ? (uint64_t)diff_[(runs) / 2] : 0; \
+    free(plain_);                                                         \
+    free(diff_);                                                          \
+  } while (0)
+
+static void print_mcdt(const char *what, paired r) {
+  printf("  %-40s %10llu %8llu %7.3f%%\n", what, (unsigned long long)r.plain,
+         (unsigned long long)r.extra, r.plain ? 100.0 * (double)r.extra / (double)r.plain : 0.0);
+}
+
+static void bench_mcdt(const char *only_isa, int only_param, size_t runs) {
+  printf("MCDT protection (stmxcsr; ldmxcsr 0x1FBF; lfence ... lfence; ldmxcsr): %s on this "
+         "CPU\nmedian ticks over %zu paired runs: plain, guarded - plain, and the ratio\n\n",
+         mldsa_mcdt_active() ? "active" : "not needed (MCDT_NO), forced for this measurement",
+         runs);
+  paired pair;
+  PAIRED(pair, KERNEL_RUNS, (void)0, (void)0);
+  print_mcdt("enter + leave alone", pair);
+  for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
+    if ((only_isa && strcmp(only_isa, isas[i].name) != 0) || !isas[i].supported()) continue;
+    char what[80];
+    paired r;
+    /* kernel-level placement: the pair around one kernel call */
+#define MCDT_KERNEL(isa)                                                                         \
+  if (strcmp(isas[i].name, #isa) == 0) {                                                        \
+    PAIRED(r, KERNEL_RUNS, memcpy(kout, kin_a, sizeof kout), mldsa_ntt_##isa(kout));            \
+    snprintf(what, sizeof what, "%s: ntt, one call", #isa);                                     \
+    print_mcdt(what, r);                                                                         \
+    PAIRED(r, KERNEL_RUNS, (void)0, mldsa_pointwise_montgomery_##isa(kout, kin_a, kin_b));      \
+    snprintf(what, sizeof what, "%s: pointwise_montgomery, one call", #isa);                    \
+    print_mcdt(what, r);                                                                         \
+    PAIRED(r, KERNEL_RUNS, (void)0, mldsa_keccak_f1600_x1_##isa(kstates));                      \
+    snprintf(what, sizeof what, "%s: keccak_f1600_x1, one call", #isa);                         \
+    print_mcdt(what, r);                                                                         \
+  }
+    MLDSA_FOR_EACH_ISA(MCDT_KERNEL)
+#undef MCDT_KERNEL
+    /* operation-level placement: the pair around one operation */
+    for (int p = 0; p < 3; ++p) {
+      if (only_param && only_param != params[p]) continue;
+      const mldsa_backend *b = isas[i].sets[p];
+      uint8_t *pk = malloc(b->pk_bytes), *sk = malloc(b->sk_bytes), *sig = malloc(b->sig_bytes);
+      uint8_t seed[32], msg[32], mu[64], rnd[32] = {0};
+      if (!pk || !sk || !sig) abort();
+      size_t k = 0;
+      PAIRED(r, runs, fill(seed, sizeof seed, (uint32_t)(k++ / 2)), b->keygen(pk, sk, seed));
+      snprintf(what, sizeof what, "%s: ML-DSA-%d keygen", isas[i].name, params[p]);
+      print_mcdt(what, r);
+      k = 0;
+      PAIRED(r, runs, fill(msg, sizeof msg, (uint32_t)(k++ / 2)),
+             (message_mu(b, mu, sk, 0, msg), (void)b->sign(sig, mu, rnd, sk)));
+      snprintf(what, sizeof what, "%s: ML-DSA-%d sign", isas[i].name, params[p]);
+      print_mcdt(what, r);
+      PAIRED(r, runs, (void)0, (message_mu(b, mu, pk, 1, msg), (void)b->verify(sig, mu, pk)));
+      snprintf(what, sizeof what, "%s: ML-DSA-%d verify", isas[i].name, params[p]);
+      print_mcdt(what, r);
+      free(pk);
+      free(sk);
+      free(sig);
+    }
+  }
+}
+
+/* ---- the public API ---- */
+
+static void bench_api(int only_param, size_t runs) {
+  static const mldsa_param ps[3] = {MLDSA_44, MLDSA_65, MLDSA_87};
+  uint64_t *t = malloc(runs * sizeof *t);
+  uint8_t pk[2592], sk[4896], sig[4627], seed[32], msg[32];
+  static const uint8_t rnd[32];
+  if (!t) abort();
+  printf("public API on %s%s: rdtsc ticks, median of %zu runs\n\n", mldsa_isa(),
+#ifdef MLDSA_SIGN_CHECK
+         ", MLDSA_SIGN_CHECK build",
+#else
+         "",
+#endif
+         runs);
+  for (int p = 0; p < 3; ++p) {
+    if (only_param && only_param != params[p]) continue;
+    size_t pkl = mldsa_public_key_bytes(ps[p]), skl = mldsa_secret_key_bytes(ps[p]),
+           sigl = mldsa_signature_bytes(ps[p]);
+    for (size_t i = 0; i < runs; ++i) {
+      fill(seed, sizeof seed, (uint32_t)i);
+      uint64_t t0 = ticks_begin();
+      int rc = mldsa_keygen_from_seed(ps[p], pk, pkl, sk, skl, seed);
+      t[i] = ticks_end() - t0;
+      if (rc) abort();
+    }
+    print_op(params[p], mldsa_isa(), "keygen", summarize(t, runs));
+    for (size_t i = 0; i < runs; ++i) {
+      fill(msg, sizeof msg, (uint32_t)(i + 1000000));
+      uint64_t t0 = ticks_begin();
+      int rc = mldsa_sign(ps[p], sig, sigl, msg, sizeof msg, NULL, 0, rnd, sk, skl);
+      t[i] = ticks_end() - t0;
+      if (rc) abort();
+    }
+    print_op(params[p], mldsa_isa(), "sign", summarize(t, runs));
+    for (size_t i = 0; i < runs; ++i) {
+      uint64_t t0 = ticks_begin();
+      int rc = mldsa_verify(ps[p], sig, sigl, msg, sizeof msg, NULL, 0, pk, pkl);
+      t[i] = ticks_end() - t0;
+      if (rc) abort();
+    }
+    print_op(params[p], mldsa_isa(), "verify", summarize(t, runs));
+  }
+  free(t);
+}
+
 /* ---- one operation for instruction counting ---- */
 
 static uint8_t once_pk[4096], once_sk[8192], once_sig[8192], once_mu[64];
@@ -464,7 +623,7 @@ static int run_once(const char *op, const char *isa_name, int param) {
 
 int main(int argc, char **argv) {
   const char *only_isa = NULL, *once = NULL;
-  int only_param = 0;
+  int only_param = 0, mcdt = 0, api = 0;
   size_t runs = 1000;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--json") == 0)
@@ -477,6 +636,10 @@ int main(int argc, char **argv) {
       runs = (size_t)atol(argv[++i]);
     else if (strcmp(argv[i], "--once") == 0 && i + 1 < argc)
       once = argv[++i];
+    else if (strcmp(argv[i], "--mcdt") == 0)
+      mcdt = 1;
+    else if (strcmp(argv[i], "--api") == 0)
+      api = 1;
     else if (strcmp(argv[i], "--list-isas") == 0) {
       for (size_t k = 0; k < sizeof isas / sizeof isas[0]; ++k)
         if (isas[k].supported()) printf("%s\n", isas[k].name);
@@ -485,13 +648,23 @@ int main(int argc, char **argv) {
       fprintf(stderr,
               "usage: mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]\n"
               "       mldsa-bench --once keygen|sign|sign20|verify --isa NAME --param P\n"
-              "       mldsa-bench --list-isas\n");
+              "       mldsa-bench --list-isas\n"
+              "       mldsa-bench --api [--param P] [--runs N]\n"
+              "       mldsa-bench --mcdt [--isa NAME] [--param P] [--runs N]\n");
       return 2;
     }
   }
   if (once) return run_once(once, only_isa ? only_isa : "scalar", only_param ? only_param : 65);
   if (runs < 10) runs = 10;
   kernel_inputs();
+  if (mcdt) {
+    bench_mcdt(only_isa, only_param, runs);
+    return 0;
+  }
+  if (api) {
+    bench_api(only_param, runs);
+    return 0;
+  }
   measure_overhead();
   if (json)
     printf("[");

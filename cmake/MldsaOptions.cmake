@@ -109,3 +109,10 @@ option(MLDSA_CT_TESTING "Constant-time validation build (needs valgrind/memcheck
 if(MLDSA_CT_TESTING)
   add_compile_definitions(MLDSA_CT_TESTING)
 endif()
+
+# Fault countermeasure: every signature is verified (against the public key recomputed
+# from sk) before it is returned; one that does not verify gives MLDSA_ERR_VERIFY.
+option(MLDSA_SIGN_CHECK "Verify every signature before returning it" OFF)
+if(MLDSA_SIGN_CHECK)
+  add_compile_definitions(MLDSA_SIGN_CHECK) # the library, and the tests' expectations
+endif()

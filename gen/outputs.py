@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import constants, cpuid, keccak
+from . import constants, cpuid, keccak, mcdt
 from .isa import ISAS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +73,7 @@ def gate_outputs(env: jinja2.Environment) -> dict:
     isas = [dict(name=i.name, features=i.features, gate=cpuid.gate(i.features))
             for i in ISAS.values()]
     text = env.get_template("c/isa_gates.h.j2").render(
-        isas=isas, regs=["eax", "ebx", "ecx", "edx"])
+        isas=isas, regs=["eax", "ebx", "ecx", "edx"], mcdt=mcdt)
     return {"isa_gates.h": text}
 
 

@@ -14,9 +14,17 @@
  *   written to any output (the stated length is the one just found wrong). On an error
  *   found after that (bad key, no randomness, signature that does not verify), every output
  *   buffer is zeroed over its length: no partial result is ever left.
- * - Any value other than MLDSA_OK from a verify function means "not verified".
+ * - Verification: anything but MLDSA_OK from a verify call means "not verified", whatever
+ *   the code (MLDSA_ERR_VERIFY for a signature that does not verify, others for bad
+ *   arguments).
  * - Secrets: every copy of a secret the library makes on the stack is wiped before return.
- * - Buffers: inputs and outputs must not overlap unless a function says otherwise.
+ * - Buffers: an input may overlap an output, in place or partly (sign into the buffer that
+ *   holds the message, recompute pk over the sk it came from): every input is read before
+ *   any output is written. Two outputs (pk and sk of keygen) must not overlap. An output
+ *   zeroed after an error overwrites whatever input it overlaps.
+ * - MXCSR: on CPUs with MXCSR-configuration-dependent timing (all but those that report
+ *   MCDT_NO), every call runs with MXCSR = 0x1FBF and restores the caller's MXCSR on
+ *   return, errors included.
  * - Stack: the operations are written for small thread stacks; the peak stack of each
  *   operation (gcc -O2, largest over the ISAs, checked in CI against
  *   tests/stack_budget.txt) is
@@ -133,7 +141,9 @@ int mldsa_keygen_from_seed(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *s
  * Returns MLDSA_OK, MLDSA_ERR_PARAM, MLDSA_ERR_NULL (sig or sk NULL, or msg/ctx NULL with a
  * non-zero length), MLDSA_ERR_LENGTH (sig_len or sk_len), MLDSA_ERR_CONTEXT,
  * MLDSA_ERR_RANDOM (hedged only), MLDSA_ERR_KEY (s1 or s2 out of range); sig is zeroed on
- * the last three. */
+ * the last three. In a library built with MLDSA_SIGN_CHECK every signing call verifies
+ * its signature before returning it: MLDSA_ERR_VERIFY (sig zeroed) for one that does not
+ * verify (a fault during signing), MLDSA_ERR_KEY for a key whose t0 or tr is inconsistent. */
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_sign(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *msg,
                size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *rnd,
@@ -183,7 +193,8 @@ int mldsa_verify_prehash(mldsa_param p, const uint8_t *sig, size_t sig_len,
 
 /* ML-DSA.Sign_internal / Verify_internal (FIPS 204 Alg. 7 and 8) on M' as given (no
  * domain separation added: for testing and protocols that build M' themselves).
- * rnd as in mldsa_sign. Codes as mldsa_sign / mldsa_verify, without MLDSA_ERR_CONTEXT. */
+ * rnd as in mldsa_sign: NULL = hedged (32 fresh bytes from the OS), else 32 bytes (all
+ * zero = deterministic). Codes as mldsa_sign / mldsa_verify, without MLDSA_ERR_CONTEXT. */
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_sign_internal(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *mprime,
                         size_t mprime_len, const uint8_t rnd[32], const uint8_t *sk,
@@ -280,7 +291,7 @@ int mldsa_mu_final(mldsa_mu_state *st, uint8_t mu[64]);
  * mldsa_public_key_prepare 9.4 KiB; mldsa_secret_key_prepare 34 / 43 / 54 KiB;
  * mldsa_verify_prepared 18 / 23 / 30 KiB; mldsa_sign_prepared 44 / 52 / 63 KiB. */
 #define MLDSA_PREPARED_PUBLIC_KEY_BYTES 67584 /* 66 KiB; ML-DSA-87 uses 65,664 */
-#define MLDSA_PREPARED_SECRET_KEY_BYTES 81920 /* 80 KiB; ML-DSA-87 uses 81,088 */
+#define MLDSA_PREPARED_SECRET_KEY_BYTES 86016 /* 84 KiB; ML-DSA-87 uses 83,680 */
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define MLDSA_ALIGN64 alignas(64)
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L

@@ -1,20 +1,28 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The public API (include/mldsa.h): argument checks, the framing of M' (pure, pre-hash),
- * mu = H(tr || M'), hedged randomness, then the backend of the chosen ISA.
+ * mu = H(tr || M'), hedged randomness, then the backend of the chosen ISA. The functions
+ * here are the mldsa_<name>_impl of src/api_list.h; the exported mldsa_<name> (guard.c)
+ * runs each inside the MCDT protection (mcdt.h).
  *
  * Checks run in this order, and the first failing one gives the code: parameter set,
- * NULL pointers, lengths, context length, pre-hash algorithm. On any error every output
- * buffer that was given is zeroed over its stated length.
+ * NULL pointers, lengths, context length, pre-hash algorithm. On MLDSA_ERR_PARAM,
+ * MLDSA_ERR_NULL and MLDSA_ERR_LENGTH nothing is written (a stated length may be wrong, so
+ * it cannot be trusted); on any later error every output is zeroed over its length, which
+ * is then known to be right. The streaming-mu and prepared-key functions start with the
+ * state or prepared key, which stands for the parameter set (NULL or misaligned:
+ * MLDSA_ERR_NULL; not live: MLDSA_ERR_PARAM for a mu state, MLDSA_ERR_KEY for a prepared
+ * key), then the other NULL pointers, lengths, context length.
  *
- * The streaming-mu and prepared-key functions follow the newer rule: when the parameter
- * set (or the state or prepared key that stands for it), a NULL pointer or a length is
- * invalid, nothing is written; on later errors the outputs are zeroed. Their order: the
- * state or prepared key (NULL or misaligned: MLDSA_ERR_NULL; not live: MLDSA_ERR_PARAM
- * for a mu state, MLDSA_ERR_KEY for a prepared key), then the other NULL pointers,
- * lengths, context length. */
+ * Buffers: an input may overlap an output (in place, or partly): every input is read, or
+ * copied, before the first byte of an output is written. Two outputs (pk and sk of keygen)
+ * must not overlap.
+ *
+ * Every public function here is <name>_impl; guard.c exports <name> around it (the MXCSR
+ * protection of mcdt.h), from the list in api_list.h. */
 #include <stdint.h>
 #include <string.h>
 
+#include "api_list.h"
 #include "backend.h"
 #include "fips202.h"
 #include "mldsa.h"
@@ -24,28 +32,30 @@
 #define MU_BYTES 64
 #define RND_BYTES 32
 #define SEED_BYTES 32
+#define PK_MAX_BYTES 2592 /* ML-DSA-87 */
 
 /* A pointer may be NULL only when its length is 0. */
 #define MISSING(ptr, len) ((ptr) == NULL && (len) != 0)
 
+/* A leaf that returns a constant: exported as it is (no MXCSR protection needed). */
 MLDSA_API const char *mldsa_version(void) { return MLDSA_VERSION_STRING; }
 
-MLDSA_API size_t mldsa_public_key_bytes(mldsa_param p) {
+size_t mldsa_public_key_bytes_impl(mldsa_param p) {
   const mldsa_backend *b = mldsa_backend_for(p);
   return b ? b->pk_bytes : 0;
 }
 
-MLDSA_API size_t mldsa_secret_key_bytes(mldsa_param p) {
+size_t mldsa_secret_key_bytes_impl(mldsa_param p) {
   const mldsa_backend *b = mldsa_backend_for(p);
   return b ? b->sk_bytes : 0;
 }
 
-MLDSA_API size_t mldsa_signature_bytes(mldsa_param p) {
+size_t mldsa_signature_bytes_impl(mldsa_param p) {
   const mldsa_backend *b = mldsa_backend_for(p);
   return b ? b->sig_bytes : 0;
 }
 
-MLDSA_API const char *mldsa_strerror(int code) {
+const char *mldsa_strerror_impl(int code) {
   switch (code) {
     case MLDSA_OK:
       return "success";
@@ -72,7 +82,10 @@ MLDSA_API const char *mldsa_strerror(int code) {
   }
 }
 
-static void wipe_output(void *p, size_t len) {
+/* Zeroes an output after an error, unless the error says the output's length (or the
+ * parameter set that gives it, or its pointer) is wrong: then nothing is written. */
+static void wipe_output(int err, void *p, size_t len) {
+  if (err == MLDSA_ERR_PARAM || err == MLDSA_ERR_NULL || err == MLDSA_ERR_LENGTH) return;
   if (p != NULL) memset(p, 0, len);
 }
 
@@ -145,7 +158,7 @@ static void hash_oid(uint8_t oid[11], const hash_info *info) {
 
 /* ---- keygen ---- */
 
-MLDSA_API int mldsa_keygen_from_seed(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk,
+int mldsa_keygen_from_seed_impl(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk,
                                      size_t sk_len, const uint8_t seed[32]) {
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
@@ -155,16 +168,12 @@ MLDSA_API int mldsa_keygen_from_seed(mldsa_param p, uint8_t *pk, size_t pk_len, 
     ret = MLDSA_ERR_NULL;
   else if (pk_len != b->pk_bytes || sk_len != b->sk_bytes)
     ret = MLDSA_ERR_LENGTH;
-  if (ret != MLDSA_OK) {
-    wipe_output(pk, pk_len);
-    wipe_output(sk, sk_len);
-    return ret;
-  }
+  if (ret != MLDSA_OK) return ret; /* PARAM, NULL or LENGTH: nothing written */
   b->keygen(pk, sk, seed);
   return MLDSA_OK;
 }
 
-MLDSA_API int mldsa_keygen(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk, size_t sk_len) {
+int mldsa_keygen_impl(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk, size_t sk_len) {
   uint8_t seed[SEED_BYTES];
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
@@ -177,10 +186,10 @@ MLDSA_API int mldsa_keygen(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *s
   else if (mldsa_randombytes(seed, sizeof seed) != 0)
     ret = MLDSA_ERR_RANDOM;
   else
-    ret = mldsa_keygen_from_seed(p, pk, pk_len, sk, sk_len, seed);
+    ret = mldsa_keygen_from_seed_impl(p, pk, pk_len, sk, sk_len, seed);
   if (ret != MLDSA_OK) {
-    wipe_output(pk, pk_len);
-    wipe_output(sk, sk_len);
+    wipe_output(ret, pk, pk_len);
+    wipe_output(ret, sk, sk_len);
   }
   mldsa_zeroize(seed, sizeof seed);
   return ret;
@@ -204,6 +213,44 @@ static int check_args(const mldsa_backend *b, const uint8_t *sig, size_t sig_len
 #define check_verify_args(b, sig, sig_len, pk, pk_len, other_null) \
   check_args(b, sig, sig_len, pk, pk_len, 0, other_null)
 
+/* One signature of mu: with the expanded secret key sk, or with the prepared key ps when
+ * sk is NULL. */
+static int sign_once(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
+                     const uint8_t rnd[RND_BYTES], const uint8_t *sk,
+                     const mldsa_prepared_secret_key *ps) {
+  return sk != NULL ? b->sign(sig, mu, rnd, sk) : b->sign_prepared(sig, ps, mu, rnd);
+}
+
+#ifdef MLDSA_SIGN_CHECK
+/* The fault countermeasure of MLDSA_SIGN_CHECK builds: sign, then verify the signature
+ * against the public key before returning it. The public key is recomputed from sk (which
+ * also runs the import check: MLDSA_ERR_KEY for an inconsistent key) or is the one a
+ * prepared key kept from its import check; pk and mu are taken before signing, since sig
+ * may overlap sk or mu. A signature that does not verify (a fault in the signing
+ * computation) is zeroed and gives MLDSA_ERR_VERIFY. */
+static int sign_checked(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
+                        const uint8_t rnd[RND_BYTES], const uint8_t *sk,
+                        const mldsa_prepared_secret_key *ps) {
+  uint8_t pk[PK_MAX_BYTES], mu_copy[MU_BYTES];
+  int ret = MLDSA_OK;
+  memcpy(mu_copy, mu, MU_BYTES);
+  if (sk != NULL)
+    ret = b->public_from_secret(pk, sk);
+  else
+    memcpy(pk, b->prepared_secret_public_key(ps), b->pk_bytes);
+  if (ret == MLDSA_OK) ret = sign_once(b, sig, mu_copy, rnd, sk, ps);
+  if (ret == MLDSA_OK && b->verify(sig, mu_copy, pk) != MLDSA_OK) {
+    memset(sig, 0, b->sig_bytes);
+    ret = MLDSA_ERR_VERIFY;
+  }
+  mldsa_zeroize(mu_copy, sizeof mu_copy);
+  return ret;
+}
+#define SIGN sign_checked
+#else
+#define SIGN sign_once
+#endif
+
 /* Sign mu with the given rnd, or fresh rnd from the OS when rnd is NULL: with the
  * expanded secret key sk, or with the prepared key ps when sk is NULL. */
 static int sign_mu_with(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
@@ -212,11 +259,14 @@ static int sign_mu_with(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[M
   uint8_t fresh[RND_BYTES];
   int ret;
   if (rnd == NULL) {
-    if (mldsa_randombytes(fresh, sizeof fresh) != 0) return MLDSA_ERR_RANDOM;
-    rnd = fresh;
+    if (mldsa_randombytes(fresh, sizeof fresh) != 0)
+      ret = MLDSA_ERR_RANDOM; /* no fallback: nothing weaker than the OS source */
+    else
+      ret = SIGN(b, sig, mu, fresh, sk, ps);
+    mldsa_zeroize(fresh, sizeof fresh);
+  } else {
+    ret = SIGN(b, sig, mu, rnd, sk, ps);
   }
-  ret = sk != NULL ? b->sign(sig, mu, rnd, sk) : b->sign_prepared(sig, ps, mu, rnd);
-  mldsa_zeroize(fresh, sizeof fresh);
   return ret;
 }
 
@@ -234,7 +284,7 @@ static int sign_mprime(const mldsa_backend *b, uint8_t *sig, const mprime *m, co
   return ret;
 }
 
-MLDSA_API int mldsa_sign(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *msg,
+int mldsa_sign_impl(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *msg,
                          size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *rnd,
                          const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
@@ -246,11 +296,11 @@ MLDSA_API int mldsa_sign(mldsa_param p, uint8_t *sig, size_t sig_len, const uint
     frame(&m, 0, ctx, ctx_len, NULL, 0, msg, msg_len);
     ret = sign_mprime(b, sig, &m, rnd, sk);
   }
-  if (ret != MLDSA_OK) wipe_output(sig, sig_len);
+  if (ret != MLDSA_OK) wipe_output(ret, sig, sig_len);
   return ret;
 }
 
-MLDSA_API int mldsa_sign_prehash(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *digest,
+int mldsa_sign_prehash_impl(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *digest,
                                  size_t digest_len, mldsa_hash h, const uint8_t *ctx,
                                  size_t ctx_len, const uint8_t *rnd, const uint8_t *sk,
                                  size_t sk_len) {
@@ -267,30 +317,29 @@ MLDSA_API int mldsa_sign_prehash(mldsa_param p, uint8_t *sig, size_t sig_len, co
     frame(&m, 1, ctx, ctx_len, oid, sizeof oid, digest, digest_len);
     ret = sign_mprime(b, sig, &m, rnd, sk);
   }
-  if (ret != MLDSA_OK) wipe_output(sig, sig_len);
+  if (ret != MLDSA_OK) wipe_output(ret, sig, sig_len);
   return ret;
 }
 
-MLDSA_API int mldsa_sign_internal(mldsa_param p, uint8_t *sig, size_t sig_len,
+int mldsa_sign_internal_impl(mldsa_param p, uint8_t *sig, size_t sig_len,
                                   const uint8_t *mprime_bytes, size_t mprime_len,
                                   const uint8_t rnd[32], const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
-  int ret = check_sign_args(b, sig, sig_len, sk, sk_len,
-                            MISSING(mprime_bytes, mprime_len) || rnd == NULL);
+  int ret = check_sign_args(b, sig, sig_len, sk, sk_len, MISSING(mprime_bytes, mprime_len));
   if (ret == MLDSA_OK) {
     mprime m = {.prefix_len = 0, .msg = mprime_bytes, .msg_len = mprime_len};
     ret = sign_mprime(b, sig, &m, rnd, sk);
   }
-  if (ret != MLDSA_OK) wipe_output(sig, sig_len);
+  if (ret != MLDSA_OK) wipe_output(ret, sig, sig_len);
   return ret;
 }
 
-MLDSA_API int mldsa_sign_mu(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t mu[64],
+int mldsa_sign_mu_impl(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t mu[64],
                             const uint8_t *rnd, const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = check_sign_args(b, sig, sig_len, sk, sk_len, mu == NULL);
   if (ret == MLDSA_OK) ret = sign_mu(b, sig, mu, rnd, sk);
-  if (ret != MLDSA_OK) wipe_output(sig, sig_len);
+  if (ret != MLDSA_OK) wipe_output(ret, sig, sig_len);
   return ret;
 }
 
@@ -304,7 +353,7 @@ static int verify_mprime(const mldsa_backend *b, const uint8_t *sig, const mprim
   return b->verify(sig, mu, pk);
 }
 
-MLDSA_API int mldsa_verify(mldsa_param p, const uint8_t *sig, size_t sig_len, const uint8_t *msg,
+int mldsa_verify_impl(mldsa_param p, const uint8_t *sig, size_t sig_len, const uint8_t *msg,
                            size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *pk,
                            size_t pk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
@@ -317,7 +366,7 @@ MLDSA_API int mldsa_verify(mldsa_param p, const uint8_t *sig, size_t sig_len, co
   return verify_mprime(b, sig, &m, pk);
 }
 
-MLDSA_API int mldsa_verify_prehash(mldsa_param p, const uint8_t *sig, size_t sig_len,
+int mldsa_verify_prehash_impl(mldsa_param p, const uint8_t *sig, size_t sig_len,
                                    const uint8_t *digest, size_t digest_len, mldsa_hash h,
                                    const uint8_t *ctx, size_t ctx_len, const uint8_t *pk,
                                    size_t pk_len) {
@@ -335,7 +384,7 @@ MLDSA_API int mldsa_verify_prehash(mldsa_param p, const uint8_t *sig, size_t sig
   return verify_mprime(b, sig, &m, pk);
 }
 
-MLDSA_API int mldsa_verify_internal(mldsa_param p, const uint8_t *sig, size_t sig_len,
+int mldsa_verify_internal_impl(mldsa_param p, const uint8_t *sig, size_t sig_len,
                                     const uint8_t *mprime_bytes, size_t mprime_len,
                                     const uint8_t *pk, size_t pk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
@@ -345,7 +394,7 @@ MLDSA_API int mldsa_verify_internal(mldsa_param p, const uint8_t *sig, size_t si
   return verify_mprime(b, sig, &m, pk);
 }
 
-MLDSA_API int mldsa_verify_mu(mldsa_param p, const uint8_t *sig, size_t sig_len,
+int mldsa_verify_mu_impl(mldsa_param p, const uint8_t *sig, size_t sig_len,
                               const uint8_t mu[64], const uint8_t *pk, size_t pk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = check_verify_args(b, sig, sig_len, pk, pk_len, mu == NULL);
@@ -353,7 +402,7 @@ MLDSA_API int mldsa_verify_mu(mldsa_param p, const uint8_t *sig, size_t sig_len,
   return b->verify(sig, mu, pk);
 }
 
-MLDSA_API int mldsa_compute_mu(mldsa_param p, uint8_t mu[64], const uint8_t *pk, size_t pk_len,
+int mldsa_compute_mu_impl(mldsa_param p, uint8_t mu[64], const uint8_t *pk, size_t pk_len,
                                const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
                                size_t ctx_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
@@ -367,7 +416,7 @@ MLDSA_API int mldsa_compute_mu(mldsa_param p, uint8_t mu[64], const uint8_t *pk,
   else if (ctx_len > 255)
     ret = MLDSA_ERR_CONTEXT;
   if (ret != MLDSA_OK) {
-    wipe_output(mu, MU_BYTES);
+    wipe_output(ret, mu, MU_BYTES);
     return ret;
   }
   uint8_t tr[TR_BYTES];
@@ -380,7 +429,7 @@ MLDSA_API int mldsa_compute_mu(mldsa_param p, uint8_t mu[64], const uint8_t *pk,
 
 /* ---- key import ---- */
 
-MLDSA_API int mldsa_public_key_from_secret(mldsa_param p, uint8_t *pk, size_t pk_len,
+int mldsa_public_key_from_secret_impl(mldsa_param p, uint8_t *pk, size_t pk_len,
                                            const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
@@ -392,7 +441,7 @@ MLDSA_API int mldsa_public_key_from_secret(mldsa_param p, uint8_t *pk, size_t pk
     ret = MLDSA_ERR_LENGTH;
   else
     ret = b->public_from_secret(pk, sk);
-  if (ret != MLDSA_OK) wipe_output(pk, pk_len);
+  if (ret != MLDSA_OK) wipe_output(ret, pk, pk_len);
   return ret;
 }
 
@@ -451,17 +500,17 @@ static mu_impl *mu_live(mldsa_mu_state *st) {
   return m;
 }
 
-MLDSA_API int mldsa_mu_init(mldsa_mu_state *st, mldsa_param p, const uint8_t *pk, size_t pk_len,
+int mldsa_mu_init_impl(mldsa_mu_state *st, mldsa_param p, const uint8_t *pk, size_t pk_len,
                             const uint8_t *ctx, size_t ctx_len) {
   return mu_start(st, p, pk, pk_len, 0, ctx, ctx_len);
 }
 
-MLDSA_API int mldsa_mu_init_secret(mldsa_mu_state *st, mldsa_param p, const uint8_t *sk,
+int mldsa_mu_init_secret_impl(mldsa_mu_state *st, mldsa_param p, const uint8_t *sk,
                                    size_t sk_len, const uint8_t *ctx, size_t ctx_len) {
   return mu_start(st, p, sk, sk_len, 1, ctx, ctx_len);
 }
 
-MLDSA_API int mldsa_mu_update(mldsa_mu_state *st, const uint8_t *m, size_t m_len) {
+int mldsa_mu_update_impl(mldsa_mu_state *st, const uint8_t *m, size_t m_len) {
   if (st == NULL) return MLDSA_ERR_NULL;
   mu_impl *live = mu_live(st);
   if (live == NULL) return MLDSA_ERR_PARAM;
@@ -470,7 +519,7 @@ MLDSA_API int mldsa_mu_update(mldsa_mu_state *st, const uint8_t *m, size_t m_len
   return MLDSA_OK;
 }
 
-MLDSA_API int mldsa_mu_final(mldsa_mu_state *st, uint8_t mu[64]) {
+int mldsa_mu_final_impl(mldsa_mu_state *st, uint8_t mu[64]) {
   if (st == NULL) return MLDSA_ERR_NULL;
   mu_impl *live = mu_live(st);
   if (live == NULL) return MLDSA_ERR_PARAM;
@@ -505,7 +554,7 @@ static const mldsa_backend *prepared_backend(const mldsa_prepared_header *h, uin
 #define PUBLIC_HEADER(pp) ((const mldsa_prepared_header *)(pp))
 #define SECRET_HEADER(ps) ((const mldsa_prepared_header *)(ps))
 
-MLDSA_API int mldsa_public_key_prepare(mldsa_prepared_public_key *pp, mldsa_param p,
+int mldsa_public_key_prepare_impl(mldsa_prepared_public_key *pp, mldsa_param p,
                                        const uint8_t *pk, size_t pk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
   if (b == NULL) return MLDSA_ERR_PARAM;
@@ -527,7 +576,7 @@ static int check_prepared_verify(const mldsa_backend **bp, const mldsa_prepared_
   return MLDSA_OK;
 }
 
-MLDSA_API int mldsa_verify_prepared(const mldsa_prepared_public_key *pp, const uint8_t *sig,
+int mldsa_verify_prepared_impl(const mldsa_prepared_public_key *pp, const uint8_t *sig,
                                     size_t sig_len, const uint8_t *msg, size_t msg_len,
                                     const uint8_t *ctx, size_t ctx_len) {
   const mldsa_backend *b = NULL;
@@ -542,7 +591,7 @@ MLDSA_API int mldsa_verify_prepared(const mldsa_prepared_public_key *pp, const u
   return b->verify_prepared(pp, sig, mu);
 }
 
-MLDSA_API int mldsa_verify_mu_prepared(const mldsa_prepared_public_key *pp, const uint8_t *sig,
+int mldsa_verify_mu_prepared_impl(const mldsa_prepared_public_key *pp, const uint8_t *sig,
                                        size_t sig_len, const uint8_t mu[64]) {
   const mldsa_backend *b = NULL;
   int ret = check_prepared_verify(&b, pp, sig, sig_len, mu == NULL);
@@ -550,7 +599,7 @@ MLDSA_API int mldsa_verify_mu_prepared(const mldsa_prepared_public_key *pp, cons
   return b->verify_prepared(pp, sig, mu);
 }
 
-MLDSA_API int mldsa_secret_key_prepare(mldsa_prepared_secret_key *ps, mldsa_param p,
+int mldsa_secret_key_prepare_impl(mldsa_prepared_secret_key *ps, mldsa_param p,
                                        const uint8_t *sk, size_t sk_len) {
   const mldsa_backend *b = mldsa_backend_for(p);
   if (b == NULL) return MLDSA_ERR_PARAM;
@@ -576,7 +625,7 @@ static int check_prepared_sign(const mldsa_backend **bp, const mldsa_prepared_se
   return MLDSA_OK;
 }
 
-MLDSA_API int mldsa_sign_prepared(const mldsa_prepared_secret_key *ps, uint8_t *sig, size_t sig_len,
+int mldsa_sign_prepared_impl(const mldsa_prepared_secret_key *ps, uint8_t *sig, size_t sig_len,
                                   const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
                                   size_t ctx_len, const uint8_t *rnd) {
   const mldsa_backend *b = NULL;
@@ -597,7 +646,7 @@ MLDSA_API int mldsa_sign_prepared(const mldsa_prepared_secret_key *ps, uint8_t *
   return ret;
 }
 
-MLDSA_API int mldsa_sign_mu_prepared(const mldsa_prepared_secret_key *ps, uint8_t *sig,
+int mldsa_sign_mu_prepared_impl(const mldsa_prepared_secret_key *ps, uint8_t *sig,
                                      size_t sig_len, const uint8_t mu[64], const uint8_t *rnd) {
   const mldsa_backend *b = NULL;
   int ret = check_prepared_sign(&b, ps, sig, sig_len, mu == NULL);
@@ -607,6 +656,6 @@ MLDSA_API int mldsa_sign_mu_prepared(const mldsa_prepared_secret_key *ps, uint8_
   return ret;
 }
 
-MLDSA_API void mldsa_secret_key_unprepare(mldsa_prepared_secret_key *ps) {
+void mldsa_secret_key_unprepare_impl(mldsa_prepared_secret_key *ps) {
   if (ps != NULL) mldsa_zeroize(ps, sizeof *ps);
 }

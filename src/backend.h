@@ -58,6 +58,8 @@ typedef struct {
   /* Sign from mu under a prepared key; as sign. */
   int (*sign_prepared)(uint8_t *sig, const mldsa_prepared_secret_key *ps, const uint8_t mu[64],
                        const uint8_t rnd[32]);
+  /* The public key a prepared secret key kept from its import check. */
+  const uint8_t *(*prepared_secret_public_key)(const mldsa_prepared_secret_key *ps);
 } mldsa_backend;
 
 #define MLDSA_DECLARE_BACKENDS(isa)                 \

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* CPU feature predicates, one per ISA of MLDSA_FOR_EACH_ISA. The x86-64 gates are
- * generated (asm_out/isa_gates.h) from the features gen/isa.py declares for each ISA:
- * every CPUID bit set, and the OS has enabled the register state in XCR0. */
+/* CPU feature predicates, one per ISA of MLDSA_FOR_EACH_ISA, and MCDT_NO. The x86-64
+ * gates are generated (asm_out/isa_gates.h) from the features gen/isa.py declares for each
+ * ISA: every CPUID bit set, and the OS has enabled the register state in XCR0. */
 #include "cpu.h"
 
 int mldsa_cpu_has_scalar(void) { return 1; }
 
-#if defined(MLDSA_HAVE_ASM)
+#if defined(__x86_64__)
 #include <cpuid.h>
 #include <stddef.h>
 
@@ -15,10 +15,22 @@ int mldsa_cpu_has_scalar(void) { return 1; }
 static int cpuid_has(const mldsa_cpuid_bits *b) {
   uint32_t r[4];
   if ((uint32_t)__get_cpuid_max(0, NULL) < b->leaf) return 0;
+  if (b->subleaf != 0) { /* leaf's subleaf 0 gives the highest subleaf in eax */
+    __cpuid_count(b->leaf, 0, r[0], r[1], r[2], r[3]);
+    if (r[0] < b->subleaf) return 0;
+  }
   __cpuid_count(b->leaf, b->subleaf, r[0], r[1], r[2], r[3]);
   return (r[b->reg] & b->mask) == b->mask;
 }
 
+/* gen/mcdt.py: CPUID.(EAX=7,ECX=2):EDX[5], the CPU does not show MXCSR Configuration
+ * Dependent Timing. */
+int mldsa_cpu_has_mcdt_no(void) { return cpuid_has(&mldsa_mcdt_no); }
+#else
+int mldsa_cpu_has_mcdt_no(void) { return 1; } /* no MXCSR: nothing to protect */
+#endif
+
+#if defined(MLDSA_HAVE_ASM)
 /* XCR0, read only once CPUID said OSXSAVE (the gates require it wherever xcr0 != 0). */
 static uint64_t xcr0(void) {
   uint32_t lo, hi;

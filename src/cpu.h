@@ -8,4 +8,8 @@
 #define MLDSA_DECLARE_CPU_HAS(isa) int mldsa_cpu_has_##isa(void);
 MLDSA_FOR_EACH_ISA(MLDSA_DECLARE_CPU_HAS)
 
+/* 1 when the CPU says it does not show MXCSR Configuration Dependent Timing (MCDT_NO),
+ * or has no MXCSR (not x86-64). */
+int mldsa_cpu_has_mcdt_no(void);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_list.h"
 #include "backend.h"
 #include "cpu.h"
 #include "util.h"
@@ -69,4 +70,4 @@ const mldsa_backend *mldsa_backend_for(int p) {
   }
 }
 
-MLDSA_API const char *mldsa_isa(void) { return chosen_isa()->name; }
+const char *mldsa_isa_impl(void) { return chosen_isa()->name; }

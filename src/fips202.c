@@ -5,11 +5,14 @@
 
 #include <string.h>
 
+#include "seams.h"
 #include "util.h"
-
 
 #define ROL(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
 #include "scalar/keccak_f1600.h"
+
+/* The permutation kernel, after the kernel probe of the test seams (seams.h). */
+#define PERMUTE(perm, state) (MLDSA_SEAM_PROBE(), (perm)(state))
 
 void mldsa_keccak_f1600(uint64_t s[25]) { mldsa_keccak_f1600_body(s); }
 void mldsa_keccak_f1600_x1_scalar(uint64_t s[25]) { mldsa_keccak_f1600_body(s); }
@@ -66,7 +69,7 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
       --len;
     }
     if (st->pos == st->rate) {
-      st->perm(st->s);
+      PERMUTE(st->perm, st->s);
       st->pos = 0;
     }
   }
@@ -76,7 +79,7 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
 static void finalize_with(mldsa_keccak *st, uint8_t domain) {
   xor_byte(st->s, st->pos, domain);
   xor_byte(st->s, st->rate - 1, 0x80);
-  st->perm(st->s);
+  PERMUTE(st->perm, st->s);
   st->pos = 0;
 }
 
@@ -85,7 +88,7 @@ void mldsa_shake_finalize(mldsa_keccak *st) { finalize_with(st, 0x1F); }
 void mldsa_shake_squeeze(mldsa_keccak *st, uint8_t *out, size_t len) {
   while (len > 0) {
     if (st->pos == st->rate) {
-      st->perm(st->s);
+      PERMUTE(st->perm, st->s);
       st->pos = 0;
     }
     if (st->pos % 8 == 0 && len >= 8 && st->pos + 8 <= st->rate) {

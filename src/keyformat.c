@@ -30,6 +30,7 @@
 
 #include "ct.h"
 #include "der.h"
+#include "api_list.h"
 #include "mldsa.h"
 #include "pem.h"
 #include "util.h"
@@ -50,7 +51,7 @@ static const uint8_t oid_prefix[] = {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0
 
 static uint8_t oid_last(mldsa_param p) { return p == MLDSA_44 ? 17 : p == MLDSA_65 ? 18 : 19; }
 
-MLDSA_API int mldsa_generate_seed(uint8_t seed[32]) {
+int mldsa_generate_seed_impl(uint8_t seed[32]) {
   if (seed == NULL) return MLDSA_ERR_NULL;
   if (mldsa_randombytes(seed, SEED_BYTES) != 0) {
     mldsa_zeroize(seed, SEED_BYTES);
@@ -108,11 +109,11 @@ static int parse_spki(mldsa_der der, mldsa_param *p, const uint8_t **pk) {
   if (mldsa_der_get(&der, MLDSA_DER_SEQUENCE, &spki) != 0 || der.len != 0) return -1;
   if (get_algorithm(&spki, p) != 0) return -1;
   if (mldsa_der_get(&spki, MLDSA_DER_BIT_STRING, &bits) != 0 || spki.len != 0) return -1;
-  *pk = bit_string_bytes(&bits, mldsa_public_key_bytes(*p));
+  *pk = bit_string_bytes(&bits, mldsa_public_key_bytes_impl(*p));
   return *pk ? 0 : -1;
 }
 
-MLDSA_API int mldsa_public_key_decode(mldsa_param *p, uint8_t *pk, size_t pk_cap, size_t *pk_len,
+int mldsa_public_key_decode_impl(mldsa_param *p, uint8_t *pk, size_t pk_cap, size_t *pk_len,
                                       const uint8_t *in, size_t in_len) {
   if (p == NULL || pk == NULL || pk_len == NULL || MISSING(in, in_len)) return MLDSA_ERR_NULL;
   uint8_t buf[MAX_DER_BYTES];
@@ -122,10 +123,10 @@ MLDSA_API int mldsa_public_key_decode(mldsa_param *p, uint8_t *pk, size_t pk_cap
   int ret = MLDSA_OK;
   if (der_of(in, in_len, pem_public, buf, &der) != 0 || parse_spki(der, &set, &key) != 0)
     ret = MLDSA_ERR_ENCODING;
-  else if (pk_cap < mldsa_public_key_bytes(set))
+  else if (pk_cap < mldsa_public_key_bytes_impl(set))
     ret = MLDSA_ERR_LENGTH; /* nothing written */
   if (ret == MLDSA_OK) {
-    *pk_len = mldsa_public_key_bytes(set);
+    *pk_len = mldsa_public_key_bytes_impl(set);
     memcpy(pk, key, *pk_len);
     *p = set;
   } else if (ret == MLDSA_ERR_ENCODING) {
@@ -147,7 +148,7 @@ typedef struct {
 
 /* The ML-DSA-xx-PrivateKey CHOICE, exactly filling the privateKey OCTET STRING. */
 static int parse_choice(mldsa_der r, private_key_parts *k) {
-  size_t sk_bytes = mldsa_secret_key_bytes(k->p);
+  size_t sk_bytes = mldsa_secret_key_bytes_impl(k->p);
   mldsa_der seed, expanded, both;
   switch (mldsa_der_peek(&r)) {
     case MLDSA_DER_CONTEXT_0:
@@ -206,7 +207,7 @@ static int parse_one_asymmetric_key(mldsa_der der, private_key_parts *k) {
   if (mldsa_der_peek(&oak) == MLDSA_DER_CONTEXT_1) {
     if (version.p[0] != 1) return -1; /* publicKey needs v2 */
     if (mldsa_der_get(&oak, MLDSA_DER_CONTEXT_1, &bits) != 0) return -1;
-    k->pub = bit_string_bytes(&bits, mldsa_public_key_bytes(k->p));
+    k->pub = bit_string_bytes(&bits, mldsa_public_key_bytes_impl(k->p));
     if (k->pub == NULL) return -1;
   }
   return oak.len == 0 ? 0 : -1;
@@ -216,15 +217,15 @@ static int parse_one_asymmetric_key(mldsa_der der, private_key_parts *k) {
  * equal (constant time), or the import check of an expanded key alone, and a given
  * public key equal to the derived one. MLDSA_OK or MLDSA_ERR_KEY. */
 static int derive_and_check(const private_key_parts *k, uint8_t *sk, uint8_t *pk) {
-  size_t sk_bytes = mldsa_secret_key_bytes(k->p), pk_bytes = mldsa_public_key_bytes(k->p);
+  size_t sk_bytes = mldsa_secret_key_bytes_impl(k->p), pk_bytes = mldsa_public_key_bytes_impl(k->p);
   if (k->seed != NULL) {
-    if (mldsa_keygen_from_seed(k->p, pk, pk_bytes, sk, sk_bytes, k->seed) != MLDSA_OK)
+    if (mldsa_keygen_from_seed_impl(k->p, pk, pk_bytes, sk, sk_bytes, k->seed) != MLDSA_OK)
       return MLDSA_ERR_KEY;
     if (k->expanded != NULL && MLDSA_CT_PUBLIC(mldsa_ct_differ(sk, k->expanded, sk_bytes)))
       return MLDSA_ERR_KEY;
   } else {
     memcpy(sk, k->expanded, sk_bytes);
-    if (mldsa_public_key_from_secret(k->p, pk, pk_bytes, sk, sk_bytes) != MLDSA_OK)
+    if (mldsa_public_key_from_secret_impl(k->p, pk, pk_bytes, sk, sk_bytes) != MLDSA_OK)
       return MLDSA_ERR_KEY;
   }
   MLDSA_CT_DECLASSIFY(pk, pk_bytes); /* a public key */
@@ -254,12 +255,12 @@ static __attribute__((noinline)) int private_key_decode(mldsa_param *p, uint8_t 
   int ret = MLDSA_OK;
   if (der_of(in, in_len, pem_private, buf, &der) != 0 || parse_one_asymmetric_key(der, &k) != 0)
     ret = MLDSA_ERR_ENCODING;
-  else if (sk_cap < mldsa_secret_key_bytes(k.p))
+  else if (sk_cap < mldsa_secret_key_bytes_impl(k.p))
     ret = MLDSA_ERR_LENGTH; /* nothing written */
   else
     ret = derive_and_check(&k, sk_derived, pk_derived);
   if (ret == MLDSA_OK) {
-    *sk_len = mldsa_secret_key_bytes(k.p);
+    *sk_len = mldsa_secret_key_bytes_impl(k.p);
     memcpy(sk, sk_derived, *sk_len);
     if (seed != NULL) {
       if (k.seed != NULL)
@@ -283,7 +284,7 @@ static __attribute__((noinline)) int private_key_decode(mldsa_param *p, uint8_t 
   return ret;
 }
 
-MLDSA_API int mldsa_private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_cap, size_t *sk_len,
+int mldsa_private_key_decode_impl(mldsa_param *p, uint8_t *sk, size_t sk_cap, size_t *sk_len,
                                        uint8_t *seed, int *has_seed, const uint8_t *in,
                                        size_t in_len) {
   int ret = private_key_decode(p, sk, sk_cap, sk_len, seed, has_seed, in, in_len);
@@ -338,9 +339,9 @@ static size_t output_len(mldsa_format f, const char *label, size_t der_len) {
   return f == MLDSA_DER ? der_len : mldsa_pem_len(label, der_len);
 }
 
-MLDSA_API int mldsa_public_key_encode(mldsa_param p, mldsa_format f, uint8_t *out, size_t out_cap,
+int mldsa_public_key_encode_impl(mldsa_param p, mldsa_format f, uint8_t *out, size_t out_cap,
                                       size_t *out_len, const uint8_t *pk, size_t pk_len) {
-  size_t pk_bytes = mldsa_public_key_bytes(p);
+  size_t pk_bytes = mldsa_public_key_bytes_impl(p);
   if (pk_bytes == 0) return MLDSA_ERR_PARAM;
   if (f != MLDSA_DER && f != MLDSA_PEM) return MLDSA_ERR_ENCODING;
   if (out_len == NULL || pk == NULL || MISSING(out, out_cap)) return MLDSA_ERR_NULL;
@@ -385,7 +386,7 @@ static __attribute__((noinline)) int private_key_encode(mldsa_param p, mldsa_for
                                                         size_t out_cap, size_t *out_len,
                                                         const uint8_t *seed, const uint8_t *sk,
                                                         size_t sk_len) {
-  size_t sk_bytes = mldsa_secret_key_bytes(p);
+  size_t sk_bytes = mldsa_secret_key_bytes_impl(p);
   if (sk_bytes == 0) return MLDSA_ERR_PARAM;
   if ((f != MLDSA_DER && f != MLDSA_PEM) ||
       (form != MLDSA_SK_SEED && form != MLDSA_SK_EXPANDED && form != MLDSA_SK_BOTH))
@@ -424,7 +425,7 @@ static __attribute__((noinline)) int private_key_encode(mldsa_param p, mldsa_for
   return ret;
 }
 
-MLDSA_API int mldsa_private_key_encode(mldsa_param p, mldsa_format f, mldsa_sk_form form,
+int mldsa_private_key_encode_impl(mldsa_param p, mldsa_format f, mldsa_sk_form form,
                                        uint8_t *out, size_t out_cap, size_t *out_len,
                                        const uint8_t *seed, const uint8_t *sk, size_t sk_len) {
   int ret = private_key_encode(p, f, form, out, out_cap, out_len, seed, sk, sk_len);

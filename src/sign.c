@@ -196,7 +196,9 @@ static int sign_with(uint8_t *sig, const signing_key *k, const uint8_t mu[64],
   mask_stream_init(&ws.mask);
 
   for (unsigned attempt = 0; attempt < MLDSA_MAX_SIGN_ATTEMPTS; ++attempt) {
-    if (sign_attempt(&ws, k)) {
+    MLDSA_SEAM_COUNT_ATTEMPT();
+    if (MLDSA_SEAM_REJECT(sign_attempt(&ws, k))) {
+      MLDSA_SEAM_FAULT_Z(ws.z.v[0].c[0]);
       MLDSA_CT_DECLASSIFY(&ws.h, sizeof ws.h); /* accepted: the hint is in sig */
       pack_sig(sig, ws.ctilde, &ws.z, &ws.h);
       ret = MLDSA_OK;
@@ -309,36 +311,43 @@ int ENTRY(verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk) {
 
 /* The import check of sk, whose s1, s2 are in ws and A = ExpandA(rho) in a: recompute
  * t1, t0, pk and H(pk); nonzero (secret until the caller declassifies it) when tr is not
- * H(pk) or sk's t0 is not the recomputed t0. ws->t0 gets the recomputed t0, ws->s1hat
+ * H(pk) or t0_given (sk's packed t0, copied by the caller before pk is written, since pk
+ * may overlap sk) is not the recomputed t0. ws->t0 gets the recomputed t0, ws->s1hat
  * NTT(s1). */
 static int check_secret(uint8_t *pk, struct keygen_ws *ws, const mldsa_matrix *a,
                         const uint8_t rho[MLDSA_SEEDBYTES], const uint8_t tr[MLDSA_TRBYTES],
-                        const uint8_t *sk) {
+                        const uint8_t t0_given[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES]) {
   uint8_t tr2[MLDSA_TRBYTES];
   uint8_t t0_packed[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES];
   make_public(pk, tr2, ws, a, rho);
   pack_t0(t0_packed, &ws->t0);
   /* The key is consistent when tr = H(pk) and its t0 is the recomputed one. */
   int bad = mldsa_ct_differ(tr, tr2, sizeof tr2);
-  bad |= mldsa_ct_differ(t0_packed, sk + 2 * MLDSA_SEEDBYTES + MLDSA_TRBYTES +
-                                         (MLDSA_L + MLDSA_K) * MLDSA_POLYETA_PACKEDBYTES,
-                         sizeof t0_packed);
+  bad |= mldsa_ct_differ(t0_packed, t0_given, sizeof t0_packed);
   mldsa_zeroize(t0_packed, sizeof t0_packed);
   return bad;
 }
+
+/* sk's packed t0. */
+#define SK_T0(sk) \
+  ((sk) + 2 * MLDSA_SEEDBYTES + MLDSA_TRBYTES + (MLDSA_L + MLDSA_K) * MLDSA_POLYETA_PACKEDBYTES)
 
 int ENTRY(public_from_secret)(uint8_t *pk, const uint8_t *sk) {
   struct keygen_ws ws;
   mldsa_matrix a;
   uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES], tr[MLDSA_TRBYTES];
-  mldsa_polyveck t0_given;
+  uint8_t t0_given[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES];
+  mldsa_polyveck t0_unpacked;
 
-  int bad = unpack_sk(rho, key, tr, &ws.s1, &ws.s2, &t0_given, sk);
+  /* Everything of sk is read before pk is written: pk may overlap sk (in place). */
+  int bad = unpack_sk(rho, key, tr, &ws.s1, &ws.s2, &t0_unpacked, sk);
+  memcpy(t0_given, SK_T0(sk), sizeof t0_given);
   expand_matrix(&a, rho);
-  bad |= check_secret(pk, &ws, &a, rho, tr, sk);
+  bad |= check_secret(pk, &ws, &a, rho, tr, t0_given);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_zeroize(key, sizeof key);
-  mldsa_zeroize(&t0_given, sizeof t0_given);
+  mldsa_zeroize(&t0_unpacked, sizeof t0_unpacked);
+  mldsa_zeroize(t0_given, sizeof t0_given);
   mldsa_stack_wipe();
   if (MLDSA_CT_PUBLIC(bad)) { /* the key's validity is returned */
     memset(pk, 0, MLDSA_PUBLICKEYBYTES);
@@ -357,6 +366,7 @@ typedef struct {
 typedef struct {
   mldsa_prepared_header hdr;
   signing_key k;
+  uint8_t pk[MLDSA_PUBLICKEYBYTES]; /* from the import check: what MLDSA_SIGN_CHECK verifies against */
 } prepared_secret;
 
 _Static_assert(sizeof(prepared_public) <= sizeof(mldsa_prepared_public_key),
@@ -385,11 +395,10 @@ static int verify_prepared(const mldsa_prepared_public_key *in, const uint8_t *s
 static int prepare_secret(mldsa_prepared_secret_key *out, const uint8_t *sk) {
   prepared_secret *ps = (prepared_secret *)out;
   struct keygen_ws ws;
-  uint8_t pk[MLDSA_PUBLICKEYBYTES];
 
   int bad = unpack_sk(ps->k.rho, ps->k.key, ps->hdr.tr, &ws.s1, &ws.s2, &ps->k.t0, sk);
   expand_matrix(&ps->k.a, ps->k.rho);
-  bad |= check_secret(pk, &ws, &ps->k.a, ps->k.rho, ps->hdr.tr, sk);
+  bad |= check_secret(ps->pk, &ws, &ps->k.a, ps->k.rho, ps->hdr.tr, SK_T0(sk));
   ps->k.s1 = ws.s1hat;
   ps->k.s2 = ws.s2;
   veck_ntt(&ps->k.s2);
@@ -408,11 +417,15 @@ static int sign_prepared(uint8_t *sig, const mldsa_prepared_secret_key *in, cons
   return sign_with(sig, &((const prepared_secret *)in)->k, mu, rnd);
 }
 
+static const uint8_t *prepared_secret_public_key(const mldsa_prepared_secret_key *in) {
+  return ((const prepared_secret *)in)->pk;
+}
+
 const mldsa_backend ENTRY(backend) = {
     MLDSA_PUBLICKEYBYTES,
     MLDSA_SECRETKEYBYTES,
     MLDSA_SIGBYTES,
-    KERNEL(keccak_f1600_x1),
+    KERNEL_FN(keccak_f1600_x1),
     ENTRY(keygen),
     ENTRY(sign),
     ENTRY(verify),
@@ -422,4 +435,5 @@ const mldsa_backend ENTRY(backend) = {
     verify_prepared,
     prepare_secret,
     sign_prepared,
+    prepared_secret_public_key,
 };

@@ -6,14 +6,18 @@
  *   signatures) applied one at a time and two at a time: with two faults the code must be
  *   that of the first failing check in the order the library promises (DESIGN.md,
  *   src/api.c): PARAM, NULL, LENGTH, CONTEXT, HASH, then what the operation finds (KEY,
- *   VERIFY). Output buffers are pre-filled with 0xAA; after an error they must be zero over
+ *   VERIFY). Output buffers are pre-filled with 0xAA; after PARAM, NULL or LENGTH they must
+ *   be untouched (a stated length may be the wrong one), after any later error zero over
  *   their stated length, and no call may write past its stated length.
  * - sizes, strerror, mldsa_isa;
  * - round trips for every parameter set, with one-bit changes of signature, message,
  *   context and public key; hedged and deterministic signing; the internal, external-mu
  *   and pre-hash interfaces checked against each other through M' built here (with our own
  *   table of hash OIDs); context lengths 0 and 255; empty messages; malformed and
- *   inconsistent secret keys; strict signature decoding (hints, z bound).
+ *   inconsistent secret keys; strict signature decoding (hints, z bound);
+ * - outputs into exactly sized heap buffers with lengths of another set or swapped (nothing
+ *   written: ASan in ci/sanitizers sees any write); inputs overlapping outputs (in place);
+ *   mldsa_sign_internal with rnd = NULL is hedged.
  *
  * Registered once per ISA (MLDSA_ISA=<isa>); an ISA the library does not use is skipped.
  * Random data comes from a seeded PRNG (MLDSA_TEST_SEED, printed). */
@@ -176,7 +180,7 @@ enum {
 enum {
   U_PK_OUT = 1 << 0, U_PK_IN = 1 << 1, U_SK_OUT = 1 << 2, U_SK_IN = 1 << 3,
   U_SIG_OUT = 1 << 4, U_SIG_IN = 1 << 5, U_MSG = 1 << 6, U_CTX = 1 << 7,
-  U_RND_REQUIRED = 1 << 8, U_SEED = 1 << 9, U_MU_OUT = 1 << 10, U_MU_IN = 1 << 11,
+  U_SEED = 1 << 9, U_MU_OUT = 1 << 10, U_MU_IN = 1 << 11,
   U_DIGEST = 1 << 12, U_SK_IMPORT = 1 << 13, U_ALL = (1 << 14) - 1
 };
 
@@ -188,8 +192,8 @@ static const struct {
     [FN_KEYGEN_SEED] = {"mldsa_keygen_from_seed", U_PK_OUT | U_SK_OUT | U_SEED},
     [FN_SIGN] = {"mldsa_sign", U_SIG_OUT | U_MSG | U_CTX | U_SK_IN},
     [FN_SIGN_PREHASH] = {"mldsa_sign_prehash", U_SIG_OUT | U_DIGEST | U_CTX | U_SK_IN},
-    /* FIPS 204 Sign_internal takes rnd explicitly: NULL is not "hedged" here */
-    [FN_SIGN_INTERNAL] = {"mldsa_sign_internal", U_SIG_OUT | U_MSG | U_RND_REQUIRED | U_SK_IN},
+    /* rnd = NULL is hedged here too, as in every signing call */
+    [FN_SIGN_INTERNAL] = {"mldsa_sign_internal", U_SIG_OUT | U_MSG | U_SK_IN},
     [FN_SIGN_MU] = {"mldsa_sign_mu", U_SIG_OUT | U_MU_IN | U_SK_IN},
     [FN_VERIFY] = {"mldsa_verify", U_SIG_IN | U_MSG | U_CTX | U_PK_IN},
     [FN_VERIFY_PREHASH] = {"mldsa_verify_prehash", U_SIG_IN | U_DIGEST | U_CTX | U_PK_IN},
@@ -282,12 +286,11 @@ static int call(int fn, const args *a) {
 }
 
 /* Argument groups: two faults of one group are never combined. */
-enum { G_P, G_SIG, G_SIGLEN, G_SK, G_SKLEN, G_PK, G_PKLEN, G_MSG, G_CTX, G_CTXLEN, G_RND,
-       G_SEED, G_MU, G_DIGEST, G_DIGSPEC, G_SKDATA, G_SIGDATA };
+enum { G_P, G_SIG, G_SIGLEN, G_SK, G_SKLEN, G_PK, G_PKLEN, G_MSG, G_CTX, G_CTXLEN, G_SEED, G_MU, G_DIGEST, G_DIGSPEC, G_SKDATA, G_SIGDATA };
 
 typedef enum {
   F_P0, F_P45, F_PNEG, F_P88, F_P43,
-  F_NULL_SIG, F_NULL_SK, F_NULL_PK, F_NULL_MSG, F_NULL_CTX, F_NULL_RND, F_NULL_SEED, F_NULL_MU,
+  F_NULL_SIG, F_NULL_SK, F_NULL_PK, F_NULL_MSG, F_NULL_CTX, F_NULL_SEED, F_NULL_MU,
   F_NULL_DIGEST,
   F_SIGLEN_P1, F_SIGLEN_M1, F_SIGLEN_0, F_SKLEN_P1, F_SKLEN_M1, F_SKLEN_0, F_PKLEN_P1,
   F_PKLEN_M1, F_PKLEN_0, F_DIGLEN_P1, F_DIGLEN_M1, F_DIGLEN_OTHER, F_DIGLEN_0,
@@ -315,7 +318,6 @@ static const struct {
     [F_NULL_PK] = {MLDSA_ERR_NULL, G_PK, U_PK_OUT | U_PK_IN, 0, "pk=NULL"},
     [F_NULL_MSG] = {MLDSA_ERR_NULL, G_MSG, U_MSG, 0, "msg=NULL with msg_len=33"},
     [F_NULL_CTX] = {MLDSA_ERR_NULL, G_CTX, U_CTX, 0, "ctx=NULL with ctx_len=5"},
-    [F_NULL_RND] = {MLDSA_ERR_NULL, G_RND, U_RND_REQUIRED, 0, "rnd=NULL"},
     [F_NULL_SEED] = {MLDSA_ERR_NULL, G_SEED, U_SEED, 0, "seed=NULL"},
     [F_NULL_MU] = {MLDSA_ERR_NULL, G_MU, U_MU_IN | U_MU_OUT, 0, "mu=NULL"},
     [F_NULL_DIGEST] = {MLDSA_ERR_NULL, G_DIGEST, U_DIGEST, 0, "digest=NULL"},
@@ -368,7 +370,6 @@ static void apply(args *a, fault_id f, int fn) {
     case F_NULL_PK: a->pk = NULL; a->out_pk = NULL; break;
     case F_NULL_MSG: a->msg = NULL; break;
     case F_NULL_CTX: a->ctx = NULL; break;
-    case F_NULL_RND: a->rnd = NULL; break;
     case F_NULL_SEED: a->seed = NULL; break;
     case F_NULL_MU: a->mu = NULL; a->out_mu = NULL; break;
     case F_NULL_DIGEST: a->digest = NULL; break;
@@ -407,11 +408,17 @@ static void apply(args *a, fault_id f, int fn) {
 
 static int applies(fault_id f, int fn) { return (faults[f].uses & fns[fn].uses) != 0; }
 
-/* Checks an output after a call: zero over its stated length after an error, and nothing
- * written past it either way. Returns a description of the problem or NULL. */
-static const char *check_output(const uint8_t *buf, size_t len, int error) {
+/* Checks an output after a call that returned rc: untouched after PARAM, NULL or LENGTH
+ * (found before the lengths are known to be right), zero over its stated length after any
+ * other error, and nothing written past it either way. Returns a description of the
+ * problem or NULL. */
+static const char *check_output(const uint8_t *buf, size_t len, int rc) {
   if (buf == NULL) return NULL;
-  if (error && !mldsa_test_all(buf, len, 0)) return "an output is not zeroed after the error";
+  if (rc == MLDSA_ERR_PARAM || rc == MLDSA_ERR_NULL || rc == MLDSA_ERR_LENGTH) {
+    if (!mldsa_test_all(buf, len, FILL)) return "an output was written after a PARAM/NULL/LENGTH error";
+  } else if (rc != MLDSA_OK && !mldsa_test_all(buf, len, 0)) {
+    return "an output is not zeroed after the error";
+  }
   if (buf[len] != FILL) return "a byte past an output's stated length was written";
   return NULL;
 }
@@ -442,13 +449,12 @@ static int run_case(int fn, fault_id f1, fault_id f2, char *report, size_t cap, 
   }
   prefill_outputs();
   int rc = call(fn, &a);
-  int err = rc != MLDSA_OK;
   const char *problem = NULL;
   unsigned u = fns[fn].uses;
-  if (u & U_PK_OUT) problem = check_output(a.out_pk, a.pk_len, err);
-  if (!problem && (u & U_SK_OUT)) problem = check_output(a.out_sk, a.sk_len, err);
-  if (!problem && (u & U_SIG_OUT)) problem = check_output(a.out_sig, a.sig_len, err);
-  if (!problem && (u & U_MU_OUT)) problem = check_output(a.out_mu, 64, err);
+  if (u & U_PK_OUT) problem = check_output(a.out_pk, a.pk_len, rc);
+  if (!problem && (u & U_SK_OUT)) problem = check_output(a.out_sk, a.sk_len, rc);
+  if (!problem && (u & U_SIG_OUT)) problem = check_output(a.out_sig, a.sig_len, rc);
+  if (!problem && (u & U_MU_OUT)) problem = check_output(a.out_mu, 64, rc);
   if (rc == want && problem == NULL) return 0;
   if (*used < cap) {
     int n = snprintf(report + *used, cap - *used, "\n  %s %s [%s]: returned %s, expected %s%s%s",
@@ -636,7 +642,11 @@ START_TEST(test_malformed_secret_key) {
     for (uint32_t v = 2 * s->eta; v <= max; ++v) {
       memcpy(sk, fx.sk, s->sk);
       set_sk_eta(s, sk, where[w][0], where[w][1], v);
-      const int want = v > 2 * s->eta ? MLDSA_ERR_KEY : MLDSA_OK;
+      int want = v > 2 * s->eta ? MLDSA_ERR_KEY : MLDSA_OK;
+#ifdef MLDSA_SIGN_CHECK
+      /* signing recomputes pk from sk first: a changed s1/s2 no longer matches t0 and tr */
+      if (want == MLDSA_OK && memcmp(sk, fx.sk, s->sk) != 0) want = MLDSA_ERR_KEY;
+#endif
       char ctx[120];
       snprintf(ctx, sizeof ctx, "%s: %s polynomial %u coefficient %u encoded as %u", s->name,
                where[w][0] < s->l ? "s1" : "s2",
@@ -1039,6 +1049,171 @@ START_TEST(test_strict_signature) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------- buffers */
+
+/* A heap buffer of exactly len bytes (ASan, in ci/sanitizers, reports any byte written past
+ * it), filled with FILL. */
+static uint8_t *exact(size_t len) {
+  uint8_t *p = malloc(len);
+  ck_assert_ptr_nonnull(p);
+  memset(p, FILL, len);
+  return p;
+}
+
+/* Lengths of another set, or swapped: MLDSA_ERR_LENGTH (or PARAM) and not a byte written,
+ * into outputs of exactly the size of this set. */
+START_TEST(test_wrong_lengths_write_nothing) {
+  make_fixture(&sets[_i]);
+  const set_info *s = fx.s;
+  uint8_t *pk = exact(s->pk), *sk = exact(s->sk), *sig = exact(s->sig), *mu = exact(64);
+
+  /* pk and sk lengths swapped */
+  ASSERT_RC(mldsa_keygen(s->p, pk, s->sk, sk, s->pk), MLDSA_ERR_LENGTH, s->name, "swapped");
+  ASSERT_RC(mldsa_keygen_from_seed(s->p, pk, s->sk, sk, s->pk, fx.seed), MLDSA_ERR_LENGTH,
+            s->name, "swapped");
+  ASSERT_RC(mldsa_public_key_from_secret(s->p, pk, s->sk, fx.sk, s->pk), MLDSA_ERR_LENGTH,
+            s->name, "swapped");
+  ck_assert_msg(mldsa_test_all(pk, s->pk, FILL) && mldsa_test_all(sk, s->sk, FILL),
+                "%s: keygen with swapped lengths wrote to an output", s->name);
+
+  /* the lengths of every other set */
+  for (int o = 0; o < 3; ++o) {
+    const set_info *t = &sets[o];
+    if (t == s) continue;
+    ASSERT_RC(mldsa_keygen(s->p, pk, t->pk, sk, t->sk), MLDSA_ERR_LENGTH, s->name, t->name);
+    ASSERT_RC(mldsa_public_key_from_secret(s->p, pk, t->pk, fx.sk, s->sk), MLDSA_ERR_LENGTH,
+              s->name, t->name);
+    ASSERT_RC(mldsa_sign(s->p, sig, t->sig, fx.msg, MSG_LEN, fx.ctx, CTX_LEN, NULL, fx.sk, s->sk),
+              MLDSA_ERR_LENGTH, s->name, t->name);
+    ASSERT_RC(mldsa_sign_prehash(s->p, sig, t->sig, fx.digest, 32, MLDSA_SHA2_256, NULL, 0,
+                                 fx.rnd, fx.sk, s->sk),
+              MLDSA_ERR_LENGTH, s->name, t->name);
+    ASSERT_RC(mldsa_sign_internal(s->p, sig, t->sig, fx.msg, MSG_LEN, fx.rnd, fx.sk, s->sk),
+              MLDSA_ERR_LENGTH, s->name, t->name);
+    ASSERT_RC(mldsa_sign_mu(s->p, sig, t->sig, fx.mu, fx.rnd, fx.sk, s->sk), MLDSA_ERR_LENGTH,
+              s->name, t->name);
+    /* the set of the lengths, but an unknown parameter set */
+    ASSERT_RC(mldsa_sign((mldsa_param)(t->p + 1), sig, t->sig, fx.msg, MSG_LEN, NULL, 0, NULL,
+                         fx.sk, t->sk),
+              MLDSA_ERR_PARAM, s->name, t->name);
+    ASSERT_RC(mldsa_keygen((mldsa_param)0, pk, t->pk, sk, t->sk), MLDSA_ERR_PARAM, s->name,
+              t->name);
+  }
+  ASSERT_RC(mldsa_compute_mu(s->p, mu, fx.pk, s->pk + 1, fx.msg, MSG_LEN, NULL, 0),
+            MLDSA_ERR_LENGTH, s->name);
+  ASSERT_RC(mldsa_compute_mu(s->p, mu, NULL, s->pk, fx.msg, MSG_LEN, NULL, 0), MLDSA_ERR_NULL,
+            s->name);
+  ASSERT_RC(mldsa_keygen(s->p, pk, s->pk, NULL, s->sk), MLDSA_ERR_NULL, s->name);
+  ck_assert_msg(mldsa_test_all(pk, s->pk, FILL) && mldsa_test_all(sk, s->sk, FILL) &&
+                    mldsa_test_all(sig, s->sig, FILL) && mldsa_test_all(mu, 64, FILL),
+                "%s: an output was written after PARAM, NULL or LENGTH", s->name);
+
+  /* a later error (context too long) zeroes, over the length that is now known right */
+  ASSERT_RC(mldsa_sign(s->p, sig, s->sig, fx.msg, MSG_LEN, fx.ctx, 256, NULL, fx.sk, s->sk),
+            MLDSA_ERR_CONTEXT, s->name);
+  ASSERT_RC(mldsa_compute_mu(s->p, mu, fx.pk, s->pk, fx.msg, MSG_LEN, fx.ctx, 256),
+            MLDSA_ERR_CONTEXT, s->name);
+  ck_assert_msg(mldsa_test_all(sig, s->sig, 0) && mldsa_test_all(mu, 64, 0),
+                "%s: an output is not zeroed after MLDSA_ERR_CONTEXT", s->name);
+  free(pk);
+  free(sk);
+  free(sig);
+  free(mu);
+}
+END_TEST
+
+/* Inputs overlapping outputs: the results are those of separate buffers. */
+START_TEST(test_overlapping_buffers) {
+  make_fixture(&sets[_i]);
+  const set_info *s = fx.s;
+  static uint8_t buf[SK_MAX + SIG_MAX + 256];
+  uint8_t pk[PK_MAX], sk[SK_MAX];
+
+  /* pk over the sk it is recomputed from: in place, and shifted either way */
+  const size_t shifts[] = {0, 1, 100, 2 * PK_MAX};
+  for (size_t i = 0; i < sizeof shifts / sizeof shifts[0]; ++i) {
+    memcpy(buf + 200, fx.sk, s->sk);
+    uint8_t *out = buf + 200 + shifts[i];
+    ASSERT_RC(mldsa_public_key_from_secret(s->p, out, s->pk, buf + 200, s->sk), MLDSA_OK,
+              s->name, "pk after sk");
+    ck_assert_msg(memcmp(out, fx.pk, s->pk) == 0, "%s: pk over sk (+%zu) is wrong", s->name,
+                  shifts[i]);
+    memcpy(buf + 200, fx.sk, s->sk);
+    out = buf + 200 - 1 - shifts[i] % 199;
+    ASSERT_RC(mldsa_public_key_from_secret(s->p, out, s->pk, buf + 200, s->sk), MLDSA_OK,
+              s->name, "pk before sk");
+    ck_assert_msg(memcmp(out, fx.pk, s->pk) == 0, "%s: pk over sk (-) is wrong", s->name);
+  }
+
+  /* the signature over the message and context, over the secret key, over mu, the digest */
+  memcpy(buf, fx.msg, MSG_LEN);
+  memcpy(buf + MSG_LEN, fx.ctx, CTX_LEN);
+  ASSERT_RC(mldsa_sign(s->p, buf, s->sig, buf, MSG_LEN, buf + MSG_LEN, CTX_LEN, fx.rnd, fx.sk,
+                       s->sk),
+            MLDSA_OK, s->name, "sig over msg");
+  ck_assert_msg(memcmp(buf, fx.sig_pure, s->sig) == 0, "%s: sig over msg is wrong", s->name);
+  memcpy(buf + 7, fx.sk, s->sk);
+  ASSERT_RC(mldsa_sign(s->p, buf, s->sig, fx.msg, MSG_LEN, fx.ctx, CTX_LEN, fx.rnd, buf + 7,
+                       s->sk),
+            MLDSA_OK, s->name, "sig over sk");
+  ck_assert_msg(memcmp(buf, fx.sig_pure, s->sig) == 0, "%s: sig over sk is wrong", s->name);
+  memcpy(buf + 1000, fx.mu, 64);
+  memcpy(buf + 1100, fx.rnd, 32);
+  ASSERT_RC(mldsa_sign_mu(s->p, buf + 999, s->sig, buf + 1000, buf + 1100, fx.sk, s->sk),
+            MLDSA_OK, s->name, "sig over mu");
+  ck_assert_msg(memcmp(buf + 999, fx.sig_mu, s->sig) == 0, "%s: sig over mu is wrong", s->name);
+  memcpy(buf + 5, fx.digest, DEFAULT_DIGEST_LEN);
+  ASSERT_RC(mldsa_sign_prehash(s->p, buf, s->sig, buf + 5, DEFAULT_DIGEST_LEN, DEFAULT_HASH,
+                               fx.ctx, CTX_LEN, fx.rnd, fx.sk, s->sk),
+            MLDSA_OK, s->name, "sig over digest");
+  ck_assert_msg(memcmp(buf, fx.sig_ph, s->sig) == 0, "%s: sig over digest is wrong", s->name);
+  memcpy(buf + 3, fx.msg, MSG_LEN);
+  ASSERT_RC(mldsa_sign_internal(s->p, buf, s->sig, buf + 3, MSG_LEN, fx.rnd, fx.sk, s->sk),
+            MLDSA_OK, s->name, "sig over M'");
+  ck_assert_msg(memcmp(buf, fx.sig_int, s->sig) == 0, "%s: sig over M' is wrong", s->name);
+
+  /* mu over the message, over the public key */
+  memcpy(buf, fx.msg, MSG_LEN);
+  ASSERT_RC(mldsa_compute_mu(s->p, buf, fx.pk, s->pk, buf, MSG_LEN, fx.ctx, CTX_LEN), MLDSA_OK,
+            s->name, "mu over msg");
+  ck_assert_msg(memcmp(buf, fx.mu, 64) == 0, "%s: mu over msg is wrong", s->name);
+  memcpy(buf, fx.pk, s->pk);
+  ASSERT_RC(mldsa_compute_mu(s->p, buf + 10, buf, s->pk, fx.msg, MSG_LEN, fx.ctx, CTX_LEN),
+            MLDSA_OK, s->name, "mu over pk");
+  ck_assert_msg(memcmp(buf + 10, fx.mu, 64) == 0, "%s: mu over pk is wrong", s->name);
+
+  /* the seed inside the pk or the sk it makes */
+  memcpy(buf, fx.seed, 32);
+  ASSERT_RC(mldsa_keygen_from_seed(s->p, buf, s->pk, sk, s->sk, buf + 0), MLDSA_OK, s->name,
+            "seed in pk");
+  ck_assert_msg(memcmp(buf, fx.pk, s->pk) == 0 && memcmp(sk, fx.sk, s->sk) == 0,
+                "%s: keygen with the seed in pk is wrong", s->name);
+  memcpy(buf + 40, fx.seed, 32);
+  ASSERT_RC(mldsa_keygen_from_seed(s->p, pk, s->pk, buf, s->sk, buf + 40), MLDSA_OK, s->name,
+            "seed in sk");
+  ck_assert_msg(memcmp(pk, fx.pk, s->pk) == 0 && memcmp(buf, fx.sk, s->sk) == 0,
+                "%s: keygen with the seed in sk is wrong", s->name);
+}
+END_TEST
+
+/* mldsa_sign_internal with rnd = NULL is hedged, as every other signing call. */
+START_TEST(test_sign_internal_hedged) {
+  make_fixture(&sets[_i]);
+  const set_info *s = fx.s;
+  uint8_t a[SIG_MAX], b[SIG_MAX];
+  ASSERT_RC(mldsa_sign_internal(s->p, a, s->sig, fx.msg, MSG_LEN, NULL, fx.sk, s->sk), MLDSA_OK,
+            s->name);
+  ASSERT_RC(mldsa_sign_internal(s->p, b, s->sig, fx.msg, MSG_LEN, NULL, fx.sk, s->sk), MLDSA_OK,
+            s->name);
+  ck_assert_msg(memcmp(a, b, s->sig) != 0, "%s: two hedged internal signatures are equal",
+                s->name);
+  ASSERT_RC(mldsa_verify_internal(s->p, a, s->sig, fx.msg, MSG_LEN, fx.pk, s->pk), MLDSA_OK,
+            s->name);
+  ASSERT_RC(mldsa_verify_internal(s->p, b, s->sig, fx.msg, MSG_LEN, fx.pk, s->pk), MLDSA_OK,
+            s->name);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- suite */
 
 static Suite *api_suite(void) {
@@ -1055,6 +1230,7 @@ static Suite *api_suite(void) {
   tcase_add_loop_test(tc, test_null_with_zero_length, 0, 3);
   tcase_add_loop_test(tc, test_malformed_secret_key, 0, 3);
   tcase_add_loop_test(tc, test_inconsistent_secret_key, 0, 3);
+  tcase_add_loop_test(tc, test_wrong_lengths_write_nothing, 0, 3);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("roundtrip");
@@ -1065,6 +1241,8 @@ static Suite *api_suite(void) {
   tcase_add_loop_test(tc, test_interfaces_agree, 0, 3);
   tcase_add_loop_test(tc, test_prehash, 0, 3);
   tcase_add_loop_test(tc, test_strict_signature, 0, 3);
+  tcase_add_loop_test(tc, test_overlapping_buffers, 0, 3);
+  tcase_add_loop_test(tc, test_sign_internal_hedged, 0, 3);
   suite_add_tcase(s, tc);
   return s;
 }

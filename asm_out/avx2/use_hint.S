@@ -152,4 +152,14 @@ mldsa_use_hint_g32_avx2:
     ret
     .size mldsa_use_hint_g32_avx2, .-mldsa_use_hint_g32_avx2
 
+    .section .note.gnu.property,"a"
+    .p2align 3
+    .long 4                 # name size: "GNU\0"
+    .long 16                # descriptor size: one property, padded to 8 bytes
+    .long 5                 # NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002        # GNU_PROPERTY_X86_FEATURE_1_AND
+    .long 4                 # property data size
+    .long 3                 # GNU_PROPERTY_X86_FEATURE_1_IBT | GNU_PROPERTY_X86_FEATURE_1_SHSTK
+    .p2align 3
     .section .note.GNU-stack,"",@progbits

@@ -506,4 +506,14 @@ mldsa_keccak_f1600_x1_sse2:
     ret  # no vzeroupper: no vector register was touched
     .size mldsa_keccak_f1600_x1_sse2, .-mldsa_keccak_f1600_x1_sse2
 
+    .section .note.gnu.property,"a"
+    .p2align 3
+    .long 4                 # name size: "GNU\0"
+    .long 16                # descriptor size: one property, padded to 8 bytes
+    .long 5                 # NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002        # GNU_PROPERTY_X86_FEATURE_1_AND
+    .long 4                 # property data size
+    .long 3                 # GNU_PROPERTY_X86_FEATURE_1_IBT | GNU_PROPERTY_X86_FEATURE_1_SHSTK
+    .p2align 3
     .section .note.GNU-stack,"",@progbits

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* Test seams: hooks compiled only into the test variants of the library (MLDSA_TEST_SEAMS,
+ * see mldsa_library_variant in tests/CMakeLists.txt). libmldsa.a and libmldsa.so never
+ * contain them (ci/check_exports fails on a seam symbol there). Without
+ * MLDSA_TEST_SEAMS every macro below is a no-op. */
+#ifndef MLDSA_SEAMS_H
+#define MLDSA_SEAMS_H
+
+#ifdef MLDSA_TEST_SEAMS
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The OS randomness source of mldsa_randombytes: getrandom(2) unless a test installs
+ * another (to fail, return short reads, EINTR). */
+extern ssize_t (*mldsa_seam_getrandom)(void *buf, size_t len, unsigned int flags);
+/* Signing: attempts made since the test last cleared it; every attempt rejected while
+ * reject_all is set; while fault_z is set, one bit of z flipped after the accepted attempt
+ * (a fault in the signing computation). */
+extern unsigned long mldsa_seam_sign_attempts;
+extern int mldsa_seam_reject_all;
+extern int mldsa_seam_fault_z;
+/* Called right before every kernel call of the C layer (KERNEL()) when set. */
+extern void (*mldsa_seam_kernel_probe)(void);
+
+#define MLDSA_SEAM_GETRANDOM mldsa_seam_getrandom
+#define MLDSA_SEAM_COUNT_ATTEMPT() (++mldsa_seam_sign_attempts)
+#define MLDSA_SEAM_REJECT(accepted) ((accepted) && !mldsa_seam_reject_all)
+#define MLDSA_SEAM_FAULT_Z(z) ((z) ^= mldsa_seam_fault_z ? 1 : 0)
+#define MLDSA_SEAM_PROBE() (mldsa_seam_kernel_probe ? mldsa_seam_kernel_probe() : (void)0)
+#else
+#define MLDSA_SEAM_GETRANDOM getrandom
+#define MLDSA_SEAM_COUNT_ATTEMPT() ((void)0)
+#define MLDSA_SEAM_REJECT(accepted) (accepted)
+#define MLDSA_SEAM_FAULT_Z(z) ((void)0)
+#define MLDSA_SEAM_PROBE() ((void)0)
+#endif
+
+#endif
