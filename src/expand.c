@@ -19,7 +19,7 @@
 /* Blocks squeezed up front: enough for almost every stream, then one block at a time. */
 #define A_BLOCKS 5    /* 840 bytes = 280 candidates for 256 coefficients (p = 0.999) */
 #define S_BLOCKS 2    /* 272 bytes = 544 half-bytes for 256 coefficients */
-#define Y_BLOCKS ((MLDSA_POLYZ_PACKEDBYTES + MLDSA_SHAKE256_RATE - 1) / MLDSA_SHAKE256_RATE)
+#define Y_BLOCKS MLDSA_MASK_BLOCKS
 
 /* The samplers' inner loops are kernels of this ISA (kernels.h): RejNTTPoly's 23-bit
  * candidates (public), RejBoundedPoly's half-bytes for this set's eta (secret; only the
@@ -123,32 +123,30 @@ void mask_stream_init(mask_stream *ms) {
 }
 
 /* Refill the stream with the next W polynomials of ExpandMask's sequence: nonces
- * ms->nonce .. ms->nonce + W - 1, one Keccak batch. */
+ * ms->nonce .. ms->nonce + W - 1, one Keccak batch squeezed straight into the stream. */
 static void refill_mask(mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
   mldsa_keccakx st;
-  uint8_t seed[W][MLDSA_CRHBYTES + 2], buf[W][Y_BLOCKS * MLDSA_SHAKE256_RATE];
+  uint8_t seed[W][MLDSA_CRHBYTES + 2];
   const uint8_t *in[W];
   uint8_t *out[W];
   for (unsigned j = 0; j < W; ++j) {
     uint16_t nonce = (uint16_t)(ms->nonce + j);
     make_seed(seed[j], rhoprime, MLDSA_CRHBYTES, nonce & 0xFF, nonce >> 8);
     in[j] = seed[j];
-    out[j] = buf[j];
+    out[j] = ms->buf[j];
   }
   SHAKE256X_ABSORB(&st, in, MLDSA_CRHBYTES + 2, W);
   SHAKE256X_SQUEEZE(out, Y_BLOCKS, &st, W);
-  /* y = gamma1 - BitUnpack(...): the encoding of z, so its decoder */
-  for (unsigned j = 0; j < W; ++j) unpack_z_poly(ms->poly[j].c, buf[j]);
   ms->nonce = (uint16_t)(ms->nonce + W);
   ms->next = 0;
   mldsa_zeroize(&st, sizeof st);
   mldsa_zeroize(seed, sizeof seed);
-  mldsa_zeroize(buf, sizeof buf);
 }
 
 void expand_mask(mldsa_polyvecl *y, mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
   for (unsigned r = 0; r < MLDSA_L; ++r) {
     if (ms->next == W) refill_mask(ms, rhoprime);
-    y->v[r] = ms->poly[ms->next++];
+    /* y = gamma1 - BitUnpack(...): the encoding of z, so its decoder */
+    unpack_z_poly(y->v[r].c, ms->buf[ms->next++]);
   }
 }

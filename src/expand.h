@@ -19,8 +19,12 @@ void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLD
  * attempt kappa / L): the stream computes them W at a time, one Keccak batch each, so no
  * lane of a batch is wasted at the end of an attempt's L. Holds secrets: the caller wipes
  * it. */
+#define MLDSA_MASK_BLOCKS \
+  ((MLDSA_POLYZ_PACKEDBYTES + MLDSA_SHAKE256_RATE - 1) / MLDSA_SHAKE256_RATE)
 typedef struct {
-  mldsa_poly poly[MLDSA_KECCAKX_W(MLDSA_ISA)];
+  /* the SHAKE256 output of each polynomial (its first MLDSA_POLYZ_PACKEDBYTES bytes are
+   * the encoding of y), squeezed in place: smaller than the polynomials themselves */
+  uint8_t buf[MLDSA_KECCAKX_W(MLDSA_ISA)][MLDSA_MASK_BLOCKS * MLDSA_SHAKE256_RATE];
   unsigned next;   /* the next unused polynomial; W when all are used */
   uint16_t nonce;  /* the nonce of the polynomial after the last computed one */
 } mask_stream;

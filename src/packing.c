@@ -188,7 +188,7 @@ static void unpack_t1_poly(int32_t *a, const uint8_t *in) { unpack_coeffs(a, in,
 static void pack_t0_poly(uint8_t *out, const int32_t *a) {
   pack_coeffs(out, a, MLDSA_D, T0_OFFSET, 1);
 }
-static void unpack_t0_poly(int32_t *a, const uint8_t *in) {
+void unpack_t0_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYT0_PACKEDBYTES]) {
   unpack_coeffs(a, in, MLDSA_D, T0_OFFSET, 1);
 }
 static void pack_eta_poly(uint8_t *out, const int32_t *a) {
@@ -200,7 +200,12 @@ static void pack_z_poly(uint8_t *out, const int32_t *a) {
 void unpack_z_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYZ_PACKEDBYTES]) {
   unpack_coeffs(a, in, Z_BITS, MLDSA_GAMMA1, 1);
 }
-static void pack_w1_poly(uint8_t *out, const int32_t *a) { pack_coeffs(out, a, W1_BITS, 0, 0); }
+void pack_w1_poly(uint8_t out[MLDSA_POLYW1_PACKEDBYTES], const int32_t a[MLDSA_N]) {
+  pack_coeffs(out, a, W1_BITS, 0, 0);
+}
+void unpack_w1_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYW1_PACKEDBYTES]) {
+  unpack_coeffs(a, in, W1_BITS, 0, 0);
+}
 
 /* Unpack an eta-encoded polynomial; returns an all-ones mask if any coefficient was
  * outside [-eta, eta] (encoded value > 2 eta, i.e. a = eta - value < -eta), computed
@@ -261,8 +266,9 @@ int unpack_sk(uint8_t rho[MLDSA_SEEDBYTES], uint8_t key[MLDSA_SEEDBYTES],
     bad |= unpack_eta(&s1->v[i], sk);
   for (unsigned i = 0; i < MLDSA_K; ++i, sk += MLDSA_POLYETA_PACKEDBYTES)
     bad |= unpack_eta(&s2->v[i], sk);
-  for (unsigned i = 0; i < MLDSA_K; ++i, sk += MLDSA_POLYT0_PACKEDBYTES)
-    unpack_t0_poly(t0->v[i].c, sk);
+  if (t0 != NULL)
+    for (unsigned i = 0; i < MLDSA_K; ++i, sk += MLDSA_POLYT0_PACKEDBYTES)
+      unpack_t0_poly(t0->v[i].c, sk);
   /* Only the validity of the key as a whole is revealed, which the caller returns:
    * 0 or -1 from the all-zeros or all-ones mask, without a branch. */
   return (int)(0 - (bad & 1));

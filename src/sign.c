@@ -100,53 +100,96 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
 
 /* ---- Sign_internal (Alg. 7), from mu ---- */
 
+/* Where t0 of an encoded secret key starts. */
+#define SK_T0_OFFSET \
+  (2 * MLDSA_SEEDBYTES + MLDSA_TRBYTES + (MLDSA_L + MLDSA_K) * MLDSA_POLYETA_PACKEDBYTES)
+
 /* What signing needs of the secret key, in the form the attempts use: the body of a
- * prepared secret key, and the one-shot sign's own copy. */
+ * prepared secret key (with t0 beside it, prepared_secret below), and the one-shot
+ * sign's own copy (which takes t0 from sk a row at a time instead: the t0 check runs
+ * about once per signature, and the K polynomials it saves keep ML-DSA-87 on a 128 KiB
+ * thread stack). */
 typedef struct {
   uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES];
-  mldsa_polyvecl s1;     /* NTT domain, this ISA's order */
-  mldsa_polyveck s2, t0; /* NTT domain, this ISA's order */
-  mldsa_matrix a;        /* ExpandA(rho), this ISA's order */
+  mldsa_polyvecl s1; /* NTT domain, this ISA's order */
+  mldsa_polyveck s2; /* NTT domain, this ISA's order */
+  mldsa_matrix a;    /* ExpandA(rho), this ISA's order */
 } signing_key;
 
-/* The per-signature workspace: all secret, wiped once at the end. */
+/* t0 of the signing key: in NTT domain (a prepared key), or else encoded (the t0 part of
+ * sk). Which one is public. */
+typedef struct {
+  const mldsa_polyveck *ntt;
+  const uint8_t *packed;
+} t0_source;
+
+/* The per-signature workspace: all secret, wiped once at the end. The vectors are worked
+ * a row at a time where the algorithm allows: w1 lives only in its encoding (in ctilde_in),
+ * the hint only as bits, and y only in the mask stream's bytes and NTT(y), which becomes z
+ * in place. */
 struct sign_ws {
   uint8_t rhopp_in[MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES]; /* K || rnd || mu */
   uint8_t rhopp[MLDSA_CRHBYTES];
   uint8_t ctilde_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES]; /* mu || w1 */
   uint8_t ctilde[MLDSA_CTILDEBYTES];
-  mldsa_polyvecl y, z;
-  mldsa_polyveck w1, w0, h;
-  mldsa_poly c;
-  mask_stream mask; /* y of this and the next attempts */
+  uint8_t hint[MLDSA_K][MLDSA_N / 8]; /* h, one bit per coefficient */
+  mldsa_polyvecl z;                   /* y, then NTT(y), then z */
+  mldsa_polyveck w0;                  /* LowBits(w), then r0, then r0 + c t0 */
+  mldsa_poly c, t, u;                 /* NTT(c), two temporaries */
+  mask_stream mask;                   /* y of this and the next attempts */
 };
+
+/* 1 in every coefficient: a pointwise Montgomery product with it multiplies by 2^-32. */
+static const mldsa_poly ones_poly = {{
+#define ONE8 1, 1, 1, 1, 1, 1, 1, 1
+#define ONE64 ONE8, ONE8, ONE8, ONE8, ONE8, ONE8, ONE8, ONE8
+    ONE64, ONE64, ONE64, ONE64
+#undef ONE64
+#undef ONE8
+}};
+
+/* h (coefficients 0 or 1) as bits, without a branch or an address that depends on it. */
+static void hint_to_bits(uint8_t bits[MLDSA_N / 8], const int32_t h[MLDSA_N]) {
+  for (unsigned j = 0; j < MLDSA_N / 8; ++j) {
+    uint32_t b = 0;
+    for (unsigned t = 0; t < 8; ++t) b |= ((uint32_t)h[8 * j + t] & 1) << t;
+    bits[j] = (uint8_t)b;
+  }
+}
+
+static void bits_to_hint(int32_t h[MLDSA_N], const uint8_t bits[MLDSA_N / 8]) {
+  for (unsigned j = 0; j < MLDSA_N; ++j) h[j] = (bits[j / 8] >> (j % 8)) & 1;
+}
 
 /* One attempt of the rejection loop; 1 when the attempt gives a signature. The
  * rejection decision of an attempt is public (FIPS 204 section 3.4), the rest secret. */
-static int sign_attempt(struct sign_ws *ws, const signing_key *k) {
-  expand_mask(&ws->y, &ws->mask, ws->rhopp);
+static int sign_attempt(struct sign_ws *ws, const signing_key *k, t0_source t0) {
+  expand_mask(&ws->z, &ws->mask, ws->rhopp);
 
-  /* w = A y, split into high and low bits */
-  ws->z = ws->y;
+  /* w = A y a row at a time, split into high and low bits; w1 only encoded */
   vecl_ntt(&ws->z);
-  matrix_mul(&ws->w1, &k->a, &ws->z);
-  veck_reduce32(&ws->w1);
-  veck_invntt(&ws->w1);
-  veck_caddq(&ws->w1);
-  FOR_EACH_POLY(MLDSA_K, i)
-  KERNEL_G2(decompose)(ws->w1.v[i].c, ws->w0.v[i].c, ws->w1.v[i].c);
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL(pointwise_acc)(ws->t.c, k->a.row[i].v[0].c, ws->z.v[0].c, MLDSA_L);
+    KERNEL(reduce32)(ws->t.c);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(caddq)(ws->t.c);
+    KERNEL_G2(decompose)(ws->t.c, ws->w0.v[i].c, ws->t.c);
+    pack_w1_poly(ws->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES, ws->t.c);
+  }
 
   /* c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~) */
-  pack_w1(ws->ctilde_in + MLDSA_CRHBYTES, &ws->w1);
   SHAKE256(ws->ctilde, MLDSA_CTILDEBYTES, ws->ctilde_in, sizeof ws->ctilde_in);
   sample_in_ball(&ws->c, ws->ctilde, KERNEL(keccak_f1600_x1));
   KERNEL(ntt)(ws->c.c);
 
-  /* z = y + c s1, must stay below gamma1 - beta */
+  /* z = y + c s1 = INTT(c s1 + NTT(y)) in place of NTT(y) (both terms times 2^-32, which
+   * invntt_tomont undoes), must stay below gamma1 - beta */
   FOR_EACH_POLY(MLDSA_L, i) {
-    KERNEL(pointwise_montgomery)(ws->z.v[i].c, ws->c.c, k->s1.v[i].c);
+    KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, k->s1.v[i].c);
+    KERNEL(pointwise_montgomery)(ws->z.v[i].c, ws->z.v[i].c, ones_poly.c);
+    KERNEL(add)(ws->z.v[i].c, ws->z.v[i].c, ws->t.c);
+    KERNEL(reduce32)(ws->z.v[i].c);
     KERNEL(invntt_tomont)(ws->z.v[i].c);
-    KERNEL(add)(ws->z.v[i].c, ws->z.v[i].c, ws->y.v[i].c);
     KERNEL(reduce32)(ws->z.v[i].c);
   }
   /* Each check's outcome is public, so an attempt stops at the first one that fails. */
@@ -156,34 +199,41 @@ static int sign_attempt(struct sign_ws *ws, const signing_key *k) {
 
   /* r0 = LowBits(w - c s2) must stay below gamma2 - beta */
   FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(pointwise_montgomery)(ws->h.v[i].c, ws->c.c, k->s2.v[i].c);
-    KERNEL(invntt_tomont)(ws->h.v[i].c);
-    KERNEL(sub)(ws->w0.v[i].c, ws->w0.v[i].c, ws->h.v[i].c);
+    KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, k->s2.v[i].c);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(sub)(ws->w0.v[i].c, ws->w0.v[i].c, ws->t.c);
     KERNEL(reduce32)(ws->w0.v[i].c);
     reject |= KERNEL(chknorm)(ws->w0.v[i].c, MLDSA_GAMMA2 - MLDSA_BETA);
   }
   if (MLDSA_CT_PUBLIC(reject)) return 0;
 
   /* c t0 must stay below gamma2; the hint then makes up for the dropped t0 */
-  FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(pointwise_montgomery)(ws->h.v[i].c, ws->c.c, k->t0.v[i].c);
-    KERNEL(invntt_tomont)(ws->h.v[i].c);
-    KERNEL(reduce32)(ws->h.v[i].c);
-    reject |= KERNEL(chknorm)(ws->h.v[i].c, MLDSA_GAMMA2);
-  }
-  if (MLDSA_CT_PUBLIC(reject)) return 0;
-
   unsigned ones = 0;
   FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(add)(ws->w0.v[i].c, ws->w0.v[i].c, ws->h.v[i].c);
-    ones += KERNEL_G2(make_hint)(ws->h.v[i].c, ws->w0.v[i].c, ws->w1.v[i].c);
+    const int32_t *t0i;
+    if (t0.ntt != NULL) {
+      t0i = t0.ntt->v[i].c;
+    } else {
+      unpack_t0_poly(ws->u.c, t0.packed + i * MLDSA_POLYT0_PACKEDBYTES);
+      KERNEL(ntt)(ws->u.c);
+      t0i = ws->u.c;
+    }
+    KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, t0i);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(reduce32)(ws->t.c);
+    reject |= KERNEL(chknorm)(ws->t.c, MLDSA_GAMMA2);
+    KERNEL(add)(ws->w0.v[i].c, ws->w0.v[i].c, ws->t.c);
+    unpack_w1_poly(ws->u.c, ws->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES);
+    ones += KERNEL_G2(make_hint)(ws->u.c, ws->w0.v[i].c, ws->u.c);
+    hint_to_bits(ws->hint[i], ws->u.c);
   }
+  if (MLDSA_CT_PUBLIC(reject)) return 0;
   return MLDSA_CT_PUBLIC(ones <= MLDSA_OMEGA);
 }
 
 /* The rejection loop under a signing key: the one-shot and the prepared sign. sig is
  * zeroed when no attempt within the limit succeeds (MLDSA_ERR_KEY). */
-static int sign_with(uint8_t *sig, const signing_key *k, const uint8_t mu[64],
+static int sign_with(uint8_t *sig, const signing_key *k, t0_source t0, const uint8_t mu[64],
                      const uint8_t rnd[32]) {
   struct sign_ws ws;
   int ret = MLDSA_ERR_KEY;
@@ -196,9 +246,10 @@ static int sign_with(uint8_t *sig, const signing_key *k, const uint8_t mu[64],
   mask_stream_init(&ws.mask);
 
   for (unsigned attempt = 0; attempt < MLDSA_MAX_SIGN_ATTEMPTS; ++attempt) {
-    if (sign_attempt(&ws, k)) {
-      MLDSA_CT_DECLASSIFY(&ws.h, sizeof ws.h); /* accepted: the hint is in sig */
-      pack_sig(sig, ws.ctilde, &ws.z, &ws.h);
+    if (sign_attempt(&ws, k, t0)) {
+      MLDSA_CT_DECLASSIFY(ws.hint, sizeof ws.hint); /* accepted: the hint is in sig */
+      FOR_EACH_POLY(MLDSA_K, i) bits_to_hint(ws.w0.v[i].c, ws.hint[i]); /* w0 is done */
+      pack_sig(sig, ws.ctilde, &ws.z, &ws.w0);
       ret = MLDSA_OK;
       break;
     }
@@ -209,11 +260,10 @@ static int sign_with(uint8_t *sig, const signing_key *k, const uint8_t mu[64],
   return ret;
 }
 
-/* s1, s2, t0 of a signing key into NTT domain, A from its rho. */
+/* s1, s2 of a signing key into NTT domain, A from its rho. */
 static void finish_signing_key(signing_key *k) {
   vecl_ntt(&k->s1);
   veck_ntt(&k->s2);
-  veck_ntt(&k->t0);
   expand_matrix(&k->a, k->rho);
 }
 
@@ -222,11 +272,12 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
   uint8_t tr[MLDSA_TRBYTES];
   int ret = MLDSA_ERR_KEY;
 
-  int bad_key = unpack_sk(k.rho, k.key, tr, &k.s1, &k.s2, &k.t0, sk);
+  int bad_key = unpack_sk(k.rho, k.key, tr, &k.s1, &k.s2, NULL, sk);
   MLDSA_CT_PLANTED_LEAK(k.s1.v[0].c[0]); /* nothing, except in ci/ct --self-test */
   if (MLDSA_CT_PUBLIC(bad_key == 0)) {   /* the key's validity is returned */
     finish_signing_key(&k);
-    ret = sign_with(sig, &k, mu, rnd);
+    t0_source t0 = {NULL, sk + SK_T0_OFFSET};
+    ret = sign_with(sig, &k, t0, mu, rnd);
   } else {
     memset(sig, 0, MLDSA_SIGBYTES);
   }
@@ -320,9 +371,7 @@ static int check_secret(uint8_t *pk, struct keygen_ws *ws, const mldsa_matrix *a
   pack_t0(t0_packed, &ws->t0);
   /* The key is consistent when tr = H(pk) and its t0 is the recomputed one. */
   int bad = mldsa_ct_differ(tr, tr2, sizeof tr2);
-  bad |= mldsa_ct_differ(t0_packed, sk + 2 * MLDSA_SEEDBYTES + MLDSA_TRBYTES +
-                                         (MLDSA_L + MLDSA_K) * MLDSA_POLYETA_PACKEDBYTES,
-                         sizeof t0_packed);
+  bad |= mldsa_ct_differ(t0_packed, sk + SK_T0_OFFSET, sizeof t0_packed);
   mldsa_zeroize(t0_packed, sizeof t0_packed);
   return bad;
 }
@@ -331,14 +380,13 @@ int ENTRY(public_from_secret)(uint8_t *pk, const uint8_t *sk) {
   struct keygen_ws ws;
   mldsa_matrix a;
   uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES], tr[MLDSA_TRBYTES];
-  mldsa_polyveck t0_given;
 
-  int bad = unpack_sk(rho, key, tr, &ws.s1, &ws.s2, &t0_given, sk);
+  /* sk's t0 is compared encoded (check_secret), never decoded */
+  int bad = unpack_sk(rho, key, tr, &ws.s1, &ws.s2, NULL, sk);
   expand_matrix(&a, rho);
   bad |= check_secret(pk, &ws, &a, rho, tr, sk);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_zeroize(key, sizeof key);
-  mldsa_zeroize(&t0_given, sizeof t0_given);
   mldsa_stack_wipe();
   if (MLDSA_CT_PUBLIC(bad)) { /* the key's validity is returned */
     memset(pk, 0, MLDSA_PUBLICKEYBYTES);
@@ -357,6 +405,7 @@ typedef struct {
 typedef struct {
   mldsa_prepared_header hdr;
   signing_key k;
+  mldsa_polyveck t0; /* NTT domain, this ISA's order */
 } prepared_secret;
 
 _Static_assert(sizeof(prepared_public) <= sizeof(mldsa_prepared_public_key),
@@ -387,13 +436,13 @@ static int prepare_secret(mldsa_prepared_secret_key *out, const uint8_t *sk) {
   struct keygen_ws ws;
   uint8_t pk[MLDSA_PUBLICKEYBYTES];
 
-  int bad = unpack_sk(ps->k.rho, ps->k.key, ps->hdr.tr, &ws.s1, &ws.s2, &ps->k.t0, sk);
+  int bad = unpack_sk(ps->k.rho, ps->k.key, ps->hdr.tr, &ws.s1, &ws.s2, &ps->t0, sk);
   expand_matrix(&ps->k.a, ps->k.rho);
   bad |= check_secret(pk, &ws, &ps->k.a, ps->k.rho, ps->hdr.tr, sk);
   ps->k.s1 = ws.s1hat;
   ps->k.s2 = ws.s2;
   veck_ntt(&ps->k.s2);
-  veck_ntt(&ps->k.t0);
+  veck_ntt(&ps->t0);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_stack_wipe();
   if (MLDSA_CT_PUBLIC(bad)) { /* the key's validity is returned */
@@ -405,7 +454,9 @@ static int prepare_secret(mldsa_prepared_secret_key *out, const uint8_t *sk) {
 
 static int sign_prepared(uint8_t *sig, const mldsa_prepared_secret_key *in, const uint8_t mu[64],
                          const uint8_t rnd[32]) {
-  return sign_with(sig, &((const prepared_secret *)in)->k, mu, rnd);
+  const prepared_secret *ps = (const prepared_secret *)in;
+  t0_source t0 = {&ps->t0, NULL};
+  return sign_with(sig, &ps->k, t0, mu, rnd);
 }
 
 const mldsa_backend ENTRY(backend) = {
