@@ -5,7 +5,12 @@
 
 #include <string.h>
 
+#include "keccak_count.h"
 #include "util.h"
+
+#if defined(MLDSA_KECCAK_COUNTING)
+mldsa_keccak_counts mldsa_keccak_counter;
+#endif
 
 
 #define ROL(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
@@ -49,6 +54,7 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
       uint64_t *s = st->s;
       do {
         for (size_t i = 0; i < rate / 8; ++i) s[i] ^= mldsa_load64_le(in + 8 * i);
+        MLDSA_COUNT_X1();
         perm(s);
         in += rate;
         len -= rate;
@@ -66,6 +72,7 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
       --len;
     }
     if (st->pos == st->rate) {
+      MLDSA_COUNT_X1();
       st->perm(st->s);
       st->pos = 0;
     }
@@ -76,6 +83,7 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
 static void finalize_with(mldsa_keccak *st, uint8_t domain) {
   xor_byte(st->s, st->pos, domain);
   xor_byte(st->s, st->rate - 1, 0x80);
+  MLDSA_COUNT_X1();
   st->perm(st->s);
   st->pos = 0;
 }
@@ -85,6 +93,7 @@ void mldsa_shake_finalize(mldsa_keccak *st) { finalize_with(st, 0x1F); }
 void mldsa_shake_squeeze(mldsa_keccak *st, uint8_t *out, size_t len) {
   while (len > 0) {
     if (st->pos == st->rate) {
+      MLDSA_COUNT_X1();
       st->perm(st->s);
       st->pos = 0;
     }

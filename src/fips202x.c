@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "keccak_count.h"
+
 /* W = 1 on the portable backend: the single-state permutation. */
 void mldsa_keccak_f1600_batch_scalar(uint64_t *states) { mldsa_keccak_f1600(states); }
 
@@ -21,6 +23,7 @@ static inline void absorb(uint64_t *s, unsigned w, void (*perm)(uint64_t *), uns
   for (; inlen - off >= rate; off += rate) {
     for (unsigned j = 0; j < n; ++j)
       for (unsigned i = 0; i < rate / 8; ++i) s[i * w + j] ^= mldsa_load64_le(in[j] + off + 8 * i);
+    MLDSA_COUNT_BATCH(n);
     perm(s);
   }
   size_t rem = inlen - off;
@@ -38,6 +41,7 @@ static inline void squeezeblocks(uint8_t *const *out, size_t nblocks, uint64_t *
                                  void (*perm)(uint64_t *), unsigned rate, unsigned n) {
   if (n > w) n = w;
   for (size_t off = 0; nblocks > 0; --nblocks, off += rate) {
+    MLDSA_COUNT_BATCH(n);
     perm(s);
     for (unsigned j = 0; j < n; ++j)
       for (unsigned i = 0; i < rate / 8; ++i) mldsa_store64_le(out[j] + off + 8 * i, s[i * w + j]);
