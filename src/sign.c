@@ -123,10 +123,21 @@ typedef struct {
   const uint8_t *packed;
 } t0_source;
 
+/* z = y + c s1 needs y after NTT(y) went into A y. Where the pointwise product is cheap
+ * (avx2, avx512: a few hundred instructions) and the mask stream large (W = 4, 8), the
+ * attempt keeps no y: z = INTT(c s1 + NTT(y)) in place of NTT(y), both terms times 2^-32
+ * (a product with ones_poly), which invntt_tomont undoes. On scalar and sse2, whose
+ * pointwise product costs several times more (it would add 2-3% to sign) and whose
+ * stream is small, the attempt keeps y, one more vector. */
+#define SIGN_KEEPS_Y_scalar 1
+#define SIGN_KEEPS_Y_sse2 1
+#define SIGN_KEEPS_Y_avx2 0
+#define SIGN_KEEPS_Y_avx512 0
+#define SIGN_KEEPS_Y MLDSA_CAT3(SIGN_KEEPS_Y_, MLDSA_ISA, )
+
 /* The per-signature workspace: all secret, wiped once at the end. The vectors are worked
  * a row at a time where the algorithm allows: w1 lives only in its encoding (in ctilde_in),
- * the hint only as bits, and y only in the mask stream's bytes and NTT(y), which becomes z
- * in place. */
+ * the hint only as bits, and NTT(y) becomes z in place. */
 struct sign_ws {
   uint8_t rhopp_in[MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES]; /* K || rnd || mu */
   uint8_t rhopp[MLDSA_CRHBYTES];
@@ -134,11 +145,15 @@ struct sign_ws {
   uint8_t ctilde[MLDSA_CTILDEBYTES];
   uint8_t hint[MLDSA_K][MLDSA_N / 8]; /* h, one bit per coefficient */
   mldsa_polyvecl z;                   /* y, then NTT(y), then z */
+#if SIGN_KEEPS_Y
+  mldsa_polyvecl y;
+#endif
   mldsa_polyveck w0;                  /* LowBits(w), then r0, then r0 + c t0 */
   mldsa_poly c, t, u;                 /* NTT(c), two temporaries */
   mask_stream mask;                   /* y of this and the next attempts */
 };
 
+#if !SIGN_KEEPS_Y
 /* 1 in every coefficient: a pointwise Montgomery product with it multiplies by 2^-32. */
 static const mldsa_poly ones_poly = {{
 #define ONE8 1, 1, 1, 1, 1, 1, 1, 1
@@ -147,6 +162,7 @@ static const mldsa_poly ones_poly = {{
 #undef ONE64
 #undef ONE8
 }};
+#endif
 
 /* h (coefficients 0 or 1) as bits, without a branch or an address that depends on it. */
 static void hint_to_bits(uint8_t bits[MLDSA_N / 8], const int32_t h[MLDSA_N]) {
@@ -164,7 +180,12 @@ static void bits_to_hint(int32_t h[MLDSA_N], const uint8_t bits[MLDSA_N / 8]) {
 /* One attempt of the rejection loop; 1 when the attempt gives a signature. The
  * rejection decision of an attempt is public (FIPS 204 section 3.4), the rest secret. */
 static int sign_attempt(struct sign_ws *ws, const signing_key *k, t0_source t0) {
+#if SIGN_KEEPS_Y
+  expand_mask(&ws->y, &ws->mask, ws->rhopp);
+  ws->z = ws->y;
+#else
   expand_mask(&ws->z, &ws->mask, ws->rhopp);
+#endif
 
   /* w = A y a row at a time, split into high and low bits; w1 only encoded */
   vecl_ntt(&ws->z);
@@ -182,14 +203,19 @@ static int sign_attempt(struct sign_ws *ws, const signing_key *k, t0_source t0) 
   sample_in_ball(&ws->c, ws->ctilde, KERNEL(keccak_f1600_x1));
   KERNEL(ntt)(ws->c.c);
 
-  /* z = y + c s1 = INTT(c s1 + NTT(y)) in place of NTT(y) (both terms times 2^-32, which
-   * invntt_tomont undoes), must stay below gamma1 - beta */
+  /* z = y + c s1 (SIGN_KEEPS_Y above), must stay below gamma1 - beta */
   FOR_EACH_POLY(MLDSA_L, i) {
+#if SIGN_KEEPS_Y
+    KERNEL(pointwise_montgomery)(ws->z.v[i].c, ws->c.c, k->s1.v[i].c);
+    KERNEL(invntt_tomont)(ws->z.v[i].c);
+    KERNEL(add)(ws->z.v[i].c, ws->z.v[i].c, ws->y.v[i].c);
+#else
     KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, k->s1.v[i].c);
     KERNEL(pointwise_montgomery)(ws->z.v[i].c, ws->z.v[i].c, ones_poly.c);
     KERNEL(add)(ws->z.v[i].c, ws->z.v[i].c, ws->t.c);
     KERNEL(reduce32)(ws->z.v[i].c);
     KERNEL(invntt_tomont)(ws->z.v[i].c);
+#endif
     KERNEL(reduce32)(ws->z.v[i].c);
   }
   /* Each check's outcome is public, so an attempt stops at the first one that fails. */
@@ -256,7 +282,7 @@ static int sign_with(uint8_t *sig, const signing_key *k, t0_source t0, const uin
   }
   if (ret != MLDSA_OK) memset(sig, 0, MLDSA_SIGBYTES);
   mldsa_zeroize(&ws, sizeof ws);
-  mldsa_stack_wipe();
+  mldsa_stack_wipe_sign();
   return ret;
 }
 
