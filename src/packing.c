@@ -183,9 +183,11 @@ PACK_INLINE void unpack_coeffs(int32_t *restrict a, const uint8_t *restrict in, 
 #define T0_OFFSET (1 << (MLDSA_D - 1))
 
 /* The instances: one function per encoding, each the generic code at a constant width. */
-static void pack_t1_poly(uint8_t *out, const int32_t *a) { pack_coeffs(out, a, 10, 0, 0); }
+void pack_t1_poly(uint8_t out[MLDSA_POLYT1_PACKEDBYTES], const int32_t a[MLDSA_N]) {
+  pack_coeffs(out, a, 10, 0, 0);
+}
 static void unpack_t1_poly(int32_t *a, const uint8_t *in) { unpack_coeffs(a, in, 10, 0, 0); }
-static void pack_t0_poly(uint8_t *out, const int32_t *a) {
+void pack_t0_poly(uint8_t out[MLDSA_POLYT0_PACKEDBYTES], const int32_t a[MLDSA_N]) {
   pack_coeffs(out, a, MLDSA_D, T0_OFFSET, 1);
 }
 void unpack_t0_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYT0_PACKEDBYTES]) {
@@ -243,13 +245,13 @@ void pack_sk(uint8_t sk[MLDSA_SECRETKEYBYTES], const uint8_t rho[MLDSA_SEEDBYTES
   sk += MLDSA_SEEDBYTES;
   memcpy(sk, key, MLDSA_SEEDBYTES);
   sk += MLDSA_SEEDBYTES;
-  memcpy(sk, tr, MLDSA_TRBYTES);
+  if (tr != NULL) memcpy(sk, tr, MLDSA_TRBYTES);
   sk += MLDSA_TRBYTES;
   for (unsigned i = 0; i < MLDSA_L; ++i, sk += MLDSA_POLYETA_PACKEDBYTES)
     pack_eta_poly(sk, s1->v[i].c);
   for (unsigned i = 0; i < MLDSA_K; ++i, sk += MLDSA_POLYETA_PACKEDBYTES)
     pack_eta_poly(sk, s2->v[i].c);
-  pack_t0(sk, t0);
+  if (t0 != NULL) pack_t0(sk, t0);
 }
 
 int unpack_sk(uint8_t rho[MLDSA_SEEDBYTES], uint8_t key[MLDSA_SEEDBYTES],

@@ -44,36 +44,40 @@ static void expand_matrix(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
   FOR_EACH_POLY(MLDSA_L, j) KERNEL(ntt_reorder)(a->row[i].v[j].c);
 }
 
-/* t = A s1 + s2 with coefficients in [0, q), from s1 in NTT domain. */
-static void compute_t(mldsa_polyveck *t, const mldsa_matrix *a, const mldsa_polyvecl *s1hat,
-                      const mldsa_polyveck *s2) {
-  matrix_mul(t, a, s1hat);
-  veck_reduce32(t);
-  veck_invntt(t);
-  FOR_EACH_POLY(MLDSA_K, i) KERNEL(add)(t->v[i].c, t->v[i].c, s2->v[i].c);
-  veck_caddq(t);
-}
-
 /* ---- KeyGen_internal (Alg. 6) ---- */
 
-/* Everything secret keygen holds, in one place to be wiped once. */
+/* Where t0 of an encoded secret key starts. */
+#define SK_T0_OFFSET \
+  (2 * MLDSA_SEEDBYTES + MLDSA_TRBYTES + (MLDSA_L + MLDSA_K) * MLDSA_POLYETA_PACKEDBYTES)
+
+/* Everything secret keygen holds, in one place to be wiped once. t = A s1 + s2 is made
+ * a row at a time, straight into the encodings of t1 and t0. */
 struct keygen_ws {
   uint8_t seedbuf[MLDSA_SEEDBYTES + 2];
   uint8_t expanded[2 * MLDSA_SEEDBYTES + MLDSA_CRHBYTES]; /* rho || rho' || K */
-  mldsa_polyvecl s1, s1hat;
-  mldsa_polyveck s2, t1, t0;
+  mldsa_polyvecl s1;                                     /* s1, then NTT(s1) */
+  mldsa_polyveck s2;
+  mldsa_poly t, t0; /* a row of t: t1 and t0 */
 };
 
-/* From s1 and s2 in ws and A: t = A s1 + s2, (t1, t0) = Power2Round(t) into ws, then
- * pk = pkEncode(rho, t1) and tr = H(pk). ws->s1hat gets NTT(s1). */
-static void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], struct keygen_ws *ws,
-                        const mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
-  ws->s1hat = ws->s1;
-  vecl_ntt(&ws->s1hat);
-  compute_t(&ws->t1, a, &ws->s1hat, &ws->s2);
-  FOR_EACH_POLY(MLDSA_K, i)
-  KERNEL(power2round)(ws->t1.v[i].c, ws->t0.v[i].c, ws->t1.v[i].c);
-  pack_pk(pk, rho, &ws->t1);
+/* From s1 and s2 in ws and A: t = A s1 + s2 with coefficients in [0, q), (t1, t0) =
+ * Power2Round(t), pk = pkEncode(rho, t1), t0 encoded into t0_out (K polynomials, as in
+ * sk), and tr = H(pk). ws->s1 becomes NTT(s1). */
+static void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], uint8_t *t0_out,
+                        struct keygen_ws *ws, const mldsa_matrix *a,
+                        const uint8_t rho[MLDSA_SEEDBYTES]) {
+  vecl_ntt(&ws->s1);
+  memcpy(pk, rho, MLDSA_SEEDBYTES);
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL(pointwise_acc)(ws->t.c, a->row[i].v[0].c, ws->s1.v[0].c, MLDSA_L);
+    KERNEL(reduce32)(ws->t.c);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(add)(ws->t.c, ws->t.c, ws->s2.v[i].c);
+    KERNEL(caddq)(ws->t.c);
+    KERNEL(power2round)(ws->t.c, ws->t0.c, ws->t.c);
+    pack_t1_poly(pk + MLDSA_SEEDBYTES + i * MLDSA_POLYT1_PACKEDBYTES, ws->t.c);
+    pack_t0_poly(t0_out + i * MLDSA_POLYT0_PACKEDBYTES, ws->t0.c);
+  }
   SHAKE256(tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
 }
 
@@ -92,17 +96,15 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
   mldsa_matrix a;
   expand_s(&ws.s1, &ws.s2, rhoprime);
   expand_matrix(&a, rho);
-  make_public(pk, tr, &ws, &a, rho);
-  pack_sk(sk, rho, key, tr, &ws.s1, &ws.s2, &ws.t0);
+  /* sk = rho || K || tr || s1 || s2 || t0: s1 and s2 before NTT(s1), tr and t0 after */
+  pack_sk(sk, rho, key, NULL, &ws.s1, &ws.s2, NULL);
+  make_public(pk, tr, sk + SK_T0_OFFSET, &ws, &a, rho);
+  memcpy(sk + 2 * MLDSA_SEEDBYTES, tr, MLDSA_TRBYTES);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_stack_wipe();
 }
 
 /* ---- Sign_internal (Alg. 7), from mu ---- */
-
-/* Where t0 of an encoded secret key starts. */
-#define SK_T0_OFFSET \
-  (2 * MLDSA_SEEDBYTES + MLDSA_TRBYTES + (MLDSA_L + MLDSA_K) * MLDSA_POLYETA_PACKEDBYTES)
 
 /* What signing needs of the secret key, in the form the attempts use: the body of a
  * prepared secret key (with t0 beside it, prepared_secret below), and the one-shot
@@ -386,15 +388,13 @@ int ENTRY(verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk) {
 
 /* The import check of sk, whose s1, s2 are in ws and A = ExpandA(rho) in a: recompute
  * t1, t0, pk and H(pk); nonzero (secret until the caller declassifies it) when tr is not
- * H(pk) or sk's t0 is not the recomputed t0. ws->t0 gets the recomputed t0, ws->s1hat
- * NTT(s1). */
+ * H(pk) or sk's t0 is not the recomputed t0. ws->s1 becomes NTT(s1). */
 static int check_secret(uint8_t *pk, struct keygen_ws *ws, const mldsa_matrix *a,
                         const uint8_t rho[MLDSA_SEEDBYTES], const uint8_t tr[MLDSA_TRBYTES],
                         const uint8_t *sk) {
   uint8_t tr2[MLDSA_TRBYTES];
   uint8_t t0_packed[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES];
-  make_public(pk, tr2, ws, a, rho);
-  pack_t0(t0_packed, &ws->t0);
+  make_public(pk, tr2, t0_packed, ws, a, rho);
   /* The key is consistent when tr = H(pk) and its t0 is the recomputed one. */
   int bad = mldsa_ct_differ(tr, tr2, sizeof tr2);
   bad |= mldsa_ct_differ(t0_packed, sk + SK_T0_OFFSET, sizeof t0_packed);
@@ -465,7 +465,7 @@ static int prepare_secret(mldsa_prepared_secret_key *out, const uint8_t *sk) {
   int bad = unpack_sk(ps->k.rho, ps->k.key, ps->hdr.tr, &ws.s1, &ws.s2, &ps->t0, sk);
   expand_matrix(&ps->k.a, ps->k.rho);
   bad |= check_secret(pk, &ws, &ps->k.a, ps->k.rho, ps->hdr.tr, sk);
-  ps->k.s1 = ws.s1hat;
+  ps->k.s1 = ws.s1; /* NTT(s1) */
   ps->k.s2 = ws.s2;
   veck_ntt(&ps->k.s2);
   veck_ntt(&ps->t0);
