@@ -125,32 +125,32 @@ typedef struct {
   const uint8_t *packed;
 } t0_source;
 
-/* z = y + c s1 needs y after NTT(y) went into A y. Where the pointwise product is cheap
- * (avx2, avx512: a few hundred instructions) and the mask stream large (W = 4, 8), the
- * attempt keeps no y: z = INTT(c s1 + NTT(y)) in place of NTT(y), both terms times 2^-32
- * (a product with ones_poly), which invntt_tomont undoes. On scalar and sse2, whose
- * pointwise product costs several times more (it would add 2-3% to sign) and whose
- * stream is small, the attempt keeps y, one more vector. */
+/* z = y + c s1 needs y after NTT(y) went into A y. ML-DSA-87 on avx512, the largest
+ * set with the largest mask stream (8 polynomials), keeps no y: z = INTT(c s1 + NTT(y))
+ * in place of NTT(y), both terms times 2^-32 (a product with ones_poly), which
+ * invntt_tomont undoes; that keeps its sign 7 KiB further below 112 KiB of stack. Every
+ * other case keeps y, one more vector: the extra product and reduction per polynomial
+ * would cost 2-3% of sign (measured: callgrind on scalar and sse2, rdtsc on avx2 and
+ * avx512), and their stacks have room. */
 #define SIGN_KEEPS_Y_scalar 1
 #define SIGN_KEEPS_Y_sse2 1
-#define SIGN_KEEPS_Y_avx2 0
-#define SIGN_KEEPS_Y_avx512 0
+#define SIGN_KEEPS_Y_avx2 1
+#define SIGN_KEEPS_Y_avx512 (MLDSA_MODE != 87)
 #define SIGN_KEEPS_Y MLDSA_CAT3(SIGN_KEEPS_Y_, MLDSA_ISA, )
-
 /* The per-signature workspace: all secret, wiped once at the end. The vectors are worked
  * a row at a time where the algorithm allows: w1 lives only in its encoding (in ctilde_in),
- * the hint only as bits, and NTT(y) becomes z in place. */
+ * NTT(y) becomes z in place, and the hint is made again, into w0, once an attempt is
+ * accepted. */
 struct sign_ws {
   uint8_t rhopp_in[MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES]; /* K || rnd || mu */
   uint8_t rhopp[MLDSA_CRHBYTES];
   uint8_t ctilde_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES]; /* mu || w1 */
   uint8_t ctilde[MLDSA_CTILDEBYTES];
-  uint8_t hint[MLDSA_K][MLDSA_N / 8]; /* h, one bit per coefficient */
   mldsa_polyvecl z;                   /* y, then NTT(y), then z */
 #if SIGN_KEEPS_Y
   mldsa_polyvecl y;
 #endif
-  mldsa_polyveck w0;                  /* LowBits(w), then r0, then r0 + c t0 */
+  mldsa_polyveck w0; /* LowBits(w), then r0, then r0 + c t0, then the hint h */
   mldsa_poly c, t, u;                 /* NTT(c), two temporaries */
   mask_stream mask;                   /* y of this and the next attempts */
 };
@@ -165,19 +165,6 @@ static const mldsa_poly ones_poly = {{
 #undef ONE8
 }};
 #endif
-
-/* h (coefficients 0 or 1) as bits, without a branch or an address that depends on it. */
-static void hint_to_bits(uint8_t bits[MLDSA_N / 8], const int32_t h[MLDSA_N]) {
-  for (unsigned j = 0; j < MLDSA_N / 8; ++j) {
-    uint32_t b = 0;
-    for (unsigned t = 0; t < 8; ++t) b |= ((uint32_t)h[8 * j + t] & 1) << t;
-    bits[j] = (uint8_t)b;
-  }
-}
-
-static void bits_to_hint(int32_t h[MLDSA_N], const uint8_t bits[MLDSA_N / 8]) {
-  for (unsigned j = 0; j < MLDSA_N; ++j) h[j] = (bits[j / 8] >> (j % 8)) & 1;
-}
 
 /* One attempt of the rejection loop; 1 when the attempt gives a signature. The
  * rejection decision of an attempt is public (FIPS 204 section 3.4), the rest secret. */
@@ -252,8 +239,7 @@ static int sign_attempt(struct sign_ws *ws, const signing_key *k, t0_source t0) 
     reject |= KERNEL(chknorm)(ws->t.c, MLDSA_GAMMA2);
     KERNEL(add)(ws->w0.v[i].c, ws->w0.v[i].c, ws->t.c);
     unpack_w1_poly(ws->u.c, ws->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES);
-    ones += KERNEL_G2(make_hint)(ws->u.c, ws->w0.v[i].c, ws->u.c);
-    hint_to_bits(ws->hint[i], ws->u.c);
+    ones += KERNEL_G2(make_hint)(ws->u.c, ws->w0.v[i].c, ws->u.c); /* counted only */
   }
   if (MLDSA_CT_PUBLIC(reject)) return 0;
   return MLDSA_CT_PUBLIC(ones <= MLDSA_OMEGA);
@@ -275,8 +261,12 @@ static int sign_with(uint8_t *sig, const signing_key *k, t0_source t0, const uin
 
   for (unsigned attempt = 0; attempt < MLDSA_MAX_SIGN_ATTEMPTS; ++attempt) {
     if (sign_attempt(&ws, k, t0)) {
-      MLDSA_CT_DECLASSIFY(ws.hint, sizeof ws.hint); /* accepted: the hint is in sig */
-      FOR_EACH_POLY(MLDSA_K, i) bits_to_hint(ws.w0.v[i].c, ws.hint[i]); /* w0 is done */
+      /* the hint again, into w0 (r0 + c t0, no longer needed), from w1's encoding */
+      FOR_EACH_POLY(MLDSA_K, i) {
+        unpack_w1_poly(ws.u.c, ws.ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES);
+        KERNEL_G2(make_hint)(ws.w0.v[i].c, ws.w0.v[i].c, ws.u.c);
+      }
+      MLDSA_CT_DECLASSIFY(&ws.w0, sizeof ws.w0); /* accepted: the hint is in sig */
       pack_sig(sig, ws.ctilde, &ws.z, &ws.w0);
       ret = MLDSA_OK;
       break;
