@@ -16,9 +16,7 @@
 #define SHAKE128X_SQUEEZE KERNEL(shake128x_squeezeblocks)
 #define SHAKE256X_SQUEEZE KERNEL(shake256x_squeezeblocks)
 
-/* Blocks squeezed up front: enough for almost every stream, then one block at a time. */
-#define A_BLOCKS 5    /* 840 bytes = 280 candidates for 256 coefficients (p = 0.999) */
-#define S_BLOCKS 2    /* 272 bytes = 544 half-bytes for 256 coefficients */
+/* ExpandMask: the blocks of one polynomial, squeezed at once. */
 #define Y_BLOCKS MLDSA_MASK_BLOCKS
 
 /* The samplers' inner loops are kernels of this ISA (kernels.h): RejNTTPoly's 23-bit
@@ -40,7 +38,6 @@
 #endif
 
 typedef unsigned (*rejection_fn)(int32_t *a, unsigned n, const uint8_t *buf, size_t len);
-typedef void (*squeeze_fn)(uint8_t *const *out, size_t nblocks, mldsa_keccakx *st, unsigned n);
 
 /* seed = prefix || two little-endian bytes (j, i) of FIPS 204's IntegerToBytes. */
 static void make_seed(uint8_t *seed, const uint8_t *prefix, size_t len, unsigned lo,
@@ -50,71 +47,252 @@ static void make_seed(uint8_t *seed, const uint8_t *prefix, size_t len, unsigned
   seed[len + 1] = (uint8_t)hi;
 }
 
-/* Fill poly[0..n-1] by rejection sampling from the n streams of st: `blocks` blocks up
- * front, then one more block of every stream while any polynomial is short. Whether a
- * polynomial is full depends only on the accept pattern, which is public. */
-static void rejection_sample(int32_t *const *poly, unsigned n, mldsa_keccakx *st,
-                             uint8_t *const *out, size_t blocks, size_t rate,
-                             squeeze_fn squeeze, rejection_fn rejection) {
-  unsigned count[W], done = 1;
-  squeeze(out, blocks, st, n);
-  for (unsigned j = 0; j < n; ++j) {
-    count[j] = rejection(poly[j], 0, out[j], blocks * rate);
-    done &= count[j] == MLDSA_N;
+/* ---- the lane scheduler ----
+ *
+ * The SHAKE streams of an operation that do not depend on each other share this ISA's
+ * batched permutation: ExpandA's K L streams (SHAKE128), ExpandS's L + K (SHAKE256), and
+ * hashes of any length beside them (tr = H(pk) in verify). Each lane runs one stream at a
+ * time and takes the next pending one as soon as its stream is done, whatever its rate,
+ * so lanes idle only at the very end. A stream is absorbed and squeezed one block at a
+ * time in its own lane (its bytes are exactly those of the one-stream SHAKE), and each
+ * squeezed block goes straight to its consumer: the rejection sampler of its polynomial
+ * (168 bytes are 56 whole 3-byte candidates, 136 bytes 272 half-bytes, so sampling block
+ * by block accepts exactly what sampling the concatenation does), or a hash's output.
+ *
+ * Which lane runs which stream, and when a stream ends, depend only on public data: the
+ * order of the jobs and the accept pattern of the samplers (public, FIPS 204 section
+ * 3.4). The state and the block buffer hold ExpandS's secret streams and are wiped. */
+
+/* A hash that left the batch: its sponge and the input it has not absorbed yet. */
+struct hash_rest {
+  mldsa_keccak sponge;
+  const uint8_t *in;
+  size_t inlen;
+  int left;
+};
+
+typedef struct {
+  const uint8_t *in[2]; /* the input, in up to two parts */
+  size_t inlen[2];
+  unsigned rate;
+  /* a hash (one input part) leaves the batch after this many blocks (0: never) and is
+   * finished on the single-state permutation from *rest */
+  size_t batch_blocks;
+  struct hash_rest *rest;
+  int32_t *poly; /* a sampler's polynomial (with rejection), or NULL for a hash */
+  rejection_fn rejection;
+  uint8_t *out; /* a hash's output, outlen <= rate bytes */
+  size_t outlen;
+} shake_job;
+
+/* What a lane is doing: its job, where its input stands, whether the next permutation
+ * gives output, and the sampler's count. */
+typedef struct {
+  shake_job job;
+  uint8_t seed[MLDSA_CRHBYTES + 2]; /* the job's seed, when it has one */
+  unsigned part, count, busy, squeezing;
+  size_t off, blocks;
+} lane_state;
+
+/* The jobs of an operation, in order: the hash (tr = H(pk)) first, the longest stream,
+ * then ExpandA's, then ExpandS's; any of them may be absent. */
+typedef struct {
+  unsigned n_hash, n_a, n_s;
+  const uint8_t *hash_in;
+  size_t hash_inlen;
+  uint8_t *hash_out;
+  size_t hash_batch_blocks;
+  struct hash_rest *hash_rest;
+  mldsa_matrix *a;
+  const uint8_t *rho;
+  mldsa_polyvecl *s1;
+  mldsa_polyveck *s2;
+  const uint8_t *rhoprime;
+} job_list;
+
+static void make_job(lane_state *ln, const job_list *jl, unsigned k) {
+  shake_job *jb = &ln->job;
+  memset(jb, 0, sizeof *jb);
+  if (k < jl->n_hash) {
+    jb->in[0] = jl->hash_in;
+    jb->inlen[0] = jl->hash_inlen;
+    jb->rate = MLDSA_SHAKE256_RATE;
+    jb->out = jl->hash_out;
+    jb->outlen = MLDSA_TRBYTES;
+    jb->batch_blocks = jl->hash_batch_blocks;
+    jb->rest = jl->hash_rest;
+    return;
   }
-  while (!done) {
-    squeeze(out, 1, st, n);
-    done = 1;
-    for (unsigned j = 0; j < n; ++j) {
-      count[j] = rejection(poly[j], count[j], out[j], rate);
-      done &= count[j] == MLDSA_N;
+  k -= jl->n_hash;
+  if (k < jl->n_a) {
+    unsigned row = k / MLDSA_L, col = k % MLDSA_L;
+    make_seed(ln->seed, jl->rho, MLDSA_SEEDBYTES, col, row);
+    jb->inlen[0] = MLDSA_SEEDBYTES + 2;
+    jb->rate = MLDSA_SHAKE128_RATE;
+    jb->poly = jl->a->row[row].v[col].c;
+    jb->rejection = REJ_UNIFORM;
+  } else {
+    unsigned r = k - jl->n_a;
+    make_seed(ln->seed, jl->rhoprime, MLDSA_CRHBYTES, r & 0xFF, r >> 8);
+    jb->inlen[0] = MLDSA_CRHBYTES + 2;
+    jb->rate = MLDSA_SHAKE256_RATE;
+    jb->poly = r < MLDSA_L ? jl->s1->v[r].c : jl->s2->v[r - MLDSA_L].c;
+    jb->rejection = REJ_ETA;
+  }
+  jb->in[0] = ln->seed;
+}
+
+/* XOR the lane's next input block into lane j, padded (SHAKE domain bits 1111, then
+ * pad10*1) when the input ends in it; then the next permutation gives output. Returns 1
+ * instead when a hash has had its blocks in the batch: its state leaves the lane for
+ * jb->rest, where the single-state permutation finishes it (finish_hash). */
+static int absorb_block(mldsa_keccakx *st, unsigned j, lane_state *ln, uint8_t *blk) {
+  const shake_job *jb = &ln->job;
+  size_t n = 0;
+  if (jb->batch_blocks != 0 && ln->blocks == jb->batch_blocks) {
+    struct hash_rest *r = jb->rest;
+    for (unsigned i = 0; i < 25; ++i) r->sponge.s[i] = st->s[i * W + j];
+    r->sponge.pos = 0;
+    r->sponge.rate = jb->rate;
+    r->sponge.perm = KERNEL(keccak_f1600_x1);
+    r->in = jb->in[0] + ln->off; /* one part: ln->part is 0 */
+    r->inlen = jb->inlen[0] - ln->off;
+    r->left = 1;
+    return 1;
+  }
+  ++ln->blocks;
+  while (n < jb->rate && ln->part < 2) {
+    size_t left = jb->inlen[ln->part] - ln->off, take = left < jb->rate - n ? left : jb->rate - n;
+    if (take) memcpy(blk + n, jb->in[ln->part] + ln->off, take);
+    n += take;
+    ln->off += take;
+    if (ln->off == jb->inlen[ln->part]) {
+      ++ln->part;
+      ln->off = 0;
     }
   }
+  if (n < jb->rate) { /* the last block: the input ended in it */
+    memset(blk + n, 0, jb->rate - n);
+    blk[n] ^= 0x1F;
+    blk[jb->rate - 1] ^= 0x80;
+    ln->squeezing = 1;
+  }
+  for (unsigned i = 0; i < jb->rate / 8; ++i) st->s[i * W + j] ^= mldsa_load64_le(blk + 8 * i);
+  return 0;
+}
+
+static void start_job(mldsa_keccakx *st, unsigned j, lane_state *ln, const job_list *jl,
+                      unsigned k, uint8_t *blk) {
+  make_job(ln, jl, k);
+  ln->part = ln->count = ln->squeezing = 0;
+  ln->off = ln->blocks = 0;
+  ln->busy = 1;
+  for (unsigned i = 0; i < 25; ++i) st->s[i * W + j] = 0;
+  (void)absorb_block(st, j, ln, blk); /* batch_blocks is never 0 here: nothing leaves */
+}
+
+static void run_jobs(const job_list *jl) {
+  mldsa_keccakx st;
+  lane_state ln[W];
+  uint8_t blk[MLDSA_SHAKE128_RATE];
+  const unsigned total = jl->n_hash + jl->n_a + jl->n_s;
+  unsigned next = 0, busy = 0;
+  memset(&st, 0, sizeof st);
+  for (unsigned j = 0; j < W; ++j) {
+    ln[j].busy = 0;
+    if (next < total) {
+      start_job(&st, j, &ln[j], jl, next++, blk);
+      ++busy;
+    }
+  }
+  while (busy) {
+    KERNEL(keccakx_permute)(&st, busy);
+    for (unsigned j = 0; j < W; ++j) {
+      lane_state *l = &ln[j];
+      if (!l->busy) continue;
+      const shake_job *jb = &l->job;
+      int done;
+      if (!l->squeezing) { /* the next block in, or the hash leaves the batch */
+        if (!absorb_block(&st, j, l, blk)) continue;
+        done = 1;
+      } else { /* a block out, to its consumer */
+        for (unsigned i = 0; i < jb->rate / 8; ++i)
+          mldsa_store64_le(blk + 8 * i, st.s[i * W + j]);
+        if (jb->poly != NULL) {
+          l->count = jb->rejection(jb->poly, l->count, blk, jb->rate);
+          done = l->count == MLDSA_N;
+        } else {
+          memcpy(jb->out, blk, jb->outlen);
+          done = 1;
+        }
+      }
+      if (done) {
+        l->busy = 0;
+        --busy;
+        if (next < total) {
+          start_job(&st, j, l, jl, next++, blk);
+          ++busy;
+        }
+      }
+    }
+  }
+  mldsa_zeroize(&st, sizeof st);
+  mldsa_zeroize(ln, sizeof ln);
+  mldsa_zeroize(blk, sizeof blk);
 }
 
 void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
-  mldsa_keccakx st;
-  uint8_t seed[W][MLDSA_SEEDBYTES + 2], buf[W][A_BLOCKS * MLDSA_SHAKE128_RATE];
-  const uint8_t *in[W];
-  uint8_t *out[W];
-  int32_t *poly[W];
-  for (unsigned start = 0; start < MLDSA_K * MLDSA_L; start += W) {
-    unsigned n = MLDSA_K * MLDSA_L - start < W ? MLDSA_K * MLDSA_L - start : W;
-    for (unsigned j = 0; j < n; ++j) {
-      unsigned row = (start + j) / MLDSA_L, col = (start + j) % MLDSA_L;
-      make_seed(seed[j], rho, MLDSA_SEEDBYTES, col, row);
-      in[j] = seed[j];
-      out[j] = buf[j];
-      poly[j] = a->row[row].v[col].c;
-    }
-    SHAKE128X_ABSORB(&st, in, MLDSA_SEEDBYTES + 2, n);
-    rejection_sample(poly, n, &st, out, A_BLOCKS, MLDSA_SHAKE128_RATE, SHAKE128X_SQUEEZE,
-                     REJ_UNIFORM);
+  job_list jl = {0};
+  jl.n_a = MLDSA_K * MLDSA_L;
+  jl.a = a;
+  jl.rho = rho;
+  run_jobs(&jl);
+}
+
+/* tr = H(pk) beside ExpandA: the hash takes lanes that ExpandA leaves free in its last
+ * round of W streams (about 5 blocks each), as many rounds of one lane as there are free
+ * lanes, and the single-state permutation finishes it; with no free lane it runs there
+ * alone (ExpandA fills every lane: ML-DSA-44 and -87 on 8 lanes). A longer stay in the
+ * batch would add a round of mostly idle lanes. */
+#define A_ROUND_BLOCKS 5
+void expand_a_tr(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES],
+                 uint8_t tr[MLDSA_TRBYTES], const uint8_t *pk) {
+  const unsigned n_a = MLDSA_K * MLDSA_L, rounds = (n_a + W - 1) / W, free = rounds * W - n_a;
+  struct hash_rest rest;
+  job_list jl = {0};
+  jl.n_a = n_a;
+  jl.a = a;
+  jl.rho = rho;
+  rest.left = 0;
+  if (free != 0) {
+    jl.n_hash = 1;
+    jl.hash_in = pk;
+    jl.hash_inlen = MLDSA_PUBLICKEYBYTES;
+    jl.hash_out = tr;
+    jl.hash_batch_blocks = (size_t)(free < rounds ? free : rounds) * A_ROUND_BLOCKS;
+    jl.hash_rest = &rest;
+  }
+  run_jobs(&jl);
+  if (free == 0) {
+    mldsa_shake256_with(KERNEL(keccak_f1600_x1), tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
+  } else if (rest.left) {
+    mldsa_shake_absorb(&rest.sponge, rest.in, rest.inlen);
+    mldsa_shake_finalize(&rest.sponge);
+    mldsa_shake_squeeze(&rest.sponge, tr, MLDSA_TRBYTES);
   }
 }
 
-void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
-  mldsa_keccakx st;
-  uint8_t seed[W][MLDSA_CRHBYTES + 2], buf[W][S_BLOCKS * MLDSA_SHAKE256_RATE];
-  const uint8_t *in[W];
-  uint8_t *out[W];
-  int32_t *poly[W];
-  for (unsigned start = 0; start < MLDSA_L + MLDSA_K; start += W) {
-    unsigned n = MLDSA_L + MLDSA_K - start < W ? MLDSA_L + MLDSA_K - start : W;
-    for (unsigned j = 0; j < n; ++j) {
-      unsigned r = start + j;
-      make_seed(seed[j], rhoprime, MLDSA_CRHBYTES, r & 0xFF, r >> 8);
-      in[j] = seed[j];
-      out[j] = buf[j];
-      poly[j] = r < MLDSA_L ? s1->v[r].c : s2->v[r - MLDSA_L].c;
-    }
-    SHAKE256X_ABSORB(&st, in, MLDSA_CRHBYTES + 2, n);
-    rejection_sample(poly, n, &st, out, S_BLOCKS, MLDSA_SHAKE256_RATE, SHAKE256X_SQUEEZE,
-                     REJ_ETA);
-  }
-  mldsa_zeroize(&st, sizeof st);
-  mldsa_zeroize(seed, sizeof seed);
-  mldsa_zeroize(buf, sizeof buf);
+void expand_a_s(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], mldsa_polyvecl *s1,
+                mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
+  job_list jl = {0};
+  jl.n_a = MLDSA_K * MLDSA_L;
+  jl.a = a;
+  jl.rho = rho;
+  jl.n_s = MLDSA_L + MLDSA_K;
+  jl.s1 = s1;
+  jl.s2 = s2;
+  jl.rhoprime = rhoprime;
+  run_jobs(&jl);
 }
 
 void mask_stream_init(mask_stream *ms) {

@@ -49,6 +49,10 @@ static inline void squeezeblocks(uint8_t *const *out, size_t nblocks, uint64_t *
 }
 
 #define MLDSA_DEFINE_KECCAKX(isa)                                                                  \
+  void mldsa_keccakx_permute_##isa(mldsa_keccakx *st, unsigned lanes) {                            \
+    MLDSA_COUNT_BATCH(lanes);                                                                      \
+    mldsa_keccak_f1600_batch_##isa(st->s);                                                         \
+  }                                                                                                \
   void mldsa_shake128x_absorb_##isa(mldsa_keccakx *st, const uint8_t *const *in, size_t inlen,     \
                                     unsigned n) {                                                  \
     absorb(st->s, MLDSA_KECCAKX_W_##isa, mldsa_keccak_f1600_batch_##isa, MLDSA_SHAKE128_RATE, in,  \

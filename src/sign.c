@@ -37,11 +37,16 @@ static void matrix_mul(mldsa_polyveck *w, const mldsa_matrix *a, const mldsa_pol
   KERNEL(pointwise_acc)(w->v[i].c, a->row[i].v[0].c, v->v[0].c, MLDSA_L);
 }
 
+/* A from ExpandA into this ISA's NTT order. */
+static void reorder_matrix(mldsa_matrix *a) {
+  FOR_EACH_POLY(MLDSA_K, i)
+  FOR_EACH_POLY(MLDSA_L, j) KERNEL(ntt_reorder)(a->row[i].v[j].c);
+}
+
 /* ExpandA, then into this ISA's NTT order. */
 static void expand_matrix(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
   expand_a(a, rho);
-  FOR_EACH_POLY(MLDSA_K, i)
-  FOR_EACH_POLY(MLDSA_L, j) KERNEL(ntt_reorder)(a->row[i].v[j].c);
+  reorder_matrix(a);
 }
 
 /* ---- KeyGen_internal (Alg. 6) ---- */
@@ -94,8 +99,8 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
   MLDSA_CT_DECLASSIFY(ws.expanded, MLDSA_SEEDBYTES); /* rho: public, part of pk */
 
   mldsa_matrix a;
-  expand_s(&ws.s1, &ws.s2, rhoprime);
-  expand_matrix(&a, rho);
+  expand_a_s(&a, rho, &ws.s1, &ws.s2, rhoprime); /* ExpandS in ExpandA's batches */
+  reorder_matrix(&a);
   /* sk = rho || K || tr || s1 || s2 || t0: s1 and s2 before NTT(s1), tr and t0 after */
   pack_sk(sk, rho, key, NULL, &ws.s1, &ws.s2, NULL);
   make_public(pk, tr, sk + SK_T0_OFFSET, &ws, &a, rho);
@@ -313,14 +318,20 @@ typedef struct {
   mldsa_polyveck t1; /* NTT(t1 2^d), this ISA's order */
 } verifying_key;
 
-static void make_verifying_key(verifying_key *k, const uint8_t *pk) {
+/* The verifying key of pk, and tr = H(pk) into tr unless it is NULL: hashed in the same
+ * batched permutations as ExpandA. */
+static void make_verifying_key(verifying_key *k, uint8_t *tr, const uint8_t *pk) {
   uint8_t rho[MLDSA_SEEDBYTES];
   unpack_pk(rho, &k->t1, pk);
   FOR_EACH_POLY(MLDSA_K, i) {
     KERNEL(shiftl)(k->t1.v[i].c);
     KERNEL(ntt)(k->t1.v[i].c);
   }
-  expand_matrix(&k->a, rho);
+  if (tr != NULL)
+    expand_a_tr(&k->a, rho, tr, pk);
+  else
+    expand_a(&k->a, rho);
+  reorder_matrix(&k->a);
 }
 
 /* A signature decoded, and z checked against gamma1 - beta. */
@@ -370,7 +381,17 @@ int ENTRY(verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk) {
   decoded_sig d;
   verifying_key k;
   if (decode_sig(&d, sig) != 0) return MLDSA_ERR_VERIFY;
-  make_verifying_key(&k, pk);
+  make_verifying_key(&k, NULL, pk);
+  return verify_with(&k, &d, mu);
+}
+
+int ENTRY(verify_pk)(const uint8_t *sig, const uint8_t *pk, mldsa_mu_fn mu_of, const void *arg) {
+  decoded_sig d;
+  verifying_key k;
+  uint8_t tr[MLDSA_TRBYTES], mu[MLDSA_CRHBYTES];
+  if (decode_sig(&d, sig) != 0) return MLDSA_ERR_VERIFY;
+  make_verifying_key(&k, tr, pk);
+  mu_of(mu, tr, arg);
   return verify_with(&k, &d, mu);
 }
 
@@ -435,8 +456,7 @@ _Static_assert(_Alignof(prepared_secret) <= _Alignof(mldsa_prepared_secret_key),
 
 static void prepare_public(mldsa_prepared_public_key *out, const uint8_t *pk) {
   prepared_public *pp = (prepared_public *)out;
-  SHAKE256(pp->hdr.tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
-  make_verifying_key(&pp->k, pk);
+  make_verifying_key(&pp->k, pp->hdr.tr, pk);
 }
 
 static int verify_prepared(const mldsa_prepared_public_key *in, const uint8_t *sig,
@@ -483,6 +503,7 @@ const mldsa_backend ENTRY(backend) = {
     ENTRY(keygen),
     ENTRY(sign),
     ENTRY(verify),
+    ENTRY(verify_pk),
     ENTRY(public_from_secret),
     MLDSA_CAT3(MLDSA_ISA_ID_, MLDSA_ISA, ),
     prepare_public,
