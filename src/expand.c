@@ -16,6 +16,9 @@
 #define SHAKE128X_SQUEEZE KERNEL(shake128x_squeezeblocks)
 #define SHAKE256X_SQUEEZE KERNEL(shake256x_squeezeblocks)
 
+/* ExpandA alone: blocks squeezed up front, enough for almost every stream, then one
+ * block at a time. */
+#define A_BLOCKS 5    /* 840 bytes = 280 candidates for 256 coefficients (p = 0.999) */
 /* ExpandMask: the blocks of one polynomial, squeezed at once. */
 #define Y_BLOCKS MLDSA_MASK_BLOCKS
 
@@ -38,6 +41,7 @@
 #endif
 
 typedef unsigned (*rejection_fn)(int32_t *a, unsigned n, const uint8_t *buf, size_t len);
+typedef void (*squeeze_fn)(uint8_t *const *out, size_t nblocks, mldsa_keccakx *st, unsigned n);
 
 /* seed = prefix || two little-endian bytes (j, i) of FIPS 204's IntegerToBytes. */
 static void make_seed(uint8_t *seed, const uint8_t *prefix, size_t len, unsigned lo,
@@ -45,6 +49,52 @@ static void make_seed(uint8_t *seed, const uint8_t *prefix, size_t len, unsigned
   memcpy(seed, prefix, len);
   seed[len] = (uint8_t)lo;
   seed[len + 1] = (uint8_t)hi;
+}
+
+/* Fill poly[0..n-1] by rejection sampling from the n streams of st: `blocks` blocks up
+ * front, then one more block of every stream while any polynomial is short. Whether a
+ * polynomial is full depends only on the accept pattern, which is public. */
+static void rejection_sample(int32_t *const *poly, unsigned n, mldsa_keccakx *st,
+                             uint8_t *const *out, size_t blocks, size_t rate,
+                             squeeze_fn squeeze, rejection_fn rejection) {
+  unsigned count[W], done = 1;
+  squeeze(out, blocks, st, n);
+  for (unsigned j = 0; j < n; ++j) {
+    count[j] = rejection(poly[j], 0, out[j], blocks * rate);
+    done &= count[j] == MLDSA_N;
+  }
+  while (!done) {
+    squeeze(out, 1, st, n);
+    done = 1;
+    for (unsigned j = 0; j < n; ++j) {
+      count[j] = rejection(poly[j], count[j], out[j], rate);
+      done &= count[j] == MLDSA_N;
+    }
+  }
+}
+
+/* ExpandA alone, W streams at a time with A_BLOCKS squeezed at once: where no other
+ * stream shares its batches (sign, import, verify when ExpandA fills every lane), fewer
+ * calls than the lane scheduler's block at a time. */
+void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
+  mldsa_keccakx st;
+  uint8_t seed[W][MLDSA_SEEDBYTES + 2], buf[W][A_BLOCKS * MLDSA_SHAKE128_RATE];
+  const uint8_t *in[W];
+  uint8_t *out[W];
+  int32_t *poly[W];
+  for (unsigned start = 0; start < MLDSA_K * MLDSA_L; start += W) {
+    unsigned n = MLDSA_K * MLDSA_L - start < W ? MLDSA_K * MLDSA_L - start : W;
+    for (unsigned j = 0; j < n; ++j) {
+      unsigned row = (start + j) / MLDSA_L, col = (start + j) % MLDSA_L;
+      make_seed(seed[j], rho, MLDSA_SEEDBYTES, col, row);
+      in[j] = seed[j];
+      out[j] = buf[j];
+      poly[j] = a->row[row].v[col].c;
+    }
+    SHAKE128X_ABSORB(&st, in, MLDSA_SEEDBYTES + 2, n);
+    rejection_sample(poly, n, &st, out, A_BLOCKS, MLDSA_SHAKE128_RATE, SHAKE128X_SQUEEZE,
+                     REJ_UNIFORM);
+  }
 }
 
 /* ---- the lane scheduler ----
@@ -72,11 +122,11 @@ struct hash_rest {
 };
 
 typedef struct {
-  const uint8_t *in[2]; /* the input, in up to two parts */
-  size_t inlen[2];
+  const uint8_t *in; /* the input */
+  size_t inlen;
   unsigned rate;
-  /* a hash (one input part) leaves the batch after this many blocks (0: never) and is
-   * finished on the single-state permutation from *rest */
+  /* a hash leaves the batch after this many blocks (0: never) and is finished on the
+   * single-state permutation from *rest */
   size_t batch_blocks;
   struct hash_rest *rest;
   int32_t *poly; /* a sampler's polynomial (with rejection), or NULL for a hash */
@@ -90,7 +140,7 @@ typedef struct {
 typedef struct {
   shake_job job;
   uint8_t seed[MLDSA_CRHBYTES + 2]; /* the job's seed, when it has one */
-  unsigned part, count, busy, squeezing;
+  unsigned count, busy, squeezing;
   size_t off, blocks;
 } lane_state;
 
@@ -114,8 +164,8 @@ static void make_job(lane_state *ln, const job_list *jl, unsigned k) {
   shake_job *jb = &ln->job;
   memset(jb, 0, sizeof *jb);
   if (k < jl->n_hash) {
-    jb->in[0] = jl->hash_in;
-    jb->inlen[0] = jl->hash_inlen;
+    jb->in = jl->hash_in;
+    jb->inlen = jl->hash_inlen;
     jb->rate = MLDSA_SHAKE256_RATE;
     jb->out = jl->hash_out;
     jb->outlen = MLDSA_TRBYTES;
@@ -127,19 +177,40 @@ static void make_job(lane_state *ln, const job_list *jl, unsigned k) {
   if (k < jl->n_a) {
     unsigned row = k / MLDSA_L, col = k % MLDSA_L;
     make_seed(ln->seed, jl->rho, MLDSA_SEEDBYTES, col, row);
-    jb->inlen[0] = MLDSA_SEEDBYTES + 2;
+    jb->inlen = MLDSA_SEEDBYTES + 2;
     jb->rate = MLDSA_SHAKE128_RATE;
     jb->poly = jl->a->row[row].v[col].c;
     jb->rejection = REJ_UNIFORM;
   } else {
     unsigned r = k - jl->n_a;
     make_seed(ln->seed, jl->rhoprime, MLDSA_CRHBYTES, r & 0xFF, r >> 8);
-    jb->inlen[0] = MLDSA_CRHBYTES + 2;
+    jb->inlen = MLDSA_CRHBYTES + 2;
     jb->rate = MLDSA_SHAKE256_RATE;
     jb->poly = r < MLDSA_L ? jl->s1->v[r].c : jl->s2->v[r - MLDSA_L].c;
     jb->rejection = REJ_ETA;
   }
-  jb->in[0] = ln->seed;
+  jb->in = ln->seed;
+}
+
+/* Lane j's rate words (stride W in the state) XORed with, or stored to, bytes; the
+ * two rates as constants, so that each loop is unrolled. */
+static inline void lane_xor_words(uint64_t *s, const uint8_t *p, unsigned words) {
+  for (unsigned i = 0; i < words; ++i) s[i * W] ^= mldsa_load64_le(p + 8 * i);
+}
+static inline void lane_store_words(uint8_t *p, const uint64_t *s, unsigned words) {
+  for (unsigned i = 0; i < words; ++i) mldsa_store64_le(p + 8 * i, s[i * W]);
+}
+static void lane_xor_block(uint64_t *s, const uint8_t *p, unsigned rate) {
+  if (rate == MLDSA_SHAKE128_RATE)
+    lane_xor_words(s, p, MLDSA_SHAKE128_RATE / 8);
+  else
+    lane_xor_words(s, p, MLDSA_SHAKE256_RATE / 8);
+}
+static void lane_store_block(uint8_t *p, const uint64_t *s, unsigned rate) {
+  if (rate == MLDSA_SHAKE128_RATE)
+    lane_store_words(p, s, MLDSA_SHAKE128_RATE / 8);
+  else
+    lane_store_words(p, s, MLDSA_SHAKE256_RATE / 8);
 }
 
 /* XOR the lane's next input block into lane j, padded (SHAKE domain bits 1111, then
@@ -148,43 +219,41 @@ static void make_job(lane_state *ln, const job_list *jl, unsigned k) {
  * jb->rest, where the single-state permutation finishes it (finish_hash). */
 static int absorb_block(mldsa_keccakx *st, unsigned j, lane_state *ln, uint8_t *blk) {
   const shake_job *jb = &ln->job;
-  size_t n = 0;
+  uint64_t *s = st->s + j;
   if (jb->batch_blocks != 0 && ln->blocks == jb->batch_blocks) {
     struct hash_rest *r = jb->rest;
-    for (unsigned i = 0; i < 25; ++i) r->sponge.s[i] = st->s[i * W + j];
+    for (unsigned i = 0; i < 25; ++i) r->sponge.s[i] = s[i * W];
     r->sponge.pos = 0;
     r->sponge.rate = jb->rate;
     r->sponge.perm = KERNEL(keccak_f1600_x1);
-    r->in = jb->in[0] + ln->off; /* one part: ln->part is 0 */
-    r->inlen = jb->inlen[0] - ln->off;
+    r->in = jb->in + ln->off;
+    r->inlen = jb->inlen - ln->off;
     r->left = 1;
     return 1;
   }
   ++ln->blocks;
-  while (n < jb->rate && ln->part < 2) {
-    size_t left = jb->inlen[ln->part] - ln->off, take = left < jb->rate - n ? left : jb->rate - n;
-    if (take) memcpy(blk + n, jb->in[ln->part] + ln->off, take);
-    n += take;
-    ln->off += take;
-    if (ln->off == jb->inlen[ln->part]) {
-      ++ln->part;
-      ln->off = 0;
-    }
+  const size_t left = jb->inlen - ln->off;
+  if (left >= jb->rate) { /* a whole block of input */
+    lane_xor_block(s, jb->in + ln->off, jb->rate);
+    ln->off += jb->rate;
+    return 0;
   }
-  if (n < jb->rate) { /* the last block: the input ended in it */
-    memset(blk + n, 0, jb->rate - n);
-    blk[n] ^= 0x1F;
-    blk[jb->rate - 1] ^= 0x80;
-    ln->squeezing = 1;
-  }
-  for (unsigned i = 0; i < jb->rate / 8; ++i) st->s[i * W + j] ^= mldsa_load64_le(blk + 8 * i);
+  /* the last block: the rest of the input and the padding, only the words it touches */
+  const size_t words = left / 8 + 1;
+  memset(blk, 0, 8 * words);
+  if (left) memcpy(blk, jb->in + ln->off, left);
+  blk[left] = 0x1F;
+  lane_xor_words(s, blk, (unsigned)words);
+  s[(jb->rate / 8 - 1) * W] ^= (uint64_t)0x80 << 56;
+  ln->off += left;
+  ln->squeezing = 1;
   return 0;
 }
 
 static void start_job(mldsa_keccakx *st, unsigned j, lane_state *ln, const job_list *jl,
                       unsigned k, uint8_t *blk) {
   make_job(ln, jl, k);
-  ln->part = ln->count = ln->squeezing = 0;
+  ln->count = ln->squeezing = 0;
   ln->off = ln->blocks = 0;
   ln->busy = 1;
   for (unsigned i = 0; i < 25; ++i) st->s[i * W + j] = 0;
@@ -216,8 +285,7 @@ static void run_jobs(const job_list *jl) {
         if (!absorb_block(&st, j, l, blk)) continue;
         done = 1;
       } else { /* a block out, to its consumer */
-        for (unsigned i = 0; i < jb->rate / 8; ++i)
-          mldsa_store64_le(blk + 8 * i, st.s[i * W + j]);
+        lane_store_block(blk, st.s + j, jb->rate);
         if (jb->poly != NULL) {
           l->count = jb->rejection(jb->poly, l->count, blk, jb->rate);
           done = l->count == MLDSA_N;
@@ -239,14 +307,6 @@ static void run_jobs(const job_list *jl) {
   mldsa_zeroize(&st, sizeof st);
   mldsa_zeroize(ln, sizeof ln);
   mldsa_zeroize(blk, sizeof blk);
-}
-
-void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
-  job_list jl = {0};
-  jl.n_a = MLDSA_K * MLDSA_L;
-  jl.a = a;
-  jl.rho = rho;
-  run_jobs(&jl);
 }
 
 /* tr = H(pk) beside ExpandA: the hash takes lanes that ExpandA leaves free in its last
@@ -272,10 +332,13 @@ void expand_a_tr(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES],
     jl.hash_batch_blocks = (size_t)(free < rounds ? free : rounds) * A_ROUND_BLOCKS;
     jl.hash_rest = &rest;
   }
-  run_jobs(&jl);
   if (free == 0) {
+    expand_a(a, rho);
     mldsa_shake256_with(KERNEL(keccak_f1600_x1), tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
-  } else if (rest.left) {
+    return;
+  }
+  run_jobs(&jl);
+  if (rest.left) {
     mldsa_shake_absorb(&rest.sponge, rest.in, rest.inlen);
     mldsa_shake_finalize(&rest.sponge);
     mldsa_shake_squeeze(&rest.sponge, tr, MLDSA_TRBYTES);
