@@ -19,6 +19,7 @@
 /* ExpandA alone: blocks squeezed up front, enough for almost every stream, then one
  * block at a time. */
 #define A_BLOCKS 5    /* 840 bytes = 280 candidates for 256 coefficients (p = 0.999) */
+#define S_BLOCKS 2    /* 272 bytes = 544 half-bytes for 256 coefficients */
 /* ExpandMask: the blocks of one polynomial, squeezed at once. */
 #define Y_BLOCKS MLDSA_MASK_BLOCKS
 
@@ -95,6 +96,32 @@ void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
     rejection_sample(poly, n, &st, out, A_BLOCKS, MLDSA_SHAKE128_RATE, SHAKE128X_SQUEEZE,
                      REJ_UNIFORM);
   }
+}
+
+/* ExpandS alone, W streams at a time with S_BLOCKS squeezed at once (keygen where
+ * ExpandA fills every lane of its batches). */
+static void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
+  mldsa_keccakx st;
+  uint8_t seed[W][MLDSA_CRHBYTES + 2], buf[W][S_BLOCKS * MLDSA_SHAKE256_RATE];
+  const uint8_t *in[W];
+  uint8_t *out[W];
+  int32_t *poly[W];
+  for (unsigned start = 0; start < MLDSA_L + MLDSA_K; start += W) {
+    unsigned n = MLDSA_L + MLDSA_K - start < W ? MLDSA_L + MLDSA_K - start : W;
+    for (unsigned j = 0; j < n; ++j) {
+      unsigned r = start + j;
+      make_seed(seed[j], rhoprime, MLDSA_CRHBYTES, r & 0xFF, r >> 8);
+      in[j] = seed[j];
+      out[j] = buf[j];
+      poly[j] = r < MLDSA_L ? s1->v[r].c : s2->v[r - MLDSA_L].c;
+    }
+    SHAKE256X_ABSORB(&st, in, MLDSA_CRHBYTES + 2, n);
+    rejection_sample(poly, n, &st, out, S_BLOCKS, MLDSA_SHAKE256_RATE, SHAKE256X_SQUEEZE,
+                     REJ_ETA);
+  }
+  mldsa_zeroize(&st, sizeof st);
+  mldsa_zeroize(seed, sizeof seed);
+  mldsa_zeroize(buf, sizeof buf);
 }
 
 /* ---- the lane scheduler ----
@@ -345,8 +372,16 @@ void expand_a_tr(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES],
   }
 }
 
+/* ExpandS beside ExpandA where ExpandA leaves lanes free in its last round (ML-DSA-65
+ * on 4 and 8 lanes); where it fills every lane, each alone in bulk: the scheduler's block
+ * at a time would cost more than the lane it could not save. */
 void expand_a_s(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], mldsa_polyvecl *s1,
                 mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
+  if ((MLDSA_K * MLDSA_L) % W == 0) {
+    expand_a(a, rho);
+    expand_s(s1, s2, rhoprime);
+    return;
+  }
   job_list jl = {0};
   jl.n_a = MLDSA_K * MLDSA_L;
   jl.a = a;
