@@ -77,7 +77,7 @@ static void rejection_sample(int32_t *const *poly, unsigned n, mldsa_keccakx *st
 /* ExpandA alone, W streams at a time with A_BLOCKS squeezed at once: where no other
  * stream shares its batches (sign, import, verify when ExpandA fills every lane), fewer
  * calls than the lane scheduler's block at a time. */
-void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
+__attribute__((noinline)) void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
   mldsa_keccakx st;
   uint8_t seed[W][MLDSA_SEEDBYTES + 2], buf[W][A_BLOCKS * MLDSA_SHAKE128_RATE];
   const uint8_t *in[W];
@@ -99,8 +99,9 @@ void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
 }
 
 /* ExpandS alone, W streams at a time with S_BLOCKS squeezed at once (keygen where
- * ExpandA fills every lane of its batches). */
-static void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
+ * ExpandA fills every lane of its batches). Not inlined, like expand_a: the two frames
+ * one after the other, not one frame holding both (the stack wipe covers one). */
+static __attribute__((noinline)) void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
   mldsa_keccakx st;
   uint8_t seed[W][MLDSA_CRHBYTES + 2], buf[W][S_BLOCKS * MLDSA_SHAKE256_RATE];
   const uint8_t *in[W];
