@@ -15,6 +15,13 @@
  *       the cost of the MCDT protection (src/mcdt.h): the enter/leave pair alone, per
  *       kernel call (kernel-level placement) and per operation (operation-level, what
  *       the library does), each as the median over paired runs of (guarded - plain)
+ *   mldsa-bench --keccak [--isa NAME] [--param P]
+ *       per operation (keygen, sign, verify as the public calls do them: sign and verify
+ *       include mu, verify H(pk) too), the single-state Keccak permutations and the calls
+ *       of the batched permutation by lanes used, from counters compiled into this
+ *       program's copy of the sponges only (src/keccak_count.h); sign is the mean over
+ *       20 messages, keygen and verify do the same work for any seed and signature but
+ *       are averaged the same way
  *   mldsa-bench --once keygen|sign|sign20|verify --isa NAME --param P
  *       one operation with fixed inputs, inside once_<op>() alone, for
  *       valgrind --tool=callgrind --toggle-collect=once_<op> (ci/callgrind.sh)
@@ -41,6 +48,7 @@
 #include "cpu.h"
 #include "fips202.h"
 #include "fips202x.h"
+#include "keccak_count.h"
 #include "kernels.h"
 #include "mcdt.h"
 #include "mldsa.h"
@@ -49,13 +57,14 @@ typedef struct {
   const char *name;
   int (*supported)(void);
   const mldsa_backend *sets[3];
+  unsigned keccak_lanes; /* W of the batched permutation */
 } bench_isa;
 
 #define BENCH_ISA(isa)  \
   {#isa,                \
    mldsa_cpu_has_##isa, \
    {MLDSA_SET_IF_44(&mldsa44_backend_##isa), MLDSA_SET_IF_65(&mldsa65_backend_##isa), \
-    MLDSA_SET_IF_87(&mldsa87_backend_##isa)}},
+    MLDSA_SET_IF_87(&mldsa87_backend_##isa)}, MLDSA_KECCAKX_W_##isa},
 static const bench_isa isas[] = {MLDSA_FOR_EACH_ISA(BENCH_ISA)};
 static const int params[3] = {44, 65, 87};
 
@@ -133,6 +142,24 @@ static void message_mu(const mldsa_backend *b, uint8_t mu[64], const uint8_t *ke
   message_mu_tr(b, mu, tr, msg);
 }
 
+/* verify as the public API does it: tr = H(pk) hashed by the backend beside ExpandA,
+ * then mu from tr and the message. */
+typedef struct {
+  const mldsa_backend *b;
+  const uint8_t *msg;
+} bench_mu_args;
+
+static void bench_mu_of(uint8_t mu[64], const uint8_t tr[64], const void *arg) {
+  const bench_mu_args *a = arg;
+  message_mu_tr(a->b, mu, tr, a->msg);
+}
+
+static int verify_message(const mldsa_backend *b, const uint8_t *sig, const uint8_t *pk,
+                          const uint8_t msg[32]) {
+  bench_mu_args args = {b, msg};
+  return b->verify_pk(sig, pk, bench_mu_of, &args);
+}
+
 static int first_row = 1;
 
 static void print_op(int param, const char *isa, const char *op, stats s) {
@@ -186,8 +213,7 @@ static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, s
   progress(what);
   for (size_t i = 0; i < runs + runs / 10; ++i) {
     uint64_t t0 = ticks_begin();
-    message_mu(b, mu, pk, 1, msg);
-    int rc = b->verify(sig, mu, pk);
+    int rc = verify_message(b, sig, pk, msg);
     uint64_t t1 = ticks_end();
     if (rc != 0) abort();
     if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
@@ -595,9 +621,86 @@ __attribute__((noinline)) int once_sign20(const mldsa_backend *b) {
   return bad;
 }
 __attribute__((noinline)) int once_verify(const mldsa_backend *b) {
-  message_mu(b, once_mu, once_pk, 1, once_msg);
-  return b->verify(once_sig, once_mu, once_pk);
+  return verify_message(b, once_sig, once_pk, once_msg);
 }
+
+/* ---- Keccak permutations per operation (--keccak) ---- */
+
+#if defined(MLDSA_KECCAK_COUNTING)
+#define KECCAK_RUNS 20
+
+static void keccak_row(int param, const bench_isa *isa, const char *op, mldsa_keccak_counts c) {
+  unsigned w = isa->keccak_lanes;
+  uint64_t calls = 0, lanes = 0;
+  char hist[128] = "", *h = hist;
+  for (unsigned n = w; n >= 1; --n) {
+    calls += c.batch[n];
+    lanes += n * c.batch[n];
+    if (c.batch[n] && h < hist + sizeof hist - 24)
+      h += snprintf(h, (size_t)(hist + sizeof hist - h), "%s%u:%.1f", h == hist ? "" : " ", n,
+                    (double)c.batch[n] / KECCAK_RUNS);
+  }
+  double idle = calls ? 100.0 * (double)(calls * w - lanes) / (double)(calls * w) : 0.0;
+  if (json) {
+    printf("%s\n  {\"param\": %d, \"isa\": \"%s\", \"op\": \"%s\", \"x1\": %.2f, "
+           "\"batched_calls\": %.2f, \"lanes\": %u, \"lane_slots_used\": %.2f, "
+           "\"idle_percent\": %.2f}",
+           first_row ? "" : ",", param, isa->name, op, (double)c.x1 / KECCAK_RUNS,
+           (double)calls / KECCAK_RUNS, w, (double)lanes / KECCAK_RUNS, idle);
+    first_row = 0;
+  } else {
+    printf("  ML-DSA-%d  %-7s %-7s %8.1f %8.1f %5.1f%%   %s\n", param, isa->name, op,
+           (double)c.x1 / KECCAK_RUNS, (double)calls / KECCAK_RUNS, idle, hist);
+  }
+}
+
+static void bench_keccak(const char *only_isa, int only_param) {
+  static uint8_t pk[4096], sk[8192], sig[KECCAK_RUNS][8192], mu[64], seed[32], msg[32];
+  static const uint8_t rnd[32];
+  if (json)
+    printf("[");
+  else
+    printf("Keccak-f[1600] per operation (mean of %d): single-state permutations, calls of "
+           "the batched\npermutation, its idle lanes, and the calls by lanes used "
+           "(lanes:calls)\n\n  %-9s %-7s %-7s %8s %8s %6s   %s\n",
+           KECCAK_RUNS, "set", "isa", "op", "x1", "batched", "idle", "lanes used");
+  for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
+    if (only_isa && strcmp(only_isa, isas[i].name) != 0) continue;
+    if (!isas[i].supported()) continue;
+    for (int p = 0; p < 3; ++p) {
+      const mldsa_backend *b = isas[i].sets[p];
+      if ((only_param && only_param != params[p]) || b == NULL) continue;
+      mldsa_keccak_counts kg, sg, vf;
+      memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+      for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
+        fill(seed, sizeof seed, 3000000 + r);
+        b->keygen(pk, sk, seed);
+      }
+      kg = mldsa_keccak_counter;
+      memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+      for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
+        fill(msg, sizeof msg, 2000000 + r);
+        message_mu(b, mu, sk, 0, msg);
+        b->sign(sig[r], mu, rnd, sk);
+      }
+      sg = mldsa_keccak_counter;
+      memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+      for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
+        fill(msg, sizeof msg, 2000000 + r);
+        if (verify_message(b, sig[r], pk, msg) != MLDSA_OK) {
+          fprintf(stderr, "mldsa-bench --keccak: a signature did not verify\n");
+          exit(EXIT_FAILURE);
+        }
+      }
+      vf = mldsa_keccak_counter;
+      keccak_row(params[p], &isas[i], "keygen", kg);
+      keccak_row(params[p], &isas[i], "sign", sg);
+      keccak_row(params[p], &isas[i], "verify", vf);
+    }
+  }
+  if (json) printf("\n]\n");
+}
+#endif
 
 static int run_once(const char *op, const char *isa_name, int param) {
   for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
@@ -623,7 +726,7 @@ static int run_once(const char *op, const char *isa_name, int param) {
 
 int main(int argc, char **argv) {
   const char *only_isa = NULL, *once = NULL;
-  int only_param = 0, mcdt = 0, api = 0;
+  int only_param = 0, mcdt = 0, api = 0, keccak = 0;
   size_t runs = 1000;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--json") == 0)
@@ -640,6 +743,8 @@ int main(int argc, char **argv) {
       mcdt = 1;
     else if (strcmp(argv[i], "--api") == 0)
       api = 1;
+    else if (strcmp(argv[i], "--keccak") == 0)
+      keccak = 1;
     else if (strcmp(argv[i], "--list-isas") == 0) {
       for (size_t k = 0; k < sizeof isas / sizeof isas[0]; ++k)
         if (isas[k].supported()) printf("%s\n", isas[k].name);
@@ -648,6 +753,7 @@ int main(int argc, char **argv) {
       fprintf(stderr,
               "usage: mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]\n"
               "       mldsa-bench --once keygen|sign|sign20|verify --isa NAME --param P\n"
+              "       mldsa-bench --keccak [--json] [--isa NAME] [--param P]\n"
               "       mldsa-bench --list-isas\n"
               "       mldsa-bench --api [--param P] [--runs N]\n"
               "       mldsa-bench --mcdt [--isa NAME] [--param P] [--runs N]\n");
@@ -655,6 +761,15 @@ int main(int argc, char **argv) {
     }
   }
   if (once) return run_once(once, only_isa ? only_isa : "scalar", only_param ? only_param : 65);
+  if (keccak) {
+#if defined(MLDSA_KECCAK_COUNTING)
+    bench_keccak(only_isa, only_param);
+    return 0;
+#else
+    fprintf(stderr, "mldsa-bench --keccak: built without the Keccak counters\n");
+    return 2;
+#endif
+  }
   if (runs < 10) runs = 10;
   kernel_inputs();
   if (mcdt) {

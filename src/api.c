@@ -345,12 +345,21 @@ int mldsa_sign_mu_impl(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_
 
 /* ---- verification ---- */
 
+typedef struct {
+  const mldsa_backend *b;
+  const mprime *m;
+} mu_args;
+
+static void mu_from_tr(uint8_t mu[MU_BYTES], const uint8_t tr[TR_BYTES], const void *arg) {
+  const mu_args *a = arg;
+  compute_mu(a->b, mu, tr, a->m);
+}
+
+/* tr = H(pk) is hashed by the backend beside ExpandA, then mu from it. */
 static int verify_mprime(const mldsa_backend *b, const uint8_t *sig, const mprime *m,
                          const uint8_t *pk) {
-  uint8_t tr[TR_BYTES], mu[MU_BYTES];
-  public_tr(b, tr, pk);
-  compute_mu(b, mu, tr, m);
-  return b->verify(sig, mu, pk);
+  mu_args args = {b, m};
+  return b->verify_pk(sig, pk, mu_from_tr, &args);
 }
 
 int mldsa_verify_impl(mldsa_param p, const uint8_t *sig, size_t sig_len, const uint8_t *msg,

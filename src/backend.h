@@ -32,6 +32,9 @@ static inline uint64_t mldsa_prepared_check(uint64_t magic, uint32_t set, uint32
   return (magic ^ ((uint64_t)set << 32 | isa)) * UINT64_C(0x9e3779b97f4a7c15);
 }
 
+/* mu from tr (mu = H(tr || M') for the message the caller holds in arg). */
+typedef void (*mldsa_mu_fn)(uint8_t mu[64], const uint8_t tr[64], const void *arg);
+
 typedef struct {
   size_t pk_bytes, sk_bytes, sig_bytes;
   /* This ISA's single-state Keccak-f[1600], for the hashes around the backend (mu, tr). */
@@ -43,6 +46,9 @@ typedef struct {
   int (*sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const uint8_t *sk);
   /* Alg. 8 from mu; MLDSA_OK or MLDSA_ERR_VERIFY. */
   int (*verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk);
+  /* Alg. 8 from the message: tr = H(pk) is hashed beside ExpandA (in lanes of its batched
+   * permutation), then mu_of(mu, tr, arg) gives mu. */
+  int (*verify_pk)(const uint8_t *sig, const uint8_t *pk, mldsa_mu_fn mu_of, const void *arg);
   /* pk from an expanded sk; MLDSA_ERR_KEY when sk is malformed or inconsistent. */
   int (*public_from_secret)(uint8_t *pk, const uint8_t *sk);
   /* MLDSA_ISA_ID_<isa> of this backend. */

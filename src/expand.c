@@ -16,10 +16,12 @@
 #define SHAKE128X_SQUEEZE KERNEL(shake128x_squeezeblocks)
 #define SHAKE256X_SQUEEZE KERNEL(shake256x_squeezeblocks)
 
-/* Blocks squeezed up front: enough for almost every stream, then one block at a time. */
+/* ExpandA alone: blocks squeezed up front, enough for almost every stream, then one
+ * block at a time. */
 #define A_BLOCKS 5    /* 840 bytes = 280 candidates for 256 coefficients (p = 0.999) */
 #define S_BLOCKS 2    /* 272 bytes = 544 half-bytes for 256 coefficients */
-#define Y_BLOCKS ((MLDSA_POLYZ_PACKEDBYTES + MLDSA_SHAKE256_RATE - 1) / MLDSA_SHAKE256_RATE)
+/* ExpandMask: the blocks of one polynomial, squeezed at once. */
+#define Y_BLOCKS MLDSA_MASK_BLOCKS
 
 /* The samplers' inner loops are kernels of this ISA (kernels.h): RejNTTPoly's 23-bit
  * candidates (public), RejBoundedPoly's half-bytes for this set's eta (secret; only the
@@ -72,14 +74,21 @@ static void rejection_sample(int32_t *const *poly, unsigned n, mldsa_keccakx *st
   }
 }
 
-void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
+/* ExpandA's polynomials first .. end - 1 (in row order), W streams at a time with
+ * A_BLOCKS squeezed at once: fewer instructions than the lane scheduler's block at a
+ * time, wherever no other stream shares the batches (sign, import, verify when ExpandA
+ * fills every lane, and every round but the last). Not inlined: its buffers in a frame of
+ * their own. */
+static __attribute__((noinline)) void expand_a_bulk(mldsa_matrix *a,
+                                                    const uint8_t rho[MLDSA_SEEDBYTES],
+                                                    unsigned first, unsigned end) {
   mldsa_keccakx st;
   uint8_t seed[W][MLDSA_SEEDBYTES + 2], buf[W][A_BLOCKS * MLDSA_SHAKE128_RATE];
   const uint8_t *in[W];
   uint8_t *out[W];
   int32_t *poly[W];
-  for (unsigned start = 0; start < MLDSA_K * MLDSA_L; start += W) {
-    unsigned n = MLDSA_K * MLDSA_L - start < W ? MLDSA_K * MLDSA_L - start : W;
+  for (unsigned start = first; start < end; start += W) {
+    unsigned n = end - start < W ? end - start : W;
     for (unsigned j = 0; j < n; ++j) {
       unsigned row = (start + j) / MLDSA_L, col = (start + j) % MLDSA_L;
       make_seed(seed[j], rho, MLDSA_SEEDBYTES, col, row);
@@ -93,7 +102,14 @@ void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
   }
 }
 
-void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
+void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
+  expand_a_bulk(a, rho, 0, MLDSA_K * MLDSA_L);
+}
+
+/* ExpandS alone, W streams at a time with S_BLOCKS squeezed at once (keygen where
+ * ExpandA fills every lane of its batches). Not inlined, like expand_a: the two frames
+ * one after the other, not one frame holding both (the stack wipe covers one). */
+static __attribute__((noinline)) void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
   mldsa_keccakx st;
   uint8_t seed[W][MLDSA_CRHBYTES + 2], buf[W][S_BLOCKS * MLDSA_SHAKE256_RATE];
   const uint8_t *in[W];
@@ -117,38 +133,310 @@ void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLD
   mldsa_zeroize(buf, sizeof buf);
 }
 
+/* ---- the lane scheduler ----
+ *
+ * The SHAKE streams of an operation that do not depend on each other share this ISA's
+ * batched permutation: ExpandA's K L streams (SHAKE128), ExpandS's L + K (SHAKE256), and
+ * hashes of any length beside them (tr = H(pk) in verify). Each lane runs one stream at a
+ * time and takes the next pending one as soon as its stream is done, whatever its rate,
+ * so lanes idle only at the very end. A stream is absorbed and squeezed one block at a
+ * time in its own lane (its bytes are exactly those of the one-stream SHAKE), and each
+ * squeezed block goes straight to its consumer: the rejection sampler of its polynomial
+ * (168 bytes are 56 whole 3-byte candidates, 136 bytes 272 half-bytes, so sampling block
+ * by block accepts exactly what sampling the concatenation does), or a hash's output.
+ *
+ * Which lane runs which stream, and when a stream ends, depend only on public data: the
+ * order of the jobs and the accept pattern of the samplers (public, FIPS 204 section
+ * 3.4). The state and the block buffer hold ExpandS's secret streams and are wiped. */
+
+/* A hash that left the batch: its sponge and the input it has not absorbed yet. */
+struct hash_rest {
+  mldsa_keccak sponge;
+  const uint8_t *in;
+  size_t inlen;
+  int left;
+};
+
+typedef struct {
+  const uint8_t *in; /* the input */
+  size_t inlen;
+  unsigned rate;
+  /* a hash leaves the batch after this many blocks (0: never) and is finished on the
+   * single-state permutation from *rest */
+  size_t batch_blocks;
+  struct hash_rest *rest;
+  int32_t *poly; /* a sampler's polynomial (with rejection), or NULL for a hash */
+  rejection_fn rejection;
+  uint8_t *out; /* a hash's output, outlen <= rate bytes */
+  size_t outlen;
+} shake_job;
+
+/* What a lane is doing: its job, where its input stands, whether the next permutation
+ * gives output, and the sampler's count. */
+typedef struct {
+  shake_job job;
+  uint8_t seed[MLDSA_CRHBYTES + 2]; /* the job's seed, when it has one */
+  unsigned count, busy, squeezing;
+  size_t off, blocks;
+} lane_state;
+
+/* The jobs of an operation, in order: the hash (tr = H(pk)) first, the longest stream,
+ * then ExpandA's, then ExpandS's; any of them may be absent. */
+typedef struct {
+  unsigned n_hash, n_a, n_s, a_first; /* ExpandA's jobs are polynomials a_first .. */
+  const uint8_t *hash_in;
+  size_t hash_inlen;
+  uint8_t *hash_out;
+  size_t hash_batch_blocks;
+  struct hash_rest *hash_rest;
+  mldsa_matrix *a;
+  const uint8_t *rho;
+  mldsa_polyvecl *s1;
+  mldsa_polyveck *s2;
+  const uint8_t *rhoprime;
+} job_list;
+
+static void make_job(lane_state *ln, const job_list *jl, unsigned k) {
+  shake_job *jb = &ln->job;
+  memset(jb, 0, sizeof *jb);
+  if (k < jl->n_hash) {
+    jb->in = jl->hash_in;
+    jb->inlen = jl->hash_inlen;
+    jb->rate = MLDSA_SHAKE256_RATE;
+    jb->out = jl->hash_out;
+    jb->outlen = MLDSA_TRBYTES;
+    jb->batch_blocks = jl->hash_batch_blocks;
+    jb->rest = jl->hash_rest;
+    return;
+  }
+  k -= jl->n_hash;
+  if (k < jl->n_a) {
+    unsigned row = (jl->a_first + k) / MLDSA_L, col = (jl->a_first + k) % MLDSA_L;
+    make_seed(ln->seed, jl->rho, MLDSA_SEEDBYTES, col, row);
+    jb->inlen = MLDSA_SEEDBYTES + 2;
+    jb->rate = MLDSA_SHAKE128_RATE;
+    jb->poly = jl->a->row[row].v[col].c;
+    jb->rejection = REJ_UNIFORM;
+  } else {
+    unsigned r = k - jl->n_a;
+    make_seed(ln->seed, jl->rhoprime, MLDSA_CRHBYTES, r & 0xFF, r >> 8);
+    jb->inlen = MLDSA_CRHBYTES + 2;
+    jb->rate = MLDSA_SHAKE256_RATE;
+    jb->poly = r < MLDSA_L ? jl->s1->v[r].c : jl->s2->v[r - MLDSA_L].c;
+    jb->rejection = REJ_ETA;
+  }
+  jb->in = ln->seed;
+}
+
+/* Lane j's rate words (stride W in the state) XORed with, or stored to, bytes; the
+ * two rates as constants, so that each loop is unrolled. */
+static inline void lane_xor_words(uint64_t *s, const uint8_t *p, unsigned words) {
+  for (unsigned i = 0; i < words; ++i) s[i * W] ^= mldsa_load64_le(p + 8 * i);
+}
+static inline void lane_store_words(uint8_t *p, const uint64_t *s, unsigned words) {
+  for (unsigned i = 0; i < words; ++i) mldsa_store64_le(p + 8 * i, s[i * W]);
+}
+static void lane_xor_block(uint64_t *s, const uint8_t *p, unsigned rate) {
+  if (rate == MLDSA_SHAKE128_RATE)
+    lane_xor_words(s, p, MLDSA_SHAKE128_RATE / 8);
+  else
+    lane_xor_words(s, p, MLDSA_SHAKE256_RATE / 8);
+}
+static void lane_store_block(uint8_t *p, const uint64_t *s, unsigned rate) {
+  if (rate == MLDSA_SHAKE128_RATE)
+    lane_store_words(p, s, MLDSA_SHAKE128_RATE / 8);
+  else
+    lane_store_words(p, s, MLDSA_SHAKE256_RATE / 8);
+}
+
+/* XOR the lane's next input block into lane j, padded (SHAKE domain bits 1111, then
+ * pad10*1) when the input ends in it; then the next permutation gives output. Returns 1
+ * instead when a hash has had its blocks in the batch: its state leaves the lane for
+ * jb->rest, where the single-state permutation finishes it (finish_hash). */
+static int absorb_block(mldsa_keccakx *st, unsigned j, lane_state *ln, uint8_t *blk) {
+  const shake_job *jb = &ln->job;
+  uint64_t *s = st->s + j;
+  if (jb->batch_blocks != 0 && ln->blocks == jb->batch_blocks) {
+    struct hash_rest *r = jb->rest;
+    for (unsigned i = 0; i < 25; ++i) r->sponge.s[i] = s[i * W];
+    r->sponge.pos = 0;
+    r->sponge.rate = jb->rate;
+    r->sponge.perm = KERNEL(keccak_f1600_x1);
+    r->in = jb->in + ln->off;
+    r->inlen = jb->inlen - ln->off;
+    r->left = 1;
+    return 1;
+  }
+  ++ln->blocks;
+  const size_t left = jb->inlen - ln->off;
+  if (left >= jb->rate) { /* a whole block of input */
+    lane_xor_block(s, jb->in + ln->off, jb->rate);
+    ln->off += jb->rate;
+    return 0;
+  }
+  /* the last block: the rest of the input and the padding, only the words it touches */
+  const size_t words = left / 8 + 1;
+  memset(blk, 0, 8 * words);
+  if (left) memcpy(blk, jb->in + ln->off, left);
+  blk[left] = 0x1F;
+  lane_xor_words(s, blk, (unsigned)words);
+  s[(jb->rate / 8 - 1) * W] ^= (uint64_t)0x80 << 56;
+  ln->off += left;
+  ln->squeezing = 1;
+  return 0;
+}
+
+static void start_job(mldsa_keccakx *st, unsigned j, lane_state *ln, const job_list *jl,
+                      unsigned k, uint8_t *blk) {
+  make_job(ln, jl, k);
+  ln->count = ln->squeezing = 0;
+  ln->off = ln->blocks = 0;
+  ln->busy = 1;
+  for (unsigned i = 0; i < 25; ++i) st->s[i * W + j] = 0;
+  (void)absorb_block(st, j, ln, blk); /* batch_blocks is never 0 here: nothing leaves */
+}
+
+static void run_jobs(const job_list *jl) {
+  mldsa_keccakx st;
+  lane_state ln[W];
+  uint8_t blk[MLDSA_SHAKE128_RATE];
+  const unsigned total = jl->n_hash + jl->n_a + jl->n_s;
+  unsigned next = 0, busy = 0;
+  memset(&st, 0, sizeof st);
+  for (unsigned j = 0; j < W; ++j) {
+    ln[j].busy = 0;
+    if (next < total) {
+      start_job(&st, j, &ln[j], jl, next++, blk);
+      ++busy;
+    }
+  }
+  while (busy) {
+    KERNEL(keccakx_permute)(&st, busy);
+    for (unsigned j = 0; j < W; ++j) {
+      lane_state *l = &ln[j];
+      if (!l->busy) continue;
+      const shake_job *jb = &l->job;
+      int done;
+      if (!l->squeezing) { /* the next block in, or the hash leaves the batch */
+        if (!absorb_block(&st, j, l, blk)) continue;
+        done = 1;
+      } else { /* a block out, to its consumer */
+        lane_store_block(blk, st.s + j, jb->rate);
+        if (jb->poly != NULL) {
+          l->count = jb->rejection(jb->poly, l->count, blk, jb->rate);
+          done = l->count == MLDSA_N;
+        } else {
+          memcpy(jb->out, blk, jb->outlen);
+          done = 1;
+        }
+      }
+      if (done) {
+        l->busy = 0;
+        --busy;
+        if (next < total) {
+          start_job(&st, j, l, jl, next++, blk);
+          ++busy;
+        }
+      }
+    }
+  }
+  mldsa_zeroize(&st, sizeof st);
+  mldsa_zeroize(ln, sizeof ln);
+  mldsa_zeroize(blk, sizeof blk);
+}
+
+/* tr = H(pk) beside ExpandA: the hash takes lanes that ExpandA leaves free in its last
+ * round of W streams (about 5 blocks each), as many rounds of one lane as there are free
+ * lanes, and the single-state permutation finishes it; with no free lane it runs there
+ * alone (ExpandA fills every lane: ML-DSA-44 and -87 on 8 lanes). A longer stay in the
+ * batch would add a round of mostly idle lanes. */
+#define A_ROUND_BLOCKS 5
+void expand_a_tr(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES],
+                 uint8_t tr[MLDSA_TRBYTES], const uint8_t *pk) {
+  const unsigned n_a = MLDSA_K * MLDSA_L, rounds = (n_a + W - 1) / W, free = rounds * W - n_a;
+  struct hash_rest rest;
+  job_list jl = {0};
+  jl.n_a = n_a;
+  jl.a = a;
+  jl.rho = rho;
+  rest.left = 0;
+  if (free != 0) {
+    jl.n_hash = 1;
+    jl.hash_in = pk;
+    jl.hash_inlen = MLDSA_PUBLICKEYBYTES;
+    jl.hash_out = tr;
+    jl.hash_batch_blocks = (size_t)(free < rounds ? free : rounds) * A_ROUND_BLOCKS;
+    jl.hash_rest = &rest;
+  }
+  if (free == 0) {
+    expand_a_bulk(a, rho, 0, n_a);
+    mldsa_shake256_with(KERNEL(keccak_f1600_x1), tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
+    return;
+  }
+  run_jobs(&jl);
+  if (rest.left) {
+    mldsa_shake_absorb(&rest.sponge, rest.in, rest.inlen);
+    mldsa_shake_finalize(&rest.sponge);
+    mldsa_shake_squeeze(&rest.sponge, tr, MLDSA_TRBYTES);
+  }
+}
+
+/* ExpandS beside ExpandA where ExpandA leaves lanes free in its last round (ML-DSA-65
+ * on 4 and 8 lanes): ExpandA's full rounds in bulk, then its last round and ExpandS
+ * through the lane scheduler. Where ExpandA fills every lane, each alone in bulk: the
+ * scheduler's block at a time would cost more than the lanes it could save (measured:
+ * the whole of ExpandA through it made ML-DSA-65 keygen 6% slower on avx512). */
+void expand_a_s(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], mldsa_polyvecl *s1,
+                mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
+  const unsigned n_a = MLDSA_K * MLDSA_L, full = n_a / W * W;
+  if (full == n_a) {
+    expand_a_bulk(a, rho, 0, n_a);
+    expand_s(s1, s2, rhoprime);
+    return;
+  }
+  expand_a_bulk(a, rho, 0, full);
+  job_list jl = {0};
+  jl.a_first = full;
+  jl.n_a = n_a - full;
+  jl.a = a;
+  jl.rho = rho;
+  jl.n_s = MLDSA_L + MLDSA_K;
+  jl.s1 = s1;
+  jl.s2 = s2;
+  jl.rhoprime = rhoprime;
+  run_jobs(&jl);
+}
+
 void mask_stream_init(mask_stream *ms) {
   ms->next = W;
   ms->nonce = 0;
 }
 
 /* Refill the stream with the next W polynomials of ExpandMask's sequence: nonces
- * ms->nonce .. ms->nonce + W - 1, one Keccak batch. */
+ * ms->nonce .. ms->nonce + W - 1, one Keccak batch squeezed straight into the stream. */
 static void refill_mask(mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
   mldsa_keccakx st;
-  uint8_t seed[W][MLDSA_CRHBYTES + 2], buf[W][Y_BLOCKS * MLDSA_SHAKE256_RATE];
+  uint8_t seed[W][MLDSA_CRHBYTES + 2];
   const uint8_t *in[W];
   uint8_t *out[W];
   for (unsigned j = 0; j < W; ++j) {
     uint16_t nonce = (uint16_t)(ms->nonce + j);
     make_seed(seed[j], rhoprime, MLDSA_CRHBYTES, nonce & 0xFF, nonce >> 8);
     in[j] = seed[j];
-    out[j] = buf[j];
+    out[j] = ms->buf[j];
   }
   SHAKE256X_ABSORB(&st, in, MLDSA_CRHBYTES + 2, W);
   SHAKE256X_SQUEEZE(out, Y_BLOCKS, &st, W);
-  /* y = gamma1 - BitUnpack(...): the encoding of z, so its decoder */
-  for (unsigned j = 0; j < W; ++j) unpack_z_poly(ms->poly[j].c, buf[j]);
   ms->nonce = (uint16_t)(ms->nonce + W);
   ms->next = 0;
   mldsa_zeroize(&st, sizeof st);
   mldsa_zeroize(seed, sizeof seed);
-  mldsa_zeroize(buf, sizeof buf);
 }
 
 void expand_mask(mldsa_polyvecl *y, mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
   for (unsigned r = 0; r < MLDSA_L; ++r) {
     if (ms->next == W) refill_mask(ms, rhoprime);
-    y->v[r] = ms->poly[ms->next++];
+    /* y = gamma1 - BitUnpack(...): the encoding of z, so its decoder */
+    unpack_z_poly(y->v[r].c, ms->buf[ms->next++]);
   }
 }

@@ -9,18 +9,28 @@
 #include "poly.h"
 
 #define expand_a ENTRY(expand_a)
-#define expand_s ENTRY(expand_s)
+#define expand_a_tr ENTRY(expand_a_tr)
+#define expand_a_s ENTRY(expand_a_s)
 #define expand_mask ENTRY(expand_mask)
 
 /* A in NTT domain, standard order (the caller reorders for its ISA). */
 void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]);
-void expand_s(mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]);
+/* ExpandA and, in the same batched permutations, an independent stream: tr = H(pk)
+ * (verify, prepare_public), or ExpandS (keygen). Same results as each alone. */
+void expand_a_tr(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES],
+                 uint8_t tr[MLDSA_TRBYTES], const uint8_t *pk);
+void expand_a_s(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], mldsa_polyvecl *s1,
+                mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]);
 /* ExpandMask's polynomials y_kappa, y_kappa+1, ... are one sequence (nonce kappa + r for
  * attempt kappa / L): the stream computes them W at a time, one Keccak batch each, so no
  * lane of a batch is wasted at the end of an attempt's L. Holds secrets: the caller wipes
  * it. */
+#define MLDSA_MASK_BLOCKS \
+  ((MLDSA_POLYZ_PACKEDBYTES + MLDSA_SHAKE256_RATE - 1) / MLDSA_SHAKE256_RATE)
 typedef struct {
-  mldsa_poly poly[MLDSA_KECCAKX_W(MLDSA_ISA)];
+  /* the SHAKE256 output of each polynomial (its first MLDSA_POLYZ_PACKEDBYTES bytes are
+   * the encoding of y), squeezed in place: smaller than the polynomials themselves */
+  uint8_t buf[MLDSA_KECCAKX_W(MLDSA_ISA)][MLDSA_MASK_BLOCKS * MLDSA_SHAKE256_RATE];
   unsigned next;   /* the next unused polynomial; W when all are used */
   uint16_t nonce;  /* the nonce of the polynomial after the last computed one */
 } mask_stream;

@@ -5,8 +5,13 @@
 
 #include <string.h>
 
+#include "keccak_count.h"
 #include "seams.h"
 #include "util.h"
+
+#if defined(MLDSA_KECCAK_COUNTING)
+mldsa_keccak_counts mldsa_keccak_counter;
+#endif
 
 #define ROL(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
 #include "scalar/keccak_f1600.h"
@@ -52,7 +57,8 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
       uint64_t *s = st->s;
       do {
         for (size_t i = 0; i < rate / 8; ++i) s[i] ^= mldsa_load64_le(in + 8 * i);
-        perm(s);
+        MLDSA_COUNT_X1();
+        PERMUTE(perm, s);
         in += rate;
         len -= rate;
       } while (len >= rate);
@@ -69,6 +75,7 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
       --len;
     }
     if (st->pos == st->rate) {
+      MLDSA_COUNT_X1();
       PERMUTE(st->perm, st->s);
       st->pos = 0;
     }
@@ -79,6 +86,7 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len) {
 static void finalize_with(mldsa_keccak *st, uint8_t domain) {
   xor_byte(st->s, st->pos, domain);
   xor_byte(st->s, st->rate - 1, 0x80);
+  MLDSA_COUNT_X1();
   PERMUTE(st->perm, st->s);
   st->pos = 0;
 }
@@ -88,6 +96,7 @@ void mldsa_shake_finalize(mldsa_keccak *st) { finalize_with(st, 0x1F); }
 void mldsa_shake_squeeze(mldsa_keccak *st, uint8_t *out, size_t len) {
   while (len > 0) {
     if (st->pos == st->rate) {
+      MLDSA_COUNT_X1();
       PERMUTE(st->perm, st->s);
       st->pos = 0;
     }

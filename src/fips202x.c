@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "keccak_count.h"
 #include "seams.h"
 
 /* The permutation kernel, after the kernel probe of the test seams (seams.h). */
@@ -26,6 +27,7 @@ static inline void absorb(uint64_t *s, unsigned w, void (*perm)(uint64_t *), uns
   for (; inlen - off >= rate; off += rate) {
     for (unsigned j = 0; j < n; ++j)
       for (unsigned i = 0; i < rate / 8; ++i) s[i * w + j] ^= mldsa_load64_le(in[j] + off + 8 * i);
+    MLDSA_COUNT_BATCH(n);
     PERMUTE(perm, s);
   }
   size_t rem = inlen - off;
@@ -43,6 +45,7 @@ static inline void squeezeblocks(uint8_t *const *out, size_t nblocks, uint64_t *
                                  void (*perm)(uint64_t *), unsigned rate, unsigned n) {
   if (n > w) n = w;
   for (size_t off = 0; nblocks > 0; --nblocks, off += rate) {
+    MLDSA_COUNT_BATCH(n);
     PERMUTE(perm, s);
     for (unsigned j = 0; j < n; ++j)
       for (unsigned i = 0; i < rate / 8; ++i) mldsa_store64_le(out[j] + off + 8 * i, s[i * w + j]);
@@ -50,6 +53,10 @@ static inline void squeezeblocks(uint8_t *const *out, size_t nblocks, uint64_t *
 }
 
 #define MLDSA_DEFINE_KECCAKX(isa)                                                                  \
+  void mldsa_keccakx_permute_##isa(mldsa_keccakx *st, unsigned lanes) {                            \
+    MLDSA_COUNT_BATCH(lanes);                                                                      \
+    mldsa_keccak_f1600_batch_##isa(st->s);                                                         \
+  }                                                                                                \
   void mldsa_shake128x_absorb_##isa(mldsa_keccakx *st, const uint8_t *const *in, size_t inlen,     \
                                     unsigned n) {                                                  \
     absorb(st->s, MLDSA_KECCAKX_W_##isa, mldsa_keccak_f1600_batch_##isa, MLDSA_SHAKE128_RATE, in,  \

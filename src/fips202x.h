@@ -51,9 +51,13 @@ typedef struct {
  *   squeeze. Absorb once: this also initialises st.
  * mldsa_shake{128,256}x_squeezeblocks_<isa>(out, nblocks, st, n): the next nblocks whole
  *   blocks (168 bytes for SHAKE128, 136 for SHAKE256) of each stream into out[j]; may be
- *   called again for more. */
+ *   called again for more.
+ * mldsa_keccakx_permute_<isa>(st, lanes): the batched permutation on st, for callers that
+ *   run the sponges of each lane themselves (expand.c's lane scheduler); lanes is how
+ *   many lanes carry a stream (only counted, by mldsa-bench --keccak). */
 #define MLDSA_DECLARE_KECCAKX(isa)                                                                 \
   void mldsa_keccak_f1600_batch_##isa(uint64_t *states);                                           \
+  void mldsa_keccakx_permute_##isa(mldsa_keccakx *st, unsigned lanes);                             \
   void mldsa_shake128x_absorb_##isa(mldsa_keccakx *st, const uint8_t *const *in, size_t inlen,     \
                                     unsigned n);                                                   \
   void mldsa_shake256x_absorb_##isa(mldsa_keccakx *st, const uint8_t *const *in, size_t inlen,     \

@@ -183,12 +183,14 @@ PACK_INLINE void unpack_coeffs(int32_t *restrict a, const uint8_t *restrict in, 
 #define T0_OFFSET (1 << (MLDSA_D - 1))
 
 /* The instances: one function per encoding, each the generic code at a constant width. */
-static void pack_t1_poly(uint8_t *out, const int32_t *a) { pack_coeffs(out, a, 10, 0, 0); }
+void pack_t1_poly(uint8_t out[MLDSA_POLYT1_PACKEDBYTES], const int32_t a[MLDSA_N]) {
+  pack_coeffs(out, a, 10, 0, 0);
+}
 static void unpack_t1_poly(int32_t *a, const uint8_t *in) { unpack_coeffs(a, in, 10, 0, 0); }
-static void pack_t0_poly(uint8_t *out, const int32_t *a) {
+void pack_t0_poly(uint8_t out[MLDSA_POLYT0_PACKEDBYTES], const int32_t a[MLDSA_N]) {
   pack_coeffs(out, a, MLDSA_D, T0_OFFSET, 1);
 }
-static void unpack_t0_poly(int32_t *a, const uint8_t *in) {
+void unpack_t0_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYT0_PACKEDBYTES]) {
   unpack_coeffs(a, in, MLDSA_D, T0_OFFSET, 1);
 }
 static void pack_eta_poly(uint8_t *out, const int32_t *a) {
@@ -200,7 +202,12 @@ static void pack_z_poly(uint8_t *out, const int32_t *a) {
 void unpack_z_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYZ_PACKEDBYTES]) {
   unpack_coeffs(a, in, Z_BITS, MLDSA_GAMMA1, 1);
 }
-static void pack_w1_poly(uint8_t *out, const int32_t *a) { pack_coeffs(out, a, W1_BITS, 0, 0); }
+void pack_w1_poly(uint8_t out[MLDSA_POLYW1_PACKEDBYTES], const int32_t a[MLDSA_N]) {
+  pack_coeffs(out, a, W1_BITS, 0, 0);
+}
+void unpack_w1_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYW1_PACKEDBYTES]) {
+  unpack_coeffs(a, in, W1_BITS, 0, 0);
+}
 
 /* Unpack an eta-encoded polynomial; returns an all-ones mask if any coefficient was
  * outside [-eta, eta] (encoded value > 2 eta, i.e. a = eta - value < -eta), computed
@@ -238,13 +245,13 @@ void pack_sk(uint8_t sk[MLDSA_SECRETKEYBYTES], const uint8_t rho[MLDSA_SEEDBYTES
   sk += MLDSA_SEEDBYTES;
   memcpy(sk, key, MLDSA_SEEDBYTES);
   sk += MLDSA_SEEDBYTES;
-  memcpy(sk, tr, MLDSA_TRBYTES);
+  if (tr != NULL) memcpy(sk, tr, MLDSA_TRBYTES);
   sk += MLDSA_TRBYTES;
   for (unsigned i = 0; i < MLDSA_L; ++i, sk += MLDSA_POLYETA_PACKEDBYTES)
     pack_eta_poly(sk, s1->v[i].c);
   for (unsigned i = 0; i < MLDSA_K; ++i, sk += MLDSA_POLYETA_PACKEDBYTES)
     pack_eta_poly(sk, s2->v[i].c);
-  pack_t0(sk, t0);
+  if (t0 != NULL) pack_t0(sk, t0);
 }
 
 int unpack_sk(uint8_t rho[MLDSA_SEEDBYTES], uint8_t key[MLDSA_SEEDBYTES],
@@ -261,8 +268,9 @@ int unpack_sk(uint8_t rho[MLDSA_SEEDBYTES], uint8_t key[MLDSA_SEEDBYTES],
     bad |= unpack_eta(&s1->v[i], sk);
   for (unsigned i = 0; i < MLDSA_K; ++i, sk += MLDSA_POLYETA_PACKEDBYTES)
     bad |= unpack_eta(&s2->v[i], sk);
-  for (unsigned i = 0; i < MLDSA_K; ++i, sk += MLDSA_POLYT0_PACKEDBYTES)
-    unpack_t0_poly(t0->v[i].c, sk);
+  if (t0 != NULL)
+    for (unsigned i = 0; i < MLDSA_K; ++i, sk += MLDSA_POLYT0_PACKEDBYTES)
+      unpack_t0_poly(t0->v[i].c, sk);
   /* Only the validity of the key as a whole is revealed, which the caller returns:
    * 0 or -1 from the all-zeros or all-ones mask, without a branch. */
   return (int)(0 - (bad & 1));

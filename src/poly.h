@@ -38,17 +38,25 @@ typedef struct {
 #define pack_w1 MLDSA_NS(pack_w1)
 #define pack_t0 MLDSA_NS(pack_t0)
 #define unpack_z_poly MLDSA_NS(unpack_z_poly)
+#define unpack_t0_poly MLDSA_NS(unpack_t0_poly)
+#define pack_t0_poly MLDSA_NS(pack_t0_poly)
+#define pack_t1_poly MLDSA_NS(pack_t1_poly)
+#define pack_w1_poly MLDSA_NS(pack_w1_poly)
+#define unpack_w1_poly MLDSA_NS(unpack_w1_poly)
 #define sample_in_ball MLDSA_NS(sample_in_ball)
 
 void pack_pk(uint8_t pk[MLDSA_PUBLICKEYBYTES], const uint8_t rho[MLDSA_SEEDBYTES],
              const mldsa_polyveck *t1);
 void unpack_pk(uint8_t rho[MLDSA_SEEDBYTES], mldsa_polyveck *t1,
                const uint8_t pk[MLDSA_PUBLICKEYBYTES]);
+/* tr or t0 NULL: that part of sk is left as it is (for a caller that writes it later, or
+ * a row at a time). */
 void pack_sk(uint8_t sk[MLDSA_SECRETKEYBYTES], const uint8_t rho[MLDSA_SEEDBYTES],
              const uint8_t key[MLDSA_SEEDBYTES], const uint8_t tr[MLDSA_TRBYTES],
              const mldsa_polyvecl *s1, const mldsa_polyveck *s2, const mldsa_polyveck *t0);
 /* Returns -1 if a coefficient of s1 or s2 is outside [-eta, eta] (the outputs are then
- * still fully written, so callers wipe them the same way on both paths). */
+ * still fully written, so callers wipe them the same way on both paths). t0 may be NULL:
+ * then t0 is not decoded (a caller that takes it from sk a row at a time). */
 int unpack_sk(uint8_t rho[MLDSA_SEEDBYTES], uint8_t key[MLDSA_SEEDBYTES],
               uint8_t tr[MLDSA_TRBYTES], mldsa_polyvecl *s1, mldsa_polyveck *s2,
               mldsa_polyveck *t0, const uint8_t sk[MLDSA_SECRETKEYBYTES]);
@@ -62,6 +70,13 @@ void pack_sig(uint8_t sig[MLDSA_SIGBYTES], const uint8_t ctilde[MLDSA_CTILDEBYTE
 int unpack_sig(uint8_t ctilde[MLDSA_CTILDEBYTES], mldsa_polyvecl *z, mldsa_polyveck *h,
                const uint8_t sig[MLDSA_SIGBYTES]);
 void pack_w1(uint8_t out[MLDSA_K * MLDSA_POLYW1_PACKEDBYTES], const mldsa_polyveck *w1);
+/* One polynomial of those encodings, for code that streams them a row at a time: t1 of
+ * pk, t0 of an encoded secret key (coefficients in (-2^12, 2^12]), and w1. */
+void pack_t1_poly(uint8_t out[MLDSA_POLYT1_PACKEDBYTES], const int32_t a[MLDSA_N]);
+void pack_t0_poly(uint8_t out[MLDSA_POLYT0_PACKEDBYTES], const int32_t a[MLDSA_N]);
+void unpack_t0_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYT0_PACKEDBYTES]);
+void pack_w1_poly(uint8_t out[MLDSA_POLYW1_PACKEDBYTES], const int32_t a[MLDSA_N]);
+void unpack_w1_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYW1_PACKEDBYTES]);
 /* The one z decoder: a = gamma1 - BitUnpack(in, gamma1 - 1, gamma1) (z of a signature,
  * and y of ExpandMask, which decodes its SHAKE256 output the same way). */
 void unpack_z_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYZ_PACKEDBYTES]);

@@ -37,43 +37,52 @@ static void matrix_mul(mldsa_polyveck *w, const mldsa_matrix *a, const mldsa_pol
   KERNEL(pointwise_acc)(w->v[i].c, a->row[i].v[0].c, v->v[0].c, MLDSA_L);
 }
 
-/* ExpandA, then into this ISA's NTT order. */
-static void expand_matrix(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
-  expand_a(a, rho);
+/* A from ExpandA into this ISA's NTT order. */
+static void reorder_matrix(mldsa_matrix *a) {
   FOR_EACH_POLY(MLDSA_K, i)
   FOR_EACH_POLY(MLDSA_L, j) KERNEL(ntt_reorder)(a->row[i].v[j].c);
 }
 
-/* t = A s1 + s2 with coefficients in [0, q), from s1 in NTT domain. */
-static void compute_t(mldsa_polyveck *t, const mldsa_matrix *a, const mldsa_polyvecl *s1hat,
-                      const mldsa_polyveck *s2) {
-  matrix_mul(t, a, s1hat);
-  veck_reduce32(t);
-  veck_invntt(t);
-  FOR_EACH_POLY(MLDSA_K, i) KERNEL(add)(t->v[i].c, t->v[i].c, s2->v[i].c);
-  veck_caddq(t);
+/* ExpandA, then into this ISA's NTT order. */
+static void expand_matrix(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
+  expand_a(a, rho);
+  reorder_matrix(a);
 }
 
 /* ---- KeyGen_internal (Alg. 6) ---- */
 
-/* Everything secret keygen holds, in one place to be wiped once. */
+/* Where t0 of an encoded secret key starts. */
+#define SK_T0_OFFSET \
+  (2 * MLDSA_SEEDBYTES + MLDSA_TRBYTES + (MLDSA_L + MLDSA_K) * MLDSA_POLYETA_PACKEDBYTES)
+
+/* Everything secret keygen holds, in one place to be wiped once. t = A s1 + s2 is made
+ * a row at a time, straight into the encodings of t1 and t0. */
 struct keygen_ws {
   uint8_t seedbuf[MLDSA_SEEDBYTES + 2];
   uint8_t expanded[2 * MLDSA_SEEDBYTES + MLDSA_CRHBYTES]; /* rho || rho' || K */
-  mldsa_polyvecl s1, s1hat;
-  mldsa_polyveck s2, t1, t0;
+  mldsa_polyvecl s1;                                     /* s1, then NTT(s1) */
+  mldsa_polyveck s2;
+  mldsa_poly t, t0; /* a row of t: t1 and t0 */
 };
 
-/* From s1 and s2 in ws and A: t = A s1 + s2, (t1, t0) = Power2Round(t) into ws, then
- * pk = pkEncode(rho, t1) and tr = H(pk). ws->s1hat gets NTT(s1). */
-static void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], struct keygen_ws *ws,
-                        const mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
-  ws->s1hat = ws->s1;
-  vecl_ntt(&ws->s1hat);
-  compute_t(&ws->t1, a, &ws->s1hat, &ws->s2);
-  FOR_EACH_POLY(MLDSA_K, i)
-  KERNEL(power2round)(ws->t1.v[i].c, ws->t0.v[i].c, ws->t1.v[i].c);
-  pack_pk(pk, rho, &ws->t1);
+/* From s1 and s2 in ws and A: t = A s1 + s2 with coefficients in [0, q), (t1, t0) =
+ * Power2Round(t), pk = pkEncode(rho, t1), t0 encoded into t0_out (K polynomials, as in
+ * sk), and tr = H(pk). ws->s1 becomes NTT(s1). */
+static void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], uint8_t *t0_out,
+                        struct keygen_ws *ws, const mldsa_matrix *a,
+                        const uint8_t rho[MLDSA_SEEDBYTES]) {
+  vecl_ntt(&ws->s1);
+  memcpy(pk, rho, MLDSA_SEEDBYTES);
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL(pointwise_acc)(ws->t.c, a->row[i].v[0].c, ws->s1.v[0].c, MLDSA_L);
+    KERNEL(reduce32)(ws->t.c);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(add)(ws->t.c, ws->t.c, ws->s2.v[i].c);
+    KERNEL(caddq)(ws->t.c);
+    KERNEL(power2round)(ws->t.c, ws->t0.c, ws->t.c);
+    pack_t1_poly(pk + MLDSA_SEEDBYTES + i * MLDSA_POLYT1_PACKEDBYTES, ws->t.c);
+    pack_t0_poly(t0_out + i * MLDSA_POLYT0_PACKEDBYTES, ws->t0.c);
+  }
   SHAKE256(tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
 }
 
@@ -90,10 +99,12 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
   MLDSA_CT_DECLASSIFY(ws.expanded, MLDSA_SEEDBYTES); /* rho: public, part of pk */
 
   mldsa_matrix a;
-  expand_s(&ws.s1, &ws.s2, rhoprime);
-  expand_matrix(&a, rho);
-  make_public(pk, tr, &ws, &a, rho);
-  pack_sk(sk, rho, key, tr, &ws.s1, &ws.s2, &ws.t0);
+  expand_a_s(&a, rho, &ws.s1, &ws.s2, rhoprime); /* ExpandS in ExpandA's batches */
+  reorder_matrix(&a);
+  /* sk = rho || K || tr || s1 || s2 || t0: s1 and s2 before NTT(s1), tr and t0 after */
+  pack_sk(sk, rho, key, NULL, &ws.s1, &ws.s2, NULL);
+  make_public(pk, tr, sk + SK_T0_OFFSET, &ws, &a, rho);
+  memcpy(sk + 2 * MLDSA_SEEDBYTES, tr, MLDSA_TRBYTES);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_stack_wipe();
 }
@@ -101,52 +112,104 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
 /* ---- Sign_internal (Alg. 7), from mu ---- */
 
 /* What signing needs of the secret key, in the form the attempts use: the body of a
- * prepared secret key, and the one-shot sign's own copy. */
+ * prepared secret key (with t0 beside it, prepared_secret below), and the one-shot
+ * sign's own copy (which takes t0 from sk a row at a time instead: the t0 check runs
+ * about once per signature, and the K polynomials it saves keep ML-DSA-87 on a 128 KiB
+ * thread stack). */
 typedef struct {
   uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES];
-  mldsa_polyvecl s1;     /* NTT domain, this ISA's order */
-  mldsa_polyveck s2, t0; /* NTT domain, this ISA's order */
-  mldsa_matrix a;        /* ExpandA(rho), this ISA's order */
+  mldsa_polyvecl s1; /* NTT domain, this ISA's order */
+  mldsa_polyveck s2; /* NTT domain, this ISA's order */
+  mldsa_matrix a;    /* ExpandA(rho), this ISA's order */
 } signing_key;
 
-/* The per-signature workspace: all secret, wiped once at the end. */
+/* t0 of the signing key: in NTT domain (a prepared key), or else encoded (the t0 part of
+ * sk). Which one is public. */
+typedef struct {
+  const mldsa_polyveck *ntt;
+  const uint8_t *packed;
+} t0_source;
+
+/* z = y + c s1 needs y after NTT(y) went into A y. ML-DSA-87 on avx512, the largest
+ * set with the largest mask stream (8 polynomials), keeps no y: z = INTT(c s1 + NTT(y))
+ * in place of NTT(y), both terms times 2^-32 (a product with ones_poly), which
+ * invntt_tomont undoes; that keeps its sign 7 KiB further below 112 KiB of stack. Every
+ * other case keeps y, one more vector: the extra product and reduction per polynomial
+ * would cost 2-3% of sign (measured: callgrind on scalar and sse2, rdtsc on avx2 and
+ * avx512), and their stacks have room. */
+#define SIGN_KEEPS_Y_scalar 1
+#define SIGN_KEEPS_Y_sse2 1
+#define SIGN_KEEPS_Y_avx2 1
+#define SIGN_KEEPS_Y_avx512 (MLDSA_MODE != 87)
+#define SIGN_KEEPS_Y MLDSA_CAT3(SIGN_KEEPS_Y_, MLDSA_ISA, )
+/* The per-signature workspace: all secret, wiped once at the end. The vectors are worked
+ * a row at a time where the algorithm allows: w1 lives only in its encoding (in ctilde_in),
+ * NTT(y) becomes z in place, and the hint is made again, into w0, once an attempt is
+ * accepted. */
 struct sign_ws {
   uint8_t rhopp_in[MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES]; /* K || rnd || mu */
   uint8_t rhopp[MLDSA_CRHBYTES];
   uint8_t ctilde_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES]; /* mu || w1 */
   uint8_t ctilde[MLDSA_CTILDEBYTES];
-  mldsa_polyvecl y, z;
-  mldsa_polyveck w1, w0, h;
-  mldsa_poly c;
-  mask_stream mask; /* y of this and the next attempts */
+  mldsa_polyvecl z;                   /* y, then NTT(y), then z */
+#if SIGN_KEEPS_Y
+  mldsa_polyvecl y;
+#endif
+  mldsa_polyveck w0; /* LowBits(w), then r0, then r0 + c t0, then the hint h */
+  mldsa_poly c, t, u;                 /* NTT(c), two temporaries */
+  mask_stream mask;                   /* y of this and the next attempts */
 };
+
+#if !SIGN_KEEPS_Y
+/* 1 in every coefficient: a pointwise Montgomery product with it multiplies by 2^-32. */
+static const mldsa_poly ones_poly = {{
+#define ONE8 1, 1, 1, 1, 1, 1, 1, 1
+#define ONE64 ONE8, ONE8, ONE8, ONE8, ONE8, ONE8, ONE8, ONE8
+    ONE64, ONE64, ONE64, ONE64
+#undef ONE64
+#undef ONE8
+}};
+#endif
 
 /* One attempt of the rejection loop; 1 when the attempt gives a signature. The
  * rejection decision of an attempt is public (FIPS 204 section 3.4), the rest secret. */
-static int sign_attempt(struct sign_ws *ws, const signing_key *k) {
+static int sign_attempt(struct sign_ws *ws, const signing_key *k, t0_source t0) {
+#if SIGN_KEEPS_Y
   expand_mask(&ws->y, &ws->mask, ws->rhopp);
-
-  /* w = A y, split into high and low bits */
   ws->z = ws->y;
+#else
+  expand_mask(&ws->z, &ws->mask, ws->rhopp);
+#endif
+
+  /* w = A y a row at a time, split into high and low bits; w1 only encoded */
   vecl_ntt(&ws->z);
-  matrix_mul(&ws->w1, &k->a, &ws->z);
-  veck_reduce32(&ws->w1);
-  veck_invntt(&ws->w1);
-  veck_caddq(&ws->w1);
-  FOR_EACH_POLY(MLDSA_K, i)
-  KERNEL_G2(decompose)(ws->w1.v[i].c, ws->w0.v[i].c, ws->w1.v[i].c);
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL(pointwise_acc)(ws->t.c, k->a.row[i].v[0].c, ws->z.v[0].c, MLDSA_L);
+    KERNEL(reduce32)(ws->t.c);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(caddq)(ws->t.c);
+    KERNEL_G2(decompose)(ws->t.c, ws->w0.v[i].c, ws->t.c);
+    pack_w1_poly(ws->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES, ws->t.c);
+  }
 
   /* c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~) */
-  pack_w1(ws->ctilde_in + MLDSA_CRHBYTES, &ws->w1);
   SHAKE256(ws->ctilde, MLDSA_CTILDEBYTES, ws->ctilde_in, sizeof ws->ctilde_in);
   sample_in_ball(&ws->c, ws->ctilde, KERNEL(keccak_f1600_x1));
   KERNEL(ntt)(ws->c.c);
 
-  /* z = y + c s1, must stay below gamma1 - beta */
+  /* z = y + c s1 (SIGN_KEEPS_Y above), must stay below gamma1 - beta */
   FOR_EACH_POLY(MLDSA_L, i) {
+#if SIGN_KEEPS_Y
     KERNEL(pointwise_montgomery)(ws->z.v[i].c, ws->c.c, k->s1.v[i].c);
     KERNEL(invntt_tomont)(ws->z.v[i].c);
     KERNEL(add)(ws->z.v[i].c, ws->z.v[i].c, ws->y.v[i].c);
+#else
+    KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, k->s1.v[i].c);
+    KERNEL(pointwise_montgomery)(ws->z.v[i].c, ws->z.v[i].c, ones_poly.c);
+    KERNEL(add)(ws->z.v[i].c, ws->z.v[i].c, ws->t.c);
+    KERNEL(reduce32)(ws->z.v[i].c);
+    KERNEL(invntt_tomont)(ws->z.v[i].c);
+#endif
     KERNEL(reduce32)(ws->z.v[i].c);
   }
   /* Each check's outcome is public, so an attempt stops at the first one that fails. */
@@ -156,34 +219,40 @@ static int sign_attempt(struct sign_ws *ws, const signing_key *k) {
 
   /* r0 = LowBits(w - c s2) must stay below gamma2 - beta */
   FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(pointwise_montgomery)(ws->h.v[i].c, ws->c.c, k->s2.v[i].c);
-    KERNEL(invntt_tomont)(ws->h.v[i].c);
-    KERNEL(sub)(ws->w0.v[i].c, ws->w0.v[i].c, ws->h.v[i].c);
+    KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, k->s2.v[i].c);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(sub)(ws->w0.v[i].c, ws->w0.v[i].c, ws->t.c);
     KERNEL(reduce32)(ws->w0.v[i].c);
     reject |= KERNEL(chknorm)(ws->w0.v[i].c, MLDSA_GAMMA2 - MLDSA_BETA);
   }
   if (MLDSA_CT_PUBLIC(reject)) return 0;
 
   /* c t0 must stay below gamma2; the hint then makes up for the dropped t0 */
-  FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(pointwise_montgomery)(ws->h.v[i].c, ws->c.c, k->t0.v[i].c);
-    KERNEL(invntt_tomont)(ws->h.v[i].c);
-    KERNEL(reduce32)(ws->h.v[i].c);
-    reject |= KERNEL(chknorm)(ws->h.v[i].c, MLDSA_GAMMA2);
-  }
-  if (MLDSA_CT_PUBLIC(reject)) return 0;
-
   unsigned ones = 0;
   FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(add)(ws->w0.v[i].c, ws->w0.v[i].c, ws->h.v[i].c);
-    ones += KERNEL_G2(make_hint)(ws->h.v[i].c, ws->w0.v[i].c, ws->w1.v[i].c);
+    const int32_t *t0i;
+    if (t0.ntt != NULL) {
+      t0i = t0.ntt->v[i].c;
+    } else {
+      unpack_t0_poly(ws->u.c, t0.packed + i * MLDSA_POLYT0_PACKEDBYTES);
+      KERNEL(ntt)(ws->u.c);
+      t0i = ws->u.c;
+    }
+    KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, t0i);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(reduce32)(ws->t.c);
+    reject |= KERNEL(chknorm)(ws->t.c, MLDSA_GAMMA2);
+    KERNEL(add)(ws->w0.v[i].c, ws->w0.v[i].c, ws->t.c);
+    unpack_w1_poly(ws->u.c, ws->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES);
+    ones += KERNEL_G2(make_hint)(ws->u.c, ws->w0.v[i].c, ws->u.c); /* counted only */
   }
+  if (MLDSA_CT_PUBLIC(reject)) return 0;
   return MLDSA_CT_PUBLIC(ones <= MLDSA_OMEGA);
 }
 
 /* The rejection loop under a signing key: the one-shot and the prepared sign. sig is
  * zeroed when no attempt within the limit succeeds (MLDSA_ERR_KEY). */
-static int sign_with(uint8_t *sig, const signing_key *k, const uint8_t mu[64],
+static int sign_with(uint8_t *sig, const signing_key *k, t0_source t0, const uint8_t mu[64],
                      const uint8_t rnd[32]) {
   struct sign_ws ws;
   int ret = MLDSA_ERR_KEY;
@@ -197,25 +266,29 @@ static int sign_with(uint8_t *sig, const signing_key *k, const uint8_t mu[64],
 
   for (unsigned attempt = 0; attempt < MLDSA_MAX_SIGN_ATTEMPTS; ++attempt) {
     MLDSA_SEAM_COUNT_ATTEMPT();
-    if (MLDSA_SEAM_REJECT(sign_attempt(&ws, k))) {
+    if (MLDSA_SEAM_REJECT(sign_attempt(&ws, k, t0))) {
       MLDSA_SEAM_FAULT_Z(ws.z.v[0].c[0]);
-      MLDSA_CT_DECLASSIFY(&ws.h, sizeof ws.h); /* accepted: the hint is in sig */
-      pack_sig(sig, ws.ctilde, &ws.z, &ws.h);
+      /* the hint again, into w0 (r0 + c t0, no longer needed), from w1's encoding */
+      FOR_EACH_POLY(MLDSA_K, i) {
+        unpack_w1_poly(ws.u.c, ws.ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES);
+        KERNEL_G2(make_hint)(ws.w0.v[i].c, ws.w0.v[i].c, ws.u.c);
+      }
+      MLDSA_CT_DECLASSIFY(&ws.w0, sizeof ws.w0); /* accepted: the hint is in sig */
+      pack_sig(sig, ws.ctilde, &ws.z, &ws.w0);
       ret = MLDSA_OK;
       break;
     }
   }
   if (ret != MLDSA_OK) memset(sig, 0, MLDSA_SIGBYTES);
   mldsa_zeroize(&ws, sizeof ws);
-  mldsa_stack_wipe();
+  mldsa_stack_wipe_sign();
   return ret;
 }
 
-/* s1, s2, t0 of a signing key into NTT domain, A from its rho. */
+/* s1, s2 of a signing key into NTT domain, A from its rho. */
 static void finish_signing_key(signing_key *k) {
   vecl_ntt(&k->s1);
   veck_ntt(&k->s2);
-  veck_ntt(&k->t0);
   expand_matrix(&k->a, k->rho);
 }
 
@@ -224,11 +297,12 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
   uint8_t tr[MLDSA_TRBYTES];
   int ret = MLDSA_ERR_KEY;
 
-  int bad_key = unpack_sk(k.rho, k.key, tr, &k.s1, &k.s2, &k.t0, sk);
+  int bad_key = unpack_sk(k.rho, k.key, tr, &k.s1, &k.s2, NULL, sk);
   MLDSA_CT_PLANTED_LEAK(k.s1.v[0].c[0]); /* nothing, except in ci/ct --self-test */
   if (MLDSA_CT_PUBLIC(bad_key == 0)) {   /* the key's validity is returned */
     finish_signing_key(&k);
-    ret = sign_with(sig, &k, mu, rnd);
+    t0_source t0 = {NULL, sk + SK_T0_OFFSET};
+    ret = sign_with(sig, &k, t0, mu, rnd);
   } else {
     memset(sig, 0, MLDSA_SIGBYTES);
   }
@@ -246,14 +320,20 @@ typedef struct {
   mldsa_polyveck t1; /* NTT(t1 2^d), this ISA's order */
 } verifying_key;
 
-static void make_verifying_key(verifying_key *k, const uint8_t *pk) {
+/* The verifying key of pk, and tr = H(pk) into tr unless it is NULL: hashed in the same
+ * batched permutations as ExpandA. */
+static void make_verifying_key(verifying_key *k, uint8_t *tr, const uint8_t *pk) {
   uint8_t rho[MLDSA_SEEDBYTES];
   unpack_pk(rho, &k->t1, pk);
   FOR_EACH_POLY(MLDSA_K, i) {
     KERNEL(shiftl)(k->t1.v[i].c);
     KERNEL(ntt)(k->t1.v[i].c);
   }
-  expand_matrix(&k->a, rho);
+  if (tr != NULL)
+    expand_a_tr(&k->a, rho, tr, pk);
+  else
+    expand_a(&k->a, rho);
+  reorder_matrix(&k->a);
 }
 
 /* A signature decoded, and z checked against gamma1 - beta. */
@@ -303,7 +383,17 @@ int ENTRY(verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk) {
   decoded_sig d;
   verifying_key k;
   if (decode_sig(&d, sig) != 0) return MLDSA_ERR_VERIFY;
-  make_verifying_key(&k, pk);
+  make_verifying_key(&k, NULL, pk);
+  return verify_with(&k, &d, mu);
+}
+
+int ENTRY(verify_pk)(const uint8_t *sig, const uint8_t *pk, mldsa_mu_fn mu_of, const void *arg) {
+  decoded_sig d;
+  verifying_key k;
+  uint8_t tr[MLDSA_TRBYTES], mu[MLDSA_CRHBYTES];
+  if (decode_sig(&d, sig) != 0) return MLDSA_ERR_VERIFY;
+  make_verifying_key(&k, tr, pk);
+  mu_of(mu, tr, arg);
   return verify_with(&k, &d, mu);
 }
 
@@ -312,15 +402,13 @@ int ENTRY(verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk) {
 /* The import check of sk, whose s1, s2 are in ws and A = ExpandA(rho) in a: recompute
  * t1, t0, pk and H(pk); nonzero (secret until the caller declassifies it) when tr is not
  * H(pk) or t0_given (sk's packed t0, copied by the caller before pk is written, since pk
- * may overlap sk) is not the recomputed t0. ws->t0 gets the recomputed t0, ws->s1hat
- * NTT(s1). */
+ * may overlap sk) is not the recomputed t0. ws->s1 becomes NTT(s1). */
 static int check_secret(uint8_t *pk, struct keygen_ws *ws, const mldsa_matrix *a,
                         const uint8_t rho[MLDSA_SEEDBYTES], const uint8_t tr[MLDSA_TRBYTES],
                         const uint8_t t0_given[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES]) {
   uint8_t tr2[MLDSA_TRBYTES];
   uint8_t t0_packed[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES];
-  make_public(pk, tr2, ws, a, rho);
-  pack_t0(t0_packed, &ws->t0);
+  make_public(pk, tr2, t0_packed, ws, a, rho);
   /* The key is consistent when tr = H(pk) and its t0 is the recomputed one. */
   int bad = mldsa_ct_differ(tr, tr2, sizeof tr2);
   bad |= mldsa_ct_differ(t0_packed, t0_given, sizeof t0_packed);
@@ -328,25 +416,20 @@ static int check_secret(uint8_t *pk, struct keygen_ws *ws, const mldsa_matrix *a
   return bad;
 }
 
-/* sk's packed t0. */
-#define SK_T0(sk) \
-  ((sk) + 2 * MLDSA_SEEDBYTES + MLDSA_TRBYTES + (MLDSA_L + MLDSA_K) * MLDSA_POLYETA_PACKEDBYTES)
-
 int ENTRY(public_from_secret)(uint8_t *pk, const uint8_t *sk) {
   struct keygen_ws ws;
   mldsa_matrix a;
   uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES], tr[MLDSA_TRBYTES];
   uint8_t t0_given[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES];
-  mldsa_polyveck t0_unpacked;
 
-  /* Everything of sk is read before pk is written: pk may overlap sk (in place). */
-  int bad = unpack_sk(rho, key, tr, &ws.s1, &ws.s2, &t0_unpacked, sk);
-  memcpy(t0_given, SK_T0(sk), sizeof t0_given);
+  /* Everything of sk is read before pk is written: pk may overlap sk (in place). sk's t0
+     is compared encoded (check_secret), never decoded. */
+  int bad = unpack_sk(rho, key, tr, &ws.s1, &ws.s2, NULL, sk);
+  memcpy(t0_given, sk + SK_T0_OFFSET, sizeof t0_given);
   expand_matrix(&a, rho);
   bad |= check_secret(pk, &ws, &a, rho, tr, t0_given);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_zeroize(key, sizeof key);
-  mldsa_zeroize(&t0_unpacked, sizeof t0_unpacked);
   mldsa_zeroize(t0_given, sizeof t0_given);
   mldsa_stack_wipe();
   if (MLDSA_CT_PUBLIC(bad)) { /* the key's validity is returned */
@@ -366,6 +449,7 @@ typedef struct {
 typedef struct {
   mldsa_prepared_header hdr;
   signing_key k;
+  mldsa_polyveck t0; /* NTT domain, this ISA's order */
   uint8_t pk[MLDSA_PUBLICKEYBYTES]; /* from the import check: what MLDSA_SIGN_CHECK verifies against */
 } prepared_secret;
 
@@ -380,8 +464,7 @@ _Static_assert(_Alignof(prepared_secret) <= _Alignof(mldsa_prepared_secret_key),
 
 static void prepare_public(mldsa_prepared_public_key *out, const uint8_t *pk) {
   prepared_public *pp = (prepared_public *)out;
-  SHAKE256(pp->hdr.tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
-  make_verifying_key(&pp->k, pk);
+  make_verifying_key(&pp->k, pp->hdr.tr, pk);
 }
 
 static int verify_prepared(const mldsa_prepared_public_key *in, const uint8_t *sig,
@@ -396,13 +479,13 @@ static int prepare_secret(mldsa_prepared_secret_key *out, const uint8_t *sk) {
   prepared_secret *ps = (prepared_secret *)out;
   struct keygen_ws ws;
 
-  int bad = unpack_sk(ps->k.rho, ps->k.key, ps->hdr.tr, &ws.s1, &ws.s2, &ps->k.t0, sk);
+  int bad = unpack_sk(ps->k.rho, ps->k.key, ps->hdr.tr, &ws.s1, &ws.s2, &ps->t0, sk);
   expand_matrix(&ps->k.a, ps->k.rho);
-  bad |= check_secret(ps->pk, &ws, &ps->k.a, ps->k.rho, ps->hdr.tr, SK_T0(sk));
-  ps->k.s1 = ws.s1hat;
+  bad |= check_secret(ps->pk, &ws, &ps->k.a, ps->k.rho, ps->hdr.tr, sk + SK_T0_OFFSET);
+  ps->k.s1 = ws.s1; /* NTT(s1) */
   ps->k.s2 = ws.s2;
   veck_ntt(&ps->k.s2);
-  veck_ntt(&ps->k.t0);
+  veck_ntt(&ps->t0);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_stack_wipe();
   if (MLDSA_CT_PUBLIC(bad)) { /* the key's validity is returned */
@@ -414,7 +497,9 @@ static int prepare_secret(mldsa_prepared_secret_key *out, const uint8_t *sk) {
 
 static int sign_prepared(uint8_t *sig, const mldsa_prepared_secret_key *in, const uint8_t mu[64],
                          const uint8_t rnd[32]) {
-  return sign_with(sig, &((const prepared_secret *)in)->k, mu, rnd);
+  const prepared_secret *ps = (const prepared_secret *)in;
+  t0_source t0 = {&ps->t0, NULL};
+  return sign_with(sig, &ps->k, t0, mu, rnd);
 }
 
 static const uint8_t *prepared_secret_public_key(const mldsa_prepared_secret_key *in) {
@@ -429,6 +514,7 @@ const mldsa_backend ENTRY(backend) = {
     ENTRY(keygen),
     ENTRY(sign),
     ENTRY(verify),
+    ENTRY(verify_pk),
     ENTRY(public_from_secret),
     MLDSA_CAT3(MLDSA_ISA_ID_, MLDSA_ISA, ),
     prepare_public,

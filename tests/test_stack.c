@@ -9,6 +9,13 @@
  *   test_stack BUDGET_FILE      fail when a figure exceeds its budget
  *   test_stack                  print the figures only
  *
+ * For the operations on secrets (keygen, sign, import, prepare_secret, sign_prepared) it
+ * also checks that the library's stack wipe reaches below everything the operation's
+ * callees wrote: the deepest bytes written must be the wipe's zeros (apart from the
+ * return address of the memset that writes them), not a callee's frame. The wipe is
+ * sized to the deepest callee (src/util.h), and this is what keeps that size honest on
+ * every ISA and compiler.
+ *
  * The budget file (tests/stack_budget.txt) has lines `<compiler> <op> <set> <bytes>`; the
  * figures depend on the compiler, so a build by a compiler without lines there, an
  * unoptimized build and a sanitizer build (redzones) print the figures and enforce
@@ -58,6 +65,11 @@ enum op {
   SIGN_PREPARED,
   NUM_OPS
 };
+/* Operations on secrets, which end with a stack wipe. */
+static int wipes(enum op op) {
+  return op == KEYGEN || op == SIGN || op == IMPORT || op == PREPARE_SECRET || op == SIGN_PREPARED;
+}
+
 static const char *const op_names[NUM_OPS] = {"keygen",          "sign",           "verify",
                                               "import",          "prepare_public", "prepare_secret",
                                               "verify_prepared", "sign_prepared"};
@@ -104,8 +116,14 @@ static void *thread_main(void *arg) {
   return NULL;
 }
 
-/* Peak stack in bytes of one operation, or 0 on failure. */
-static size_t measure(enum op op, mldsa_param p, int *rc) {
+/* Bytes above the deepest one written that must be the wipe's zeros: past the return
+ * address and any saved registers of the memset call below the wipe's array. */
+#define WIPE_SKIP 64
+#define WIPE_CHECK 1024
+
+/* Peak stack in bytes of one operation, or 0 on failure; *wiped_bottom = 1 when the
+ * deepest bytes written are zeros. */
+static size_t measure(enum op op, mldsa_param p, int *rc, int *wiped_bottom) {
   uint8_t *mem = NULL;
   if (posix_memalign((void **)&mem, 4096, STACK_SIZE) != 0) return 0;
   memset(mem, PAINT, STACK_SIZE);
@@ -123,6 +141,9 @@ static size_t measure(enum op op, mldsa_param p, int *rc) {
   size_t low = 0;
   while (low < STACK_SIZE && mem[low] == PAINT) ++low;
   uintptr_t deepest = (uintptr_t)mem + low;
+  *wiped_bottom = low + WIPE_SKIP + WIPE_CHECK <= STACK_SIZE;
+  for (size_t i = low + WIPE_SKIP; *wiped_bottom && i < low + WIPE_SKIP + WIPE_CHECK; ++i)
+    if (mem[i] != 0) *wiped_bottom = 0;
   free(mem);
   *rc = j.rc;
   if (low == 0) return 0; /* overflowed the whole region */
@@ -150,14 +171,14 @@ static size_t budget(const char *file, const char *op, const char *set) {
 int main(int argc, char **argv) {
   const char *isa = mldsa_test_isa_gate("test_stack");
   const char *file = argc > 1 ? argv[1] : NULL;
-  int enforce = file != NULL;
+  int enforce = file != NULL, check_wipe = 1;
 #if defined(STACK_SANITIZED)
-  printf("test_stack: sanitizer build: figures only, no budget\n");
-  enforce = 0;
+  printf("test_stack: sanitizer build: figures only, no budget, no wipe check\n");
+  enforce = check_wipe = 0;
 #endif
 #if !defined(__OPTIMIZE__)
-  printf("test_stack: unoptimized build: figures only, no budget\n");
-  enforce = 0;
+  printf("test_stack: unoptimized build: figures only, no budget, no wipe check\n");
+  enforce = check_wipe = 0;
 #endif
   mldsa_test_seed_rng("test_stack");
   mldsa_test_randbytes(msg, sizeof msg);
@@ -168,15 +189,17 @@ int main(int argc, char **argv) {
   printf("test_stack: %-8s %-4s %8s %8s\n", "op", "set", "peak", "budget");
   for (int s = 0; s < 3; ++s)
     for (int op = 0; op < NUM_OPS; ++op) {
-      int rc = -100;
-      size_t peak = measure((enum op)op, sets[s].p, &rc);
+      int rc = -100, wiped_bottom = 0;
+      size_t peak = measure((enum op)op, sets[s].p, &rc, &wiped_bottom);
       size_t limit = file ? budget(file, op_names[op], sets[s].name) : 0;
       int ok = rc == MLDSA_OK && peak > 0;
       if (ok && enforce && limit == 0) ++unbudgeted;
-      if (ok && enforce && limit != 0 && peak > limit) ok = 0;
-      printf("test_stack: %-8s %-4s %8zu %8zu%s%s\n", op_names[op], sets[s].name, peak, limit,
-             rc != MLDSA_OK ? "  FAIL: the operation failed" : "",
-             ok ? "" : (rc == MLDSA_OK ? "  FAIL: over budget" : ""));
+      int over = ok && enforce && limit != 0 && peak > limit;
+      int unwiped = ok && check_wipe && wipes((enum op)op) && !wiped_bottom;
+      printf("test_stack: %-8s %-4s %8zu %8zu%s%s%s\n", op_names[op], sets[s].name, peak, limit,
+             rc != MLDSA_OK ? "  FAIL: the operation failed" : "", over ? "  FAIL: over budget" : "",
+             unwiped ? "  FAIL: a callee wrote below the stack wipe" : "");
+      if (over || unwiped) ok = 0;
       if (ok) ++passed;
       else ++failed;
     }
