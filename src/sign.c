@@ -43,13 +43,16 @@ static void expand_matrix(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
   FOR_EACH_POLY(MLDSA_L, j) KERNEL(ntt_reorder)(a->row[i].v[j].c);
 }
 
-/* t = A s1 + s2 with coefficients in [0, q), from s1 in NTT domain. */
+/* t = A s1 + s2 with coefficients in [0, q), from s1 in NTT domain. invntt_tomont
+ * promises |out| < q only, so out + s2 may reach q + eta: reduce32 brings it into
+ * [-6283009, 6283008] before caddq, which then gives [0, q) as power2round needs. */
 static void compute_t(mldsa_polyveck *t, const mldsa_matrix *a, const mldsa_polyvecl *s1hat,
                       const mldsa_polyveck *s2) {
   matrix_mul(t, a, s1hat);
   veck_reduce32(t);
   veck_invntt(t);
   FOR_EACH_POLY(MLDSA_K, i) KERNEL(add)(t->v[i].c, t->v[i].c, s2->v[i].c);
+  veck_reduce32(t);
   veck_caddq(t);
 }
 
