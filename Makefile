@@ -4,7 +4,7 @@ CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PYTHON := ci/python
 
-.PHONY: all deps configure test run regen check-asm bench clean
+.PHONY: all deps configure test run regen check-asm prove bench clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -27,6 +27,10 @@ regen:
 
 check-asm:
 	$(PYTHON) -m gen --check
+
+# Prove the kernels in asm_out/ against their contracts (Z3; README, What is proved).
+prove:
+	ci/prove
 
 bench: all
 	$(BUILD)/mldsa-bench

@@ -7,6 +7,7 @@ import z3
 from . import spec as S
 from .executor import run
 from .lanes import check_structure, classes, prove, Failure
+from .lanesum import prove_lane_sum, VAR
 
 N = 256
 
@@ -20,6 +21,7 @@ class Report:
     def __init__(self, isa, kernel):
         self.isa, self.kernel = isa, kernel
         self.items = []          # (what, detail, seconds, ok, message)
+        self.gaps = []           # (what, why): declared, measured, not proved
         self.t0 = time.time()
 
     def ok(self, what, detail, secs):
@@ -27,6 +29,9 @@ class Report:
 
     def fail(self, what, msg):
         self.items.append((what, '', 0.0, False, msg))
+
+    def gap(self, what, msg):
+        self.gaps.append((what, msg))
 
     @property
     def passed(self):
@@ -41,6 +46,25 @@ def lane_terms(m, outputs, inputs_of_lane, n=N):
         t = ts[0] if len(ts) == 1 else z3.Concat(*ts)
         out.append((i, z3.simplify(t), inputs_of_lane(m, i)))
     return out
+
+
+# Obligations known not to finish: tried with a short timeout (so that a counterexample
+# still fails the run) and reported as NOT PROVED with the reason, never as proved.
+GAP_TIMEOUT_MS = 15000
+_SSE2_PRODUCT = ('SSE2 forms the signed product from pmuludq and sign corrections; Z3 '
+                 'does not finish the identity (measured: unknown after 120 s and 300 s); '
+                 'the bound |c| is proved, equality is tested only')
+GAPS = {
+    ('sse2', 'pointwise_montgomery', 'c = montgomery_reduce(a b) exactly (the scalar code)'): _SSE2_PRODUCT,
+    ('sse2', 'pointwise_montgomery', 'c 2^32 = a b - m q exactly'): _SSE2_PRODUCT,
+    ('sse2', 'pointwise_acc', 'c 2^32 = sum_j a_j b_j - m q exactly'): _SSE2_PRODUCT,
+    ('sse2', 'pointwise_acc', '|c| < len q'): _SSE2_PRODUCT,
+}
+
+
+def lane_of(name):
+    mt = VAR.match(name)
+    return int(mt.group(2)) % N if mt else None
 
 
 def canon(name):
@@ -70,7 +94,7 @@ def elementwise(rep, unit, fname, regs, inputs, outputs, claims, alias=(), extra
            time.time() - t)
     if not outputs:
         return res
-    X = {b: canon(b) for b in (lane_inputs or inputs)}
+    X = {b: canon(b) for b in (lane_inputs[0] if lane_inputs else inputs)}
     if lane_inputs is None:
         def ren(m, i):
             return [(m.input_var(b, i), X[b]) for b in inputs]
@@ -84,11 +108,16 @@ def elementwise(rep, unit, fname, regs, inputs, outputs, claims, alias=(), extra
     for term, lanes in cls:
         outs = split_outputs(term, len(outputs))
         for name, f in claims(X, outs):
+            gap = next((why for (gi, gk, gp), why in GAPS.items()
+                        if gi == rep.isa and gk == rep.kernel.split('_L')[0] and name.startswith(gp)), None)
             try:
-                secs = prove(f, what=name)
+                secs = prove(f, what=name, timeout_ms=GAP_TIMEOUT_MS if gap else None)
                 rep.ok(name, '%d lanes (one term class of %d)' % (len(lanes), len(cls)), secs)
             except Failure as e:
-                rep.fail(name, str(e))
+                if gap and 'unfinished' in str(e):
+                    rep.gap(name, '%s; %s' % (e, gap))
+                else:
+                    rep.fail(name, str(e))
     if extra:
         extra(res)
     return res
@@ -162,15 +191,17 @@ def k_make_hint(g):
 
         def count(res):
             m = res.m
-            pre, total = [], z3.BitVecVal(0, 32)
-            for i in range(N):
-                a0, a1 = m.input_var('a0', i), m.input_var('a1', i)
-                pre.append(S.make_hint_pre(g, a0, a1))
-                total = total + S.make_hint(g, a0, a1)
+            rax = m.rd_gpr('rax')
+            t = time.time()
             try:
-                secs = prove(z3.Implies(z3.And(*pre), m.rd_gpr('rax') == z3.ZeroExt(32, total)),
-                             what='return value')
-                rep.ok('return value = number of ones (all 256 lanes symbolic, %rax whole)', '', secs)
+                if not z3.simplify(z3.Extract(63, 32, rax)).eq(z3.BitVecVal(0, 32)):
+                    raise Failure('upper half of %rax not zero')
+                d = prove_lane_sum(
+                    z3.Extract(31, 0, rax),
+                    lambda i: [m.input_var('a0', i), m.input_var('a1', i)], lane_of,
+                    lambda i: S.make_hint_pre(g, m.input_var('a0', i), m.input_var('a1', i)),
+                    lambda i: S.make_hint(g, m.input_var('a0', i), m.input_var('a1', i)) == 1)
+                rep.ok('return value = number of ones, all 256 lanes', d, time.time() - t)
             except Failure as e:
                 rep.fail('return value', str(e))
         elementwise(rep, unit, 'mldsa_make_hint_g%d_%s' % (g, isa), {'rdi': 'h', 'rsi': 'a0', 'rdx': 'a1'},
@@ -221,3 +252,103 @@ K = {
     'use_hint_g88': k_use_hint(88), 'use_hint_g32': k_use_hint(32),
     'chknorm': k_chknorm,
 }
+
+
+# ------------------------------------------------------------------------ products
+LANEVAR = __import__('re').compile(r'\b([A-Za-z_]\w*)\[(\d+)\]')
+
+
+def canon_abstract(m, lane_map):
+    """the executor's product variables (P(..), MQ(..)) of one lane, renamed: every input
+    a[k] in a name is replaced by its canonical name from lane_map (str -> str); a name
+    with an input outside lane_map is left alone (and then fails lane independence)."""
+    out = []
+    for v in list(m.prods.values()) + list(m.mqs.values()):
+        name = str(v)
+        ins = LANEVAR.findall(name)
+        if ins and all('%s[%s]' % x in lane_map for x in ins):
+            new = LANEVAR.sub(lambda mt: lane_map[mt.group(0)], name)
+            out.append((v, z3.BitVec(new, 64)))
+    return out
+
+
+def general_m(formulas, s):
+    """Montgomery's m = lo(s) qinv, as a term, replaced by a free 32-bit m in each formula
+    (the facts about MQ no longer mention it: lo(MQ) = m q simplifies to lo(s)). A
+    formula valid for every m is valid for this one; it spares Z3 a constant multiplier."""
+    mt = z3.simplify(z3.Extract(31, 0, s) * S.QINV)
+    mv = z3.BitVec('m', 32)
+    return [(n, z3.substitute(f, (mt, mv))) for n, f in formulas]
+
+
+def product_fact(a, b, P):
+    B = 9 * S.Q - 1
+    return z3.Implies(z3.And(S.in_range(a, -B, B), S.in_range(b, -B, B)),
+                      z3.And(P <= B * B, P >= -B * B))
+
+
+def pvar(a, b):
+    return z3.BitVec('P(%s)' % ','.join(sorted((str(a), str(b)))), 64)
+
+
+def k_pointwise_montgomery(unit, isa, rep):
+    B = 9 * S.Q - 1
+    Xa, Xb = canon('a'), canon('b')
+
+    def ren(m, i):
+        a, b = m.input_var('a', i), m.input_var('b', i)
+        return [(a, Xa), (b, Xb)] + canon_abstract(m, {str(a): str(Xa), str(b): str(Xb)})
+
+    def claims(X, o):
+        c = o[0]
+        P = pvar(Xa, Xb)
+        red, MQ, facts = S.montgomery_reduce_mq(P)
+        pre = z3.And(S.in_range(Xa, -B, B), S.in_range(Xb, -B, B), product_fact(Xa, Xb, P), facts)
+        return general_m([
+            ('c = montgomery_reduce(a b) exactly (the scalar code), |a|, |b| < 9q',
+             z3.Implies(pre, c == red)),
+            ('c 2^32 = a b - m q exactly, so c = a b 2^-32 mod q',
+             z3.Implies(pre, S.s64(c) * (1 << 32) == P - MQ)),
+            ('|c| < q', z3.Implies(pre, S.in_range(c, -S.Q + 1, S.Q - 1)))], P)
+    elementwise(rep, unit, 'mldsa_pointwise_montgomery_%s' % isa, three(isa, 0), ['a', 'b'], ['c'],
+                claims, alias=[('c', 'a'), ('c', 'b')], lane_inputs=(['a', 'b'], ren))
+
+
+def k_pointwise_acc(L):
+    def k(unit, isa, rep):
+        B = 9 * S.Q - 1
+        As = [z3.BitVec('X_a%d' % j, 32) for j in range(L)]
+        Bs = [z3.BitVec('X_b%d' % j, 32) for j in range(L)]
+
+        def ren(m, i):
+            out, names = [], {}
+            for j in range(L):
+                a, b = m.input_var('a', i + N * j), m.input_var('b', i + N * j)
+                out += [(a, As[j]), (b, Bs[j])]
+                names[str(a)], names[str(b)] = str(As[j]), str(Bs[j])
+            return out + canon_abstract(m, names)
+
+        def claims(X, o):
+            c = o[0]
+            Ps = [pvar(As[j], Bs[j]) for j in range(L)]
+            pre = [z3.And(S.in_range(As[j], -B, B), S.in_range(Bs[j], -B, B),
+                          product_fact(As[j], Bs[j], Ps[j])) for j in range(L)]
+            s = Ps[0]
+            for P in Ps[1:]:
+                s = s + P
+            red, MQ, facts = S.montgomery_reduce_mq(s)
+            pre = z3.And(facts, *pre)
+            return general_m([
+                ('c 2^32 = sum_j a_j b_j - m q exactly, so c = sum a_j b_j 2^-32 mod q (len %d)' % L,
+                 z3.Implies(pre, S.s64(c) * (1 << 32) == s - MQ)),
+                ('|c| < len q = %d q' % L, z3.Implies(pre, S.in_range(c, -L * S.Q + 1, L * S.Q - 1)))], s)
+        elementwise(rep, unit, 'mldsa_pointwise_acc_%s' % isa,
+                    {'rdi': 'c', 'rsi': 'a', 'rdx': 'b', 'rcx': ('val', junk_upper('rcx', z3.BitVecVal(L, 32)))},
+                    ['a', 'b'], ['c'], claims, alias=[('c', 'a'), ('c', 'b')],
+                    in_sizes={'a': 4 * N * L, 'b': 4 * N * L}, lane_inputs=(['a', 'b'], ren))
+    return k
+
+
+K['pointwise_montgomery'] = k_pointwise_montgomery
+for _L in range(1, 9):
+    K['pointwise_acc_L%d' % _L] = k_pointwise_acc(_L)

@@ -27,8 +27,13 @@ def free_vars(e):
     return out
 
 
-def prove(claim, timeout_ms=120000, what=''):
+DEFAULT_TIMEOUT_MS = 120000
+
+
+def prove(claim, timeout_ms=None, what=''):
     """claim valid? Returns seconds; raises Failure with a counterexample or 'unknown'."""
+    if timeout_ms is None or timeout_ms > DEFAULT_TIMEOUT_MS:
+        timeout_ms = DEFAULT_TIMEOUT_MS
     t = time.time()
     s = z3.Solver()
     s.set('timeout', timeout_ms)

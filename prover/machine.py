@@ -42,6 +42,11 @@ def simp(e):
     return z3.simplify(e)
 
 
+def mq_facts(MQ, x, Q=8380417):
+    """what is true of MQ = sext(x) q."""
+    return z3.And(z3.Extract(31, 0, MQ) == simp(x * Q), MQ >= -(1 << 31) * Q, MQ <= ((1 << 31) - 1) * Q)
+
+
 class Machine:
     def __init__(self, unit, args):
         """args: register -> ('ptr', base) or ('val', 64-bit term)."""
@@ -64,6 +69,57 @@ class Machine:
         self.inputs = {}
         self.trace = []
         self.step = 0
+        self.prods = {}
+        self.mqs = {}
+        self.axioms = []
+
+    PRODUCT_BOUND = 9 * 8380417 - 1
+    Q = 8380417
+
+    def product(self, kind, x, y):
+        """x * y of two 32-bit terms: 's' sext(x) sext(y), 'u' zext(x) zext(y) (64 bits),
+        'lo' the low 32 bits. With a constant operand, the product term itself. Of two
+        non-constant operands, a fresh 64-bit P stands for the signed product (bit-blasted
+        32 x 32 multipliers are beyond Z3 here), with one true fact about it: |P| <= B^2
+        where |x|, |y| <= B (B = 9q - 1, the largest bound of any kernel contract). The
+        unsigned product and the low half are exact functions of P."""
+        x, y = simp(x), simp(y)
+        if z3.is_bv_value(x) and not z3.is_bv_value(y):
+            x, y = y, x
+        if z3.is_bv_value(y) and y.as_long() == self.Q and kind in ('s', 'u') and not z3.is_bv_value(x):
+            # x q (Montgomery's m q): a fresh 64-bit MQ(x) stands for sext(x) q, with
+            # the facts lo(MQ) = x q mod 2^32 and -2^31 q <= MQ <= (2^31 - 1) q.
+            name = 'MQ(%s)' % x
+            if name not in self.mqs:
+                MQ = z3.BitVec(name, 64)
+                self.mqs[name] = MQ
+                self.axioms.append(mq_facts(MQ, x))
+            MQ = self.mqs[name]
+            if kind == 's':
+                return MQ
+            return MQ + z3.If(x < 0, z3.BitVecVal(self.Q << 32, 64), z3.BitVecVal(0, 64))
+        if z3.is_bv_value(x) or z3.is_bv_value(y):
+            if kind == 's':
+                return z3.SignExt(32, x) * z3.SignExt(32, y)
+            if kind == 'u':
+                return z3.ZeroExt(32, x) * z3.ZeroExt(32, y)
+            return x * y
+        key = tuple(sorted((x.get_id(), y.get_id())))
+        if key not in self.prods:
+            nx, ny = sorted((str(x), str(y)))
+            P = z3.BitVec('P(%s,%s)' % (nx, ny) if len(nx) + len(ny) < 60 else 'P#%d' % len(self.prods), 64)
+            self.prods[key] = P
+            B = self.PRODUCT_BOUND
+            X, Y = z3.SignExt(32, x), z3.SignExt(32, y)
+            ok = z3.And(X <= B, X >= -B, Y <= B, Y >= -B)
+            self.axioms.append(z3.Implies(ok, z3.And(P <= B * B, P >= -B * B)))
+        P = self.prods[key]
+        if kind == 's':
+            return P
+        if kind == 'lo':
+            return z3.Extract(31, 0, P)
+        corr = z3.If(x < 0, y, z3.BitVecVal(0, 32)) + z3.If(y < 0, x, z3.BitVecVal(0, 32))
+        return P + z3.Concat(corr, z3.BitVecVal(0, 32))
 
     def base(self, name):
         if name not in self.ptrs:

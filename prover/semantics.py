@@ -160,11 +160,21 @@ binop(both('pxor') + ' vpxord vpxorq', 32, lambda x, y: x ^ y)
 binop(both('pcmpgtd'), 32, lambda x, y: mask_if(x > y, 32))
 binop(both('pcmpgtb'), 8, lambda x, y: mask_if(x > y, 8))
 binop(both('pcmpeqd'), 32, lambda x, y: mask_if(x == y, 32))
-binop('pmulld vpmulld', 32, lambda x, y: x * y)
+def mulop(names, w, kind):
+    def h(m, ins, ops):
+        d, a, b = ops
+        n = width_of(d)
+        A, B = to_lanes(rd(m, a, n), w), to_lanes(rd(m, b, n), w)
+        lo = (lambda v: v) if w == 32 else (lambda v: z3.Extract(31, 0, v))
+        wr(m, ins, d, from_lanes([m.product(kind, lo(x), lo(y)) for x, y in zip(A, B)], w))
+    sem(names, 3)(h)
+
+
+mulop('pmulld vpmulld', 32, 'lo')
 binop('pminud vpminud', 32, lambda x, y: z3.If(z3.ULT(x, y), x, y))
 binop('pmaxud vpmaxud', 32, lambda x, y: z3.If(z3.UGT(x, y), x, y))
-binop(both('pmuludq'), 64, lambda x, y: z3.ZeroExt(32, z3.Extract(31, 0, x)) * z3.ZeroExt(32, z3.Extract(31, 0, y)))
-binop('pmuldq vpmuldq', 64, lambda x, y: z3.SignExt(32, z3.Extract(31, 0, x)) * z3.SignExt(32, z3.Extract(31, 0, y)))
+mulop(both('pmuludq'), 64, 'u')
+mulop('pmuldq vpmuldq', 64, 's')
 binop(both('pmulhuw'), 16, lambda x, y: z3.Extract(31, 16, z3.ZeroExt(16, x) * z3.ZeroExt(16, y)))
 binop(both('pmulhrsw'), 16,
       lambda x, y: z3.Extract(16, 1, ((z3.SignExt(16, x) * z3.SignExt(16, y)) >> 14) + 1))

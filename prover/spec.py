@@ -103,3 +103,17 @@ def montgomery_reduce(p):
 
 def montgomery_m(p):
     return z3.SignExt(32, z3.Extract(31, 0, p) * QINV)
+
+
+def mq(P):
+    """the variable the executor uses for m q, m = lo(P) qinv (machine.product), and its facts."""
+    from .machine import mq_facts
+    x = z3.simplify(z3.Extract(31, 0, P) * QINV)
+    MQ = z3.BitVec('MQ(%s)' % x, 64)
+    return MQ, mq_facts(MQ, x)
+
+
+def montgomery_reduce_mq(P):
+    """montgomery_reduce(P) with m q as the variable MQ: (P - MQ) >> 32, and the facts."""
+    MQ, facts = mq(P)
+    return z3.Extract(63, 32, P - MQ), MQ, facts

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""Return values that sum a per-lane quantity over all 256 lanes (make_hint's count).
+A direct Z3 query (two adder trees over 512 symbolic inputs) does not finish, so:
+  1. every maximal subterm of the return value that depends on one lane's inputs only is
+     cut out and replaced by a fresh variable V (lane-local parts);
+  2. each lane-local part L is proved equal to If(bit(lane), c1, c0) for all inputs
+     satisfying the lane's precondition, c1 and c0 constants found by Z3 and then proved
+     (parts with the same term after renaming the lane's inputs are proved once);
+  3. the rest (the skeleton) is proved linear: skeleton = k0 + sum k_j V_j (mod 2^w),
+     with the coefficients found by evaluation and the identity proved by Z3;
+  4. then the return value is k0 + sum_j k_j (c0_j + [bit] (c1_j - c0_j)), and it must
+     equal sum_i bit(i): checked by integer arithmetic, lane by lane.
+Each step is a proof for all inputs; nothing is sampled."""
+import re
+import z3
+from .lanes import free_vars, prove, Failure
+
+VAR = re.compile(r'^(\w+)\[(\d+)\]$')
+
+
+def _lane_sets(e, lane_of, memo):
+    stack = [(e, False)]
+    while stack:
+        x, done = stack.pop()
+        i = x.get_id()
+        if i in memo:
+            continue
+        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            ln = lane_of(str(x))
+            memo[i] = frozenset([ln if ln is not None else 'other'])
+            continue
+        if not done:
+            stack.append((x, True))
+            stack.extend((c, False) for c in x.children() if c.get_id() not in memo)
+            continue
+        s = frozenset()
+        for c in x.children():
+            s |= memo[c.get_id()]
+        memo[i] = s
+
+
+def cut(e, lane_of):
+    memo = {}
+    _lane_sets(e, lane_of, memo)
+    parts = {}      # id -> (V, term, lane)
+    seen = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        i = x.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        s = memo[i]
+        if len(s) == 1 and isinstance(next(iter(s)), int):
+            parts[i] = (z3.BitVec('V%d' % len(parts), x.size()), x, next(iter(s)))
+        elif s:
+            stack.extend(x.children())
+    ps = list(parts.values())
+    return z3.substitute(e, *[(t, v) for v, t, _ in ps]), ps
+
+
+def prove_lane_sum(ret, lane_vars, lane_of, pre, bit, width=32):
+    """ret: the return term. lane_vars(i) -> the lane's input variables; pre(i), bit(i):
+    the lane's precondition and 0/1 spec (a Bool). Returns a detail string; raises."""
+    skel, parts = cut(z3.simplify(ret), lane_of)
+    if free_vars(skel).keys() - {str(v) for v, _, _ in parts}:
+        raise Failure('return value depends on something other than lane-local parts: %s' %
+                      sorted(free_vars(skel).keys() - {str(v) for v, _, _ in parts})[:3])
+    # 2. lane-local parts
+    consts = {}
+    canon_cache = {}
+    for v, t, lane in parts:
+        xs = lane_vars(lane)
+        X = [z3.BitVec('X%d' % j, x.size()) for j, x in enumerate(xs)]
+        ct = z3.substitute(t, *zip(xs, X))
+        p, b = z3.substitute(pre(lane), *zip(xs, X)), z3.substitute(bit(lane), *zip(xs, X))
+        key = (ct.get_id(), p.get_id(), b.get_id())
+        if key not in canon_cache:
+            cs = []
+            for want in (False, True):
+                s = z3.Solver()
+                s.add(p, b == want)
+                if s.check() != z3.sat:
+                    raise Failure('lane precondition with bit=%s unsatisfiable' % want)
+                cs.append(s.model().eval(ct, model_completion=True))
+            c0, c1 = cs
+            prove(z3.Implies(p, ct == z3.If(b, c1, c0)), what='lane-local part of the return value')
+            canon_cache[key] = (c0.as_long(), c1.as_long())
+        consts[str(v)] = (v, lane, canon_cache[key])
+    # 3. linearity of the skeleton
+    w = skel.size()
+    vs = [v for v, _, _ in parts]
+    zero = [(v, z3.BitVecVal(0, v.size())) for v in vs]
+    k0 = z3.simplify(z3.substitute(skel, *zero))
+    if not z3.is_bv_value(k0):
+        raise Failure('skeleton not constant at zero')
+    lin = k0
+    ks = []
+    for v in vs:
+        if v.size() != w:
+            raise Failure('lane part of another width than the return value')
+        one = [(u, z3.BitVecVal(1 if u.eq(v) else 0, u.size())) for u in vs]
+        kv = z3.simplify(z3.substitute(skel, *one) - k0)
+        ks.append(kv.as_long())
+        lin = lin + kv * v
+    prove(skel == lin, what='skeleton linear in the lane-local parts')
+    # 4. arithmetic
+    mod = 1 << w
+    total0 = k0.as_long()
+    per_lane = {}
+    for v, k in zip(vs, ks):
+        _, lane, (c0, c1) = consts[str(v)]
+        total0 += k * c0
+        per_lane[lane] = per_lane.get(lane, 0) + k * (c1 - c0)
+    if total0 % mod != 0:
+        raise Failure('return value is %d where no bit is set' % (total0 % mod))
+    bad = [ln for ln, d in per_lane.items() if d % mod != 1]
+    if bad or len(per_lane) != 256:
+        raise Failure('lane %s contributes other than 1 per set bit (or lanes missing: %d)' %
+                      (bad[:3], 256 - len(per_lane)))
+    return '%d lane-local parts in %d classes, skeleton linear' % (len(parts), len(canon_cache))

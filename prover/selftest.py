@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""The prover's self-test: planted bugs in copies of real kernels (in memory; asm_out/ is
+not touched) must be rejected, and the unmodified kernels accepted. Also checks one
+semantics fact the product abstraction relies on, by Z3 over the integers."""
+import os
+import z3
+
+from . import asm, kernels
+from .kernels import Report
+
+# (isa, file, kernel, line substring, replacement, what the bug is)
+PLANTED = [
+    ('avx2', 'add', 'add', 'vpaddd %ymm5, %ymm4, %ymm4', 'vpsubd %ymm5, %ymm4, %ymm4',
+     'one register of lanes subtracted instead of added'),
+    ('sse2', 'reduce32', 'reduce32', 'psrad $23', 'psrad $22', 'shift count off by one'),
+    ('avx512', 'caddq', 'caddq', 'vpaddd', 'vpsubd', 'q subtracted in one register'),
+    ('avx2', 'decompose', 'decompose_g32', '.Lg32_mult:  # highbits multiplier\n    .long 1025',
+     '.Lg32_mult:  # highbits multiplier\n    .long 1026', 'the g32 highbits multiplier off by one'),
+    ('avx2', 'make_hint', 'make_hint_g88', 'vpsubd %ymm4, %ymm0, %ymm0', 'vpaddd %ymm4, %ymm0, %ymm0',
+     'the count adds the -1 masks instead of subtracting them'),
+    ('avx512', 'pointwise_montgomery', 'pointwise_montgomery', '58728449', '58728451', 'q^-1 wrong'),
+    ('sse2', 'add', 'add', 'add $64, %rdi', 'add $48, %rdi', 'output pointer step short: overlap'),
+    ('sse2', 'chknorm', 'chknorm', 'pcmpgtd %xmm8, %xmm1', 'pcmpgtd %xmm1, %xmm8', 'one compare reversed'),
+    ('avx2', 'shiftl', 'shiftl', 'vpslld', 'vpsllq', 'an instruction with a different lane width'),
+    ('avx2', 'sub', 'sub', 'vpsubd', 'vfoo', 'an instruction the prover has no semantics for'),
+]
+
+
+def plant(text, old, new):
+    if old is None:
+        return None
+    i = text.find(old)
+    if i < 0:
+        return None
+    return text[:i] + new + text[i + len(old):]
+
+
+def run_one(path, text, isa, k):
+    rep = Report(isa, k)
+    try:
+        kernels.K[k](asm.parse(path, text), isa, rep)
+    except Exception as e:
+        rep.fail('prover error', str(e))
+    return rep
+
+
+def main(asm_dir):
+    bad = 0
+    # the unsigned/signed product identity machine.product uses for pmuludq
+    a, b, sa, sb = z3.Ints('a b sa sb')
+    ua, ub = a + sa * 2 ** 32, b + sb * 2 ** 32
+    s = z3.Solver()
+    s.add(z3.Or(sa == 0, sa == 1), z3.Or(sb == 0, sb == 1))
+    s.add(ua * ub - (a * b + 2 ** 32 * (sa * b + sb * a)) != 2 ** 64 * sa * sb)
+    ok = s.check() == z3.unsat
+    print('self-test: zext(a) zext(b) = sext(a) sext(b) + 2^32 ([a<0] b + [b<0] a) mod 2^64: %s'
+          % ('proved' if ok else 'NOT PROVED'))
+    bad += not ok
+    for isa, f, k, old, new, what in PLANTED:
+        path = os.path.join(asm_dir, isa, f + '.S')
+        with open(path) as fh:
+            text = fh.read()
+        good = run_one(path, text, isa, k)
+        mut = plant(text, old, new)
+        if mut is None:
+            print('self-test: %s %s: could not plant "%s" (the kernel changed?)' % (isa, k, what))
+            bad += 1
+            continue
+        rep = run_one(path, mut, isa, k)
+        why = next((it[4] for it in rep.items if not it[3]), '')
+        caught = not rep.passed
+        print('self-test: %-7s %-22s unmodified %s; planted bug (%s) %s%s' %
+              (isa, k, 'accepted' if good.passed else 'REJECTED', what,
+               'rejected' if caught else 'ACCEPTED', ': ' + why[:140] if why else ''))
+        bad += (not caught) + (not good.passed)
+    print('self-test: %s' % ('passed' if not bad else '%d problems' % bad))
+    return 1 if bad else 0
