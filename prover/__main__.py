@@ -64,7 +64,8 @@ def prove_isa(asm_dir, isa, only=None, out=print):
         if f not in units:
             units[f] = asm.parse(os.path.join(asm_dir, isa, f + '.S'))
         return units[f]
-    for k in ELEMENTWISE + ['ntt_reorder']:
+    extra = [k for k in (only or []) if k in kernels.K and k not in ELEMENTWISE]
+    for k in ELEMENTWISE + extra + ['ntt_reorder']:
         if only and k not in only and file_of(k) not in only:
             continue
         rep = Report(isa, k)
