@@ -98,7 +98,7 @@ def judge(text, path, isa, k, ntt_text):
 
 def main(asm_dir, n, seed, isas):
     rnd = random.Random(seed)
-    lanes.DEFAULT_TIMEOUT_MS = 20000
+    lanes.DEFAULT_TIMEOUT_MS = 10000
     pool = []
     for isa in isas:
         for path, fn, k in targets(asm_dir, isa):
@@ -125,13 +125,13 @@ def main(asm_dir, n, seed, isas):
         done += 1
         st = kinds.setdefault(kind, [0, 0])
         st[0] += 1
-        if rep.passed and not rep.gaps:
+        if rep.passed:          # a declared gap left unfinished is no rejection
             survivors.append((isa, k, ins.line, ins.text, kind, new.strip()))
             verdict = 'SURVIVED'
         else:
             killed += 1
             st[1] += 1
-            why = next((it[4] for it in rep.items if not it[3]), None) or 'declared gap obligation unfinished'
+            why = next((it[4] for it in rep.items if not it[3]), '')
             verdict = 'killed: ' + why[:110]
         print('%4d %-7s %-22s %4d %-5s %-45s %s' % (done, isa, k, ins.line, kind, new.strip()[:45], verdict), flush=True)
     rate = killed / max(1, done)
