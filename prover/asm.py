@@ -134,14 +134,28 @@ def parse(path, text=None):
     lines = text.split('\n')
     functions, rodata, symbols = {}, bytearray(), {}
     section = 'text'
+    previous = 'text'
+    stack = []
     cur = None
     for n, raw in enumerate(lines, 1):
         line = raw.split('#', 1)[0].strip()
         if not line:
             continue
-        if line.startswith('.section'):
+        if line.startswith(('.section', '.pushsection')):
+            if line.startswith('.pushsection'):
+                stack.append(section)
+            prev = section
             name = line.split()[1].rstrip(',').split(',')[0]
             section = 'rodata' if name.startswith('.rodata') else ('text' if name == '.text' else 'other')
+            previous = prev
+            continue
+        if line.startswith('.popsection'):
+            if not stack:
+                raise ParseError('%s:%d: .popsection without .pushsection' % (path, n))
+            section = stack.pop()
+            continue
+        if line.startswith('.previous'):
+            section, previous = previous, section
             continue
         if line in ('.text',):
             section = 'text'

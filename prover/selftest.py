@@ -56,6 +56,16 @@ def main(asm_dir):
     print('self-test: zext(a) zext(b) = sext(a) sext(b) + 2^32 ([a<0] b + [b<0] a) mod 2^64: %s'
           % ('proved' if ok else 'NOT PROVED'))
     bad += not ok
+    # sections that are not code or read-only data are skipped (a .note.gnu.property)
+    path = os.path.join(asm_dir, 'avx2', 'add.S')
+    with open(path) as fh:
+        text = fh.read()
+    note = ('    .pushsection .note.gnu.property, "a"\n    .p2align 3\n    .long 4, 16, 5\n'
+            '    .asciz "GNU"\n    .long 0xc0000002, 4, 3\n    .p2align 3\n    .popsection\n')
+    rep = run_one(path, text.replace('    .text\n', note + '    .text\n', 1) +
+                  '\n    .section .note.gnu.property,"a"\n    .quad 1\n', 'avx2', 'add')
+    print('self-test: avx2 add with .note.gnu.property sections: %s' % ('accepted' if rep.passed else 'REJECTED'))
+    bad += not rep.passed
     for isa, f, k, old, new, what in PLANTED:
         path = os.path.join(asm_dir, isa, f + '.S')
         with open(path) as fh:
