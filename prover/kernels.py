@@ -261,13 +261,21 @@ def canon_abstract(m, lane_map):
     """the executor's product variables (P(..), MQ(..)) of one lane, renamed: every input
     a[k] in a name is replaced by its canonical name from lane_map (str -> str); a name
     with an input outside lane_map is left alone (and then fails lane independence)."""
+    idx = getattr(m, '_abstract_index', None)
+    if idx is None:
+        idx = {}
+        for v in list(m.prods.values()) + list(m.mqs.values()):
+            name = v.decl().name()
+            ins = ['%s[%s]' % x for x in LANEVAR.findall(name)]
+            if ins:
+                idx.setdefault(ins[0], []).append((v, name, ins))
+        m._abstract_index = idx
     out = []
-    for v in list(m.prods.values()) + list(m.mqs.values()):
-        name = str(v)
-        ins = LANEVAR.findall(name)
-        if ins and all('%s[%s]' % x in lane_map for x in ins):
-            new = LANEVAR.sub(lambda mt: lane_map[mt.group(0)], name)
-            out.append((v, z3.BitVec(new, 64)))
+    for key in lane_map:
+        for v, name, ins in idx.get(key, ()):
+            if all(x in lane_map for x in ins):
+                new = LANEVAR.sub(lambda mt: lane_map[mt.group(0)], name)
+                out.append((v, z3.BitVec(new, 64)))
     return out
 
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """The prover's self-test: planted bugs in copies of real kernels (in memory; asm_out/ is
-not touched) must be rejected, and the unmodified kernels accepted. Also checks one
+not touched) must be rejected (the unmodified kernels are proved by the main run). Also checks one
 semantics fact the product abstraction relies on, by Z3 over the integers."""
 import os
 import z3
@@ -45,6 +45,8 @@ def run_one(path, text, isa, k):
 
 
 def main(asm_dir):
+    from . import lanes
+    lanes.DEFAULT_TIMEOUT_MS = 20000
     bad = 0
     # the unsigned/signed product identity machine.product uses for pmuludq
     a, b, sa, sb = z3.Ints('a b sa sb')
@@ -70,7 +72,6 @@ def main(asm_dir):
         path = os.path.join(asm_dir, isa, f + '.S')
         with open(path) as fh:
             text = fh.read()
-        good = run_one(path, text, isa, k)
         mut = plant(text, old, new)
         if mut is None:
             print('self-test: %s %s: could not plant "%s" (the kernel changed?)' % (isa, k, what))
@@ -79,9 +80,8 @@ def main(asm_dir):
         rep = run_one(path, mut, isa, k)
         why = next((it[4] for it in rep.items if not it[3]), '')
         caught = not rep.passed
-        print('self-test: %-7s %-22s unmodified %s; planted bug (%s) %s%s' %
-              (isa, k, 'accepted' if good.passed else 'REJECTED', what,
-               'rejected' if caught else 'ACCEPTED', ': ' + why[:140] if why else ''))
-        bad += (not caught) + (not good.passed)
+        print('self-test: %-7s %-22s planted bug (%s) %s%s' %
+              (isa, k, what, 'rejected' if caught else 'ACCEPTED', ': ' + why[:140] if why else ''), flush=True)
+        bad += not caught
     print('self-test: %s' % ('passed' if not bad else '%d problems' % bad))
     return 1 if bad else 0
