@@ -18,7 +18,7 @@ from .lanes import free_vars, prove, Failure
 VAR = re.compile(r'^(\w+)\[(\d+)\]$')
 
 
-def _lane_sets(e, lane_of, memo):
+def _lane_sets(e, lane_of, memo, shared=()):
     stack = [(e, False)]
     while stack:
         x, done = stack.pop()
@@ -27,7 +27,7 @@ def _lane_sets(e, lane_of, memo):
             continue
         if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
             ln = lane_of(str(x))
-            memo[i] = frozenset([ln if ln is not None else 'other'])
+            memo[i] = frozenset() if str(x) in shared else frozenset([ln if ln is not None else 'other'])
             continue
         if not done:
             stack.append((x, True))
@@ -39,9 +39,10 @@ def _lane_sets(e, lane_of, memo):
         memo[i] = s
 
 
-def cut(e, lane_of):
+def cut(e, lane_of, shared=()):
+    """maximal subterms that depend on one lane's inputs (and the shared scalars)."""
     memo = {}
-    _lane_sets(e, lane_of, memo)
+    _lane_sets(e, lane_of, memo, shared)
     parts = {}      # id -> (V, term, lane)
     seen = set()
     stack = [e]
@@ -52,8 +53,9 @@ def cut(e, lane_of):
             continue
         seen.add(i)
         s = memo[i]
-        if len(s) == 1 and isinstance(next(iter(s)), int):
-            parts[i] = (z3.BitVec('V%d' % len(parts), x.size()), x, next(iter(s)))
+        if len(s) == 1 and isinstance(next(iter(s)), int) and (z3.is_bv(x) or z3.is_bool(x)):
+            v = z3.BitVec('V%d' % len(parts), x.size()) if z3.is_bv(x) else z3.Bool('V%d' % len(parts))
+            parts[i] = (v, x, next(iter(s)))
         elif s:
             stack.extend(x.children())
     ps = list(parts.values())
@@ -120,3 +122,100 @@ def prove_lane_sum(ret, lane_vars, lane_of, pre, bit, width=32):
         raise Failure('lane %s contributes other than 1 per set bit (or lanes missing: %d)' %
                       (bad[:3], 256 - len(per_lane)))
     return '%d lane-local parts in %d classes, skeleton linear' % (len(parts), len(canon_cache))
+
+
+def prove_lane_any(ret, lane_vars, lane_of, pre, bit, shared_pre, bound, skeleton_timeout_ms=None):
+    """ret: a 0/1 answer = [some lane's bit]. Cut as above; each lane-local part L is
+    proved either L = If(bit, c1, c0) (constants found by Z3) or bit = (L >=u bound)
+    (a threshold part, for code that takes a maximum); then the skeleton, with every
+    part replaced accordingly (fresh Booleans, or fresh values whose threshold test is the
+    Boolean), is proved equal to If(Or(bits), 1, 0) for all of them at once."""
+    skel, parts = cut(z3.simplify(ret), lane_of, shared={str(bound)})
+    extra = free_vars(skel).keys() - {str(v) for v, _, _ in parts} - {str(bound)}
+    if extra:
+        raise Failure('answer depends on something other than lane-local parts: %s' % sorted(extra)[:3])
+    subs, bits, lanes_seen, cache, ite_parts = [], {}, set(), {}, {}
+    nbit = nthr = 0
+    for v, t, lane in parts:
+        xs = lane_vars(lane)
+        X = [z3.BitVec('X%d' % j, x.size()) for j, x in enumerate(xs)]
+        ct = z3.substitute(t, *zip(xs, X))
+        p, b = z3.substitute(pre(lane), *zip(xs, X)), z3.substitute(bit(lane), *zip(xs, X))
+        key = (ct.get_id(), p.get_id(), b.get_id())
+        if z3.is_bool(t):
+            subs.append((v, v))
+            ite_parts.setdefault(lane, []).append((v, t))
+            lanes_seen.add(lane)
+            nbit += 1
+            continue
+        if key not in cache:
+            form = None
+            cs = []
+            for want in (False, True):
+                s = z3.Solver()
+                s.add(p, shared_pre, b == want)
+                if s.check() == z3.sat:
+                    cs.append(s.model().eval(ct, model_completion=True))
+            if len(cs) == 2 and all(z3.is_bv_value(c) for c in cs):
+                try:
+                    prove(z3.Implies(z3.And(p, shared_pre), ct == z3.If(b, cs[1], cs[0])), timeout_ms=20000,
+                          what='lane-local part')
+                    form = ('bit', cs[0], cs[1])
+                except Failure:
+                    form = None
+            sct = z3.simplify(ct)
+            if form is None and z3.is_app_of(sct, z3.Z3_OP_ITE) and z3.is_bv_value(sct.arg(1)) \
+                    and z3.is_bv_value(sct.arg(2)):
+                form = ('ite', sct.arg(2), sct.arg(1), sct.arg(0))   # If(cond, c1, c0)
+            if form is None and ct.size() == bound.size():
+                prove(z3.Implies(z3.And(p, shared_pre), b == z3.UGE(ct, bound)), what='lane-local threshold part')
+                form = ('thr',)
+            if form is None:
+                raise Failure('lane-local part of lane %d neither a 0/1 function of its bit nor a threshold' % lane)
+            cache[key] = form
+        form = cache[key]
+        if form[0] == 'ite':
+            Bp = z3.Bool('Bp%d' % len(subs))
+            subs.append((v, z3.If(Bp, form[2], form[1])))
+            ite_parts.setdefault(lane, []).append((Bp, z3.substitute(form[3], *zip(X, xs))))
+            lanes_seen.add(lane)
+            nbit += 1
+            continue
+        B = bits.setdefault(lane, z3.Bool('B%d' % lane))
+        lanes_seen.add(lane)
+        if form[0] == 'bit':
+            subs.append((v, z3.If(B, form[2], form[1])))
+            nbit += 1
+        else:
+            subs.append((v, v))
+            nthr += 1
+    # threshold parts: their Boolean is (V >=u bound); bit parts: a free Boolean
+    thr_bits = {}
+    for (v, t, lane), (_, s) in zip(parts, subs):
+        if s is v and not z3.is_bool(v):
+            thr_bits.setdefault(lane, []).append(z3.UGE(v, bound))
+    lane_bit = {}
+    for lane in lanes_seen:
+        if lane in ite_parts:
+            # the lane's bit is the OR of its parts' conditions: proved per lane
+            conds = [c for _, c in ite_parts[lane]]
+            prove(z3.Implies(z3.And(pre(lane), shared_pre), z3.Or(*conds) == bit(lane)),
+                  what='lane %d: OR of its compare masks = its bit' % lane)
+            lane_bit[lane] = z3.Or(*[B for B, _ in ite_parts[lane]])
+        elif lane in thr_bits:
+            if len(thr_bits[lane]) != 1:
+                raise Failure('lane %d has several threshold parts' % lane)
+            lane_bit[lane] = thr_bits[lane][0]
+        else:
+            lane_bit[lane] = bits[lane]
+    mixed = [ln for ln in lanes_seen if ln in thr_bits and any(
+        s is not v and lp == ln for (v, t, lp), (_, s) in zip(parts, subs))]
+    if mixed or len(lanes_seen) != 256:
+        raise Failure('lanes with mixed parts %s or lanes missing (%d seen)' % (mixed[:3], len(lanes_seen)))
+    pairs = [(v, s) for v, s in subs if s is not v]
+    sk = z3.substitute(skel, *pairs) if pairs else skel
+    w = sk.size()
+    want = z3.If(z3.Or(*[lane_bit[ln] for ln in sorted(lanes_seen)]), z3.BitVecVal(1, w), z3.BitVecVal(0, w))
+    prove(z3.Implies(shared_pre, sk == want), what='answer skeleton', timeout_ms=skeleton_timeout_ms)
+    return '%d lane-local parts (%d 0/1, %d threshold) in %d classes; skeleton = OR of the lanes' % (
+        len(parts), nbit, nthr, len(cache))
