@@ -19,7 +19,7 @@ PLANTED = [
     ('avx2', 'make_hint', 'make_hint_g88', 'vpsubd %ymm4, %ymm0, %ymm0', 'vpaddd %ymm4, %ymm0, %ymm0',
      'the count adds the -1 masks instead of subtracting them'),
     ('avx512', 'pointwise_montgomery', 'pointwise_montgomery', '58728449', '58728451', 'q^-1 wrong'),
-    ('sse2', 'add', 'add', 'add $64, %rdi', 'add $48, %rdi', 'output pointer step short: overlap'),
+    ('sse2', 'add', 'add', 'add $128, %rdi', 'add $112, %rdi', 'output pointer step short: overlap'),
     ('sse2', 'chknorm', 'chknorm', 'pcmpgtd %xmm8, %xmm1', 'pcmpgtd %xmm1, %xmm8', 'one compare reversed'),
     ('avx2', 'shiftl', 'shiftl', 'vpslld', 'vpsllq', 'an instruction with a different lane width'),
     ('avx2', 'sub', 'sub', 'vpsubd', 'vfoo', 'an instruction the prover has no semantics for'),
