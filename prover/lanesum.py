@@ -216,6 +216,63 @@ def prove_lane_any(ret, lane_vars, lane_of, pre, bit, shared_pre, bound, skeleto
     sk = z3.substitute(skel, *pairs) if pairs else skel
     w = sk.size()
     want = z3.If(z3.Or(*[lane_bit[ln] for ln in sorted(lanes_seen)]), z3.BitVecVal(1, w), z3.BitVecVal(0, w))
+    if nthr:
+        sk = threshold_rewrite(sk)
     prove(z3.Implies(shared_pre, sk == want), what='answer skeleton', timeout_ms=skeleton_timeout_ms)
     return '%d lane-local parts (%d 0/1, %d threshold) in %d classes; skeleton = OR of the lanes' % (
         len(parts), nbit, nthr, len(cache))
+
+
+def _umax_umin(e):
+    """If(ULE(x, y), y, x) -> ('max', x, y); If(ULE(x, y), x, y) -> ('min', x, y)."""
+    if z3.is_app_of(e, z3.Z3_OP_ITE) and z3.is_app_of(e.arg(0), z3.Z3_OP_ULEQ):
+        x, y = e.arg(0).arg(0), e.arg(0).arg(1)
+        t, f = e.arg(1), e.arg(2)
+        if t.eq(y) and f.eq(x):
+            return ('max', x, y)
+        if t.eq(x) and f.eq(y):
+            return ('min', x, y)
+    return None
+
+
+def threshold_rewrite(e, memo=None):
+    """Exact rewrites of threshold tests of unsigned max/min trees into Boolean ones:
+    umax(x, y) >=u t = (x >=u t) or (y >=u t), umin: and; ULE(t, M) = M >=u t;
+    (umax(M, t) == M) = M >=u t. Leaves become UGE(leaf, t)."""
+    memo = {} if memo is None else memo
+
+    def thr(m, t):
+        k = (m.get_id(), t.get_id())
+        if k not in memo:
+            mm = _umax_umin(m)
+            if mm:
+                a, b = thr(mm[1], t), thr(mm[2], t)
+                memo[k] = z3.Or(a, b) if mm[0] == 'max' else z3.And(a, b)
+            else:
+                memo[k] = z3.UGE(m, t)
+        return memo[k]
+
+    def go(x):
+        k = ('g', x.get_id())
+        if k in memo:
+            return memo[k]
+        r = None
+        if z3.is_app_of(x, z3.Z3_OP_ULEQ) and _umax_umin(x.arg(1)):
+            r = thr(x.arg(1), x.arg(0))                       # t <=u M
+        elif z3.is_app_of(x, z3.Z3_OP_EQ) and z3.is_bv(x.arg(0)):
+            for a, b in ((x.arg(0), x.arg(1)), (x.arg(1), x.arg(0))):
+                mm = _umax_umin(a)
+                if mm and mm[0] == 'max' and (mm[1].eq(b) or mm[2].eq(b)):
+                    other = mm[2] if mm[1].eq(b) else mm[1]
+                    r = thr(b, other)                          # umax(M, t) == M
+                    break
+        if r is None:
+            if x.num_args() == 0:
+                r = x
+            else:
+                pairs = [(c, go(c)) for c in x.children()]
+                pairs = [(c, n) for c, n in pairs if not c.eq(n)]
+                r = z3.substitute(x, *pairs) if pairs else x
+        memo[k] = r
+        return r
+    return go(e)
