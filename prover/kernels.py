@@ -52,9 +52,9 @@ def lane_terms(m, outputs, inputs_of_lane, n=N):
 # Obligations known not to finish: tried with a short timeout (so that a counterexample
 # still fails the run) and reported as NOT PROVED with the reason, never as proved.
 GAP_TIMEOUT_MS = 5000
-_SSE2_PRODUCT = ('SSE2 forms the signed product from pmuludq and sign corrections; Z3 '
-                 'does not finish the identity (measured: unknown after 120 s and 300 s); '
-                 'the bound |c| is proved, equality is tested only')
+_SSE2_PRODUCT = ('SSE2 sums unsigned products (pmuludq) and corrects the high half once; Z3 '
+                 'does not finish this obligation (measured: unknown after 120 s, also with the '
+                 'products split into halves); tested by test_kernels against the scalar code')
 GAPS = {
     ('sse2', 'pointwise_acc', 'c = hi(sum_j a_j b_j) - hi(m q)'): _SSE2_PRODUCT,
     ('sse2', 'pointwise_acc', '|c| < len q'): _SSE2_PRODUCT,
