@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm bench install size deb peers bench-peers bench-chart clean
+.PHONY: all deps configure test run regen check-asm prove bench install size deb peers bench-peers bench-chart clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -30,6 +30,10 @@ regen:
 
 check-asm:
 	$(PYTHON) -m gen --check
+
+# Prove the kernels in asm_out/ against their contracts (Z3; README, What is proved).
+prove:
+	ci/prove
 
 bench: all
 	$(BUILD)/mldsa-bench

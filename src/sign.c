@@ -78,6 +78,10 @@ static void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], uint8_t *t0_out,
     KERNEL(reduce32)(ws->t.c);
     KERNEL(invntt_tomont)(ws->t.c);
     KERNEL(add)(ws->t.c, ws->t.c, ws->s2.v[i].c);
+    /* invntt_tomont promises |out| < q only, so out + s2 may reach q + eta: reduce32
+       brings it into [-6283009, 6283008] before caddq, which then gives [0, q) as
+       power2round needs */
+    KERNEL(reduce32)(ws->t.c);
     KERNEL(caddq)(ws->t.c);
     KERNEL(power2round)(ws->t.c, ws->t0.c, ws->t.c);
     pack_t1_poly(pk + MLDSA_SEEDBYTES + i * MLDSA_POLYT1_PACKEDBYTES, ws->t.c);

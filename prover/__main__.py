@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""python3 -m prover [--isa I] [--kernel K] [--asm-dir D] [--self-test] [--mutate N]
+
+Proves what asm_out/ holds (the .S text, not the generator), prints per ISA x kernel what
+was proved and the time, and exits 1 on any failed or unfinished obligation (also on an
+instruction without semantics, or a kernel in asm_out/ the prover has no obligation for:
+those are listed as 'not proved' and fail the run unless declared below as tested only)."""
+import argparse
+import os
+import sys
+import time
+
+from . import asm, kernels, reorder, semantics
+from .kernels import Report
+
+ISAS = ['sse2', 'avx2', 'avx512']
+
+# kernel name -> (file, what the obligations are)
+ELEMENTWISE = ['add', 'sub', 'reduce32', 'caddq', 'shiftl', 'power2round', 'decompose_g88',
+               'decompose_g32', 'make_hint_g88', 'make_hint_g32', 'use_hint_g88', 'use_hint_g32',
+               'chknorm', 'pointwise_montgomery'] + ['pointwise_acc_L%d' % L for L in (4, 5, 7)]
+
+# Kernels in asm_out that are not proved, with the reason; every other function in
+# asm_out must have an obligation.
+NOT_PROVED = {
+    'ntt': 'NTT: not proved (see README, What is proved); tested by tests/',
+    'invntt_tomont': 'inverse NTT: not proved (see README); tested by tests/',
+    'rej_uniform': 'sampler code not proved (its tables are, above); tested',
+    'rej_eta2': 'sampler code not proved (its tables are, above); tested',
+    'rej_eta4': 'sampler code not proved (its tables are, above); tested',
+    'keccak_f1600_batch': 'Keccak: tested, not proved',
+    'keccak_f1600_x1': 'Keccak: tested, not proved',
+}
+
+
+def file_of(k):
+    for pre in ('decompose', 'make_hint', 'use_hint', 'pointwise_acc'):
+        if k.startswith(pre):
+            return pre
+    return k
+
+
+def check_semantics(asm_dir, isas):
+    """every mnemonic of every function in asm_out has a semantics (or is control flow)."""
+    missing = {}
+    for isa in isas:
+        d = os.path.join(asm_dir, isa)
+        for f in sorted(os.listdir(d)):
+            if not f.endswith('.S'):
+                continue
+            u = asm.parse(os.path.join(d, f))
+            for fn in u.functions.values():
+                for ins in fn.insns:
+                    if not semantics.known(ins.mnem):
+                        missing.setdefault(ins.mnem, []).append('%s/%s:%d' % (isa, f, ins.line))
+    return missing
+
+
+def prove_isa(asm_dir, isa, only=None, out=print):
+    reps = []
+    units = {}
+
+    def unit(f):
+        if f not in units:
+            units[f] = asm.parse(os.path.join(asm_dir, isa, f + '.S'))
+        return units[f]
+    extra = [k for k in (only or []) if k in kernels.K and k not in ELEMENTWISE]
+    for k in ELEMENTWISE + extra + ['ntt_reorder']:
+        if only and k not in only and file_of(k) not in only:
+            continue
+        rep = Report(isa, k)
+        t = time.time()
+        try:
+            if k == 'ntt_reorder':
+                with open(os.path.join(asm_dir, isa, 'ntt.S')) as f:
+                    reorder.prove_reorder(unit('ntt_reorder'), isa, rep, f.read())
+            else:
+                kernels.K[k](unit(file_of(k)), isa, rep)
+        except Exception as e:          # a prover error is a failure, never a skip
+            rep.fail('prover error', '%s: %s' % (type(e).__name__, e))
+        rep.secs = time.time() - t
+        reps.append(rep)
+        out('%-7s %-22s %-7s %6.1f s' % (isa, k, ('PARTIAL' if rep.gaps else 'PROVED') if rep.passed else 'FAILED', rep.secs))
+        for what, detail, secs, ok, msg in rep.items:
+            out('        %s %s%s (%.2f s)' % ('ok ' if ok else 'NO ', what,
+                                    (' [%s]' % detail if detail else '') if ok else ': ' + msg, secs))
+        for what, why in rep.gaps:
+            out('        NOT PROVED (declared gap) %s: %s' % (what, why))
+    return reps
+
+
+def coverage(asm_dir, isa):
+    """functions in asm_out/<isa> and whether an obligation covers them."""
+    names = set()
+    for f in os.listdir(os.path.join(asm_dir, isa)):
+        if f.endswith('.S'):
+            names |= set(asm.parse(os.path.join(asm_dir, isa, f)).functions)
+    covered = {'mldsa_%s_%s' % (k if not k.startswith('pointwise_acc') else 'pointwise_acc', isa)
+               for k in ELEMENTWISE} | {'mldsa_ntt_reorder_%s' % isa}
+    declared = {'mldsa_%s_%s' % (k, isa) for k in NOT_PROVED}
+    return sorted(names - covered - declared), sorted(names & declared)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog='prover')
+    ap.add_argument('--asm-dir', default='asm_out')
+    ap.add_argument('--isa', action='append')
+    ap.add_argument('--kernel', action='append')
+    ap.add_argument('--self-test', action='store_true')
+    ap.add_argument('--mutate', type=int, default=0, metavar='N')
+    ap.add_argument('--seed', type=int, default=1)
+    a = ap.parse_args(argv)
+    if a.self_test:
+        from .selftest import main as st
+        return st(a.asm_dir)
+    if a.mutate:
+        from .mutate import main as mu
+        return mu(a.asm_dir, a.mutate, a.seed, a.isa or ISAS)
+    isas = a.isa or ISAS
+    t0 = time.time()
+    bad = False
+    missing = check_semantics(a.asm_dir, isas)
+    if missing:
+        for mn, where in sorted(missing.items()):
+            print('NO SEMANTICS for %s (%d uses, first %s)' % (mn, len(where), where[0]))
+        bad = True
+    else:
+        print('semantics: every instruction of every function in %s/{%s} has one' % (a.asm_dir, ','.join(isas)))
+    summary = []
+    for isa in isas:
+        reps = prove_isa(a.asm_dir, isa, a.kernel)
+        summary += reps
+        if not a.kernel:
+            from .samplers import check as tables
+            t = time.time()
+            for f, what, ok, bad_entries in tables(a.asm_dir, isa):
+                print('%-7s %-22s %-7s table %s%s' % (isa, f, 'CHECKED' if ok else 'FAILED', what,
+                                                   '' if ok else ' wrong at %s' % bad_entries))
+                bad |= not ok
+        unknown, declared = coverage(a.asm_dir, isa)
+        for n in unknown:
+            print('%-7s %-22s NO OBLIGATION (a kernel the prover does not know)' % (isa, n))
+            bad = True
+        if not a.kernel:
+            for n in declared:
+                k = n[len('mldsa_'):-len('_' + isa)]
+                print('%-7s %-22s not proved: %s' % (isa, k, NOT_PROVED[k]))
+    if not a.kernel:
+        from .composition import main as comp
+        print()
+        bad |= comp() != 0
+    failed = [r for r in summary if not r.passed]
+    gaps = sum(len(r.gaps) for r in summary)
+    print()
+    print('%d kernel runs, %d obligations proved, %d failed kernels, %d declared gaps (not proved), %.1f s in all'
+          % (len(summary), sum(len(r.items) for r in summary if r.passed), len(failed), gaps, time.time() - t0))
+    for r in failed:
+        print('FAILED: %s %s' % (r.isa, r.kernel))
+    return 1 if (failed or bad) else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

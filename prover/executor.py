@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""Symbolic execution of one function: instructions in order, branches taken only where
+their condition is a constant (loop counters and pointers are concrete offsets from the
+argument pointers; a branch on data is an error unless the caller allows it). Loops are
+run to completion, so every iteration's body is executed and proved; the number of times
+each back edge is taken is recorded for the loop-structure check. At `ret` the stack
+pointer and the callee-saved registers must hold their values at entry."""
+import z3
+from . import semantics as S
+from .machine import Machine, ExecError, CALLEE_SAVED, simp
+
+MAX_STEPS = 400000
+
+
+def resolve(fn, pc, target):
+    if target.endswith(('b', 'f')) and target[:-1].isdigit():
+        n = int(target[:-1])
+        if target.endswith('b'):
+            cands = [i for i, k in fn.numeric if k == n and i <= pc]
+            if cands:
+                return max(cands)
+        else:
+            cands = [i for i, k in fn.numeric if k == n and i > pc]
+            if cands:
+                return min(cands)
+    elif target in fn.labels:
+        return fn.labels[target]
+    raise ExecError('unknown branch target %s' % target)
+
+
+class Result:
+    def __init__(self, m, back_edges, steps):
+        self.m = m
+        self.back_edges = back_edges
+        self.steps = steps
+
+
+def run(unit, fname, args, pre=None):
+    """args: register -> ('ptr', name) | ('val', term). Returns a Result."""
+    fn = unit.functions.get(fname)
+    if fn is None:
+        raise ExecError('no function ' + fname)
+    m = Machine(unit, args)
+    pc = 0
+    back = {}
+    steps = 0
+    while True:
+        if pc >= len(fn.insns):
+            raise ExecError('%s: fell off the end' % fname)
+        ins = fn.insns[pc]
+        steps += 1
+        m.step = steps
+        if steps > MAX_STEPS:
+            raise ExecError('%s: more than %d steps' % (fname, MAX_STEPS))
+        mn = ins.mnem
+        try:
+            if mn in S.NOPS:
+                pc += 1
+                continue
+            if mn in ('ret', 'retq'):
+                if not simp(m.gpr['rsp'] == m.init['rsp']).eq(z3.BoolVal(True)) and \
+                        not z3.simplify(m.gpr['rsp'] - m.init['rsp']).eq(z3.BitVecVal(0, 64)):
+                    raise ExecError('stack pointer not restored at ret')
+                for r in CALLEE_SAVED:
+                    if not simp(m.gpr[r] == m.init[r]).eq(z3.BoolVal(True)):
+                        raise ExecError('callee-saved %s not restored at ret' % r)
+                return Result(m, back, steps)
+            if mn == 'jmp' or mn in S.BRANCHES:
+                tgt = resolve(fn, pc, ins.ops[0].sym)
+                if mn == 'jmp':
+                    taken = True
+                else:
+                    if not m.flags:
+                        raise ExecError('branch before any flag was set')
+                    c = simp(S.BRANCHES[mn](m.flags))
+                    if z3.is_true(c):
+                        taken = True
+                    elif z3.is_false(c):
+                        taken = False
+                    else:
+                        raise ExecError('branch on a non-constant condition: %s' % ins.text)
+                if taken:
+                    if tgt <= pc:
+                        back[ins.line] = back.get(ins.line, 0) + 1
+                    pc = tgt
+                else:
+                    pc += 1
+                continue
+            nops, h = S.lookup(mn)
+            ops = list(reversed(ins.ops))
+            if not mn.startswith('v') and len(ops) == nops - 1 and nops >= 3:
+                ops.insert(1, ops[0])
+            h(m, ins, ops)
+        except ExecError as e:
+            raise ExecError('%s line %d (%s): %s' % (unit.path, ins.line, ins.text, e))
+        pc += 1
