@@ -74,7 +74,7 @@ peers:
 	  $(if $(LIBMLDSA),--libmldsa $(LIBMLDSA)) $(PEERS_DIR)
 
 bench-peers: all
-	$(CC) -O2 -Wall -Wextra -Isrc -Iasm_out -Iinclude $(MLDSA_ALL_DEFINES) \
+	$(CC) -O2 -Wall -Wextra -Isrc -Iasm_out -Iinclude -Iapps $(MLDSA_ALL_DEFINES) \
 	  bench/peers/peers-bench.c $(BUILD)/libmldsa.a -ldl -lpthread -o $(BUILD)/peers-bench
 	$(BUILD)/peers-bench --json --peers $(PEERS_DIR)/peers.txt > $(PEERS_JSON).tmp
 	mv $(PEERS_JSON).tmp $(PEERS_JSON)

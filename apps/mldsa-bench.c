@@ -45,6 +45,7 @@
 #include <x86intrin.h>
 
 #include "backend.h"
+#include "bench_util.h"
 #include "cpu.h"
 #include "fips202.h"
 #include "fips202x.h"
@@ -70,25 +71,6 @@ static const int params[3] = {44, 65, 87};
 
 static int json = 0, progress_shown = 0;
 
-static inline uint64_t ticks_begin(void) {
-  _mm_lfence();
-  uint64_t t = __rdtsc();
-  _mm_lfence();
-  return t;
-}
-
-static inline uint64_t ticks_end(void) {
-  unsigned aux;
-  uint64_t t = __rdtscp(&aux);
-  _mm_lfence();
-  return t;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
-}
-
 typedef struct {
   uint64_t median, p10, p90, mean;
 } stats;
@@ -111,37 +93,6 @@ static void clear_progress(void) {
   progress_shown = 0;
 }
 
-/* Deterministic inputs: SHAKE128 of a counter. */
-static void fill(uint8_t *out, size_t len, uint32_t counter) {
-  uint8_t in[4] = {(uint8_t)counter, (uint8_t)(counter >> 8), (uint8_t)(counter >> 16), 0xB5};
-  mldsa_shake128(out, len, in, sizeof in);
-}
-
-/* mu of a 32-byte message, pure interface, as the public API computes it with b's
- * Keccak, from tr. */
-static void message_mu_tr(const mldsa_backend *b, uint8_t mu[64], const uint8_t tr[64],
-                          const uint8_t msg[32]) {
-  static const uint8_t prefix[2] = {0, 0}; /* pure, empty context */
-  mldsa_keccak st;
-  mldsa_shake256_init_with(&st, b->keccak);
-  mldsa_shake_absorb(&st, tr, 64);
-  mldsa_shake_absorb(&st, prefix, 2);
-  mldsa_shake_absorb(&st, msg, 32);
-  mldsa_shake_finalize(&st);
-  mldsa_shake_squeeze(&st, mu, 64);
-}
-
-/* The same from the secret key's tr (sign) or H(pk) (verify). */
-static void message_mu(const mldsa_backend *b, uint8_t mu[64], const uint8_t *key, int key_is_pk,
-                       const uint8_t msg[32]) {
-  uint8_t tr[64];
-  if (key_is_pk)
-    mldsa_shake256_with(b->keccak, tr, 64, key, b->pk_bytes);
-  else
-    memcpy(tr, key + 64, 64);
-  message_mu_tr(b, mu, tr, msg);
-}
-
 /* verify as the public API does it: tr = H(pk) hashed by the backend beside ExpandA,
  * then mu from tr and the message. */
 typedef struct {
@@ -151,7 +102,7 @@ typedef struct {
 
 static void bench_mu_of(uint8_t mu[64], const uint8_t tr[64], const void *arg) {
   const bench_mu_args *a = arg;
-  message_mu_tr(a->b, mu, tr, a->msg);
+  message_mu_tr(a->b, mu, tr, a->msg, 32);
 }
 
 static int verify_message(const mldsa_backend *b, const uint8_t *sig, const uint8_t *pk,
@@ -201,7 +152,7 @@ static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, s
   for (size_t i = 0; i < runs + runs / 10; ++i) {
     fill(msg, sizeof msg, (uint32_t)(i + 1000000));
     uint64_t t0 = ticks_begin();
-    message_mu(b, mu, sk, 0, msg);
+    message_mu(b, mu, sk, 0, msg, 32);
     int rc = b->sign(sig, mu, rnd, sk);
     uint64_t t1 = ticks_end();
     if (rc != 0) abort();
@@ -252,7 +203,7 @@ static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, s
   for (size_t i = 0; i < runs + runs / 10; ++i) {
     fill(msg, sizeof msg, (uint32_t)(i + 1000000)); /* the messages of the sign row */
     uint64_t t0 = ticks_begin();
-    message_mu_tr(b, mu, ps_tr, msg);
+    message_mu_tr(b, mu, ps_tr, msg, 32);
     int rc = b->sign_prepared(sig, ps, mu, rnd);
     uint64_t t1 = ticks_end();
     if (rc != 0) abort();
@@ -264,7 +215,7 @@ static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, s
   progress(what);
   for (size_t i = 0; i < runs + runs / 10; ++i) {
     uint64_t t0 = ticks_begin();
-    message_mu_tr(b, mu, pp_tr, msg);
+    message_mu_tr(b, mu, pp_tr, msg, 32);
     int rc = b->verify_prepared(pp, sig, mu);
     uint64_t t1 = ticks_end();
     if (rc != 0) abort();
@@ -535,10 +486,10 @@ static void bench_mcdt(const char *only_isa, int only_param, size_t runs) {
       print_mcdt(what, r);
       k = 0;
       PAIRED(r, runs, fill(msg, sizeof msg, (uint32_t)(k++ / 2)),
-             (message_mu(b, mu, sk, 0, msg), (void)b->sign(sig, mu, rnd, sk)));
+             (message_mu(b, mu, sk, 0, msg, 32), (void)b->sign(sig, mu, rnd, sk)));
       snprintf(what, sizeof what, "%s: ML-DSA-%d sign", isas[i].name, params[p]);
       print_mcdt(what, r);
-      PAIRED(r, runs, (void)0, (message_mu(b, mu, pk, 1, msg), (void)b->verify(sig, mu, pk)));
+      PAIRED(r, runs, (void)0, (message_mu(b, mu, pk, 1, msg, 32), (void)b->verify(sig, mu, pk)));
       snprintf(what, sizeof what, "%s: ML-DSA-%d verify", isas[i].name, params[p]);
       print_mcdt(what, r);
       free(pk);
@@ -604,7 +555,7 @@ __attribute__((noinline)) void once_keygen(const mldsa_backend *b) {
   b->keygen(once_pk, once_sk, once_seed);
 }
 __attribute__((noinline)) int once_sign(const mldsa_backend *b) {
-  message_mu(b, once_mu, once_sk, 0, once_msg);
+  message_mu(b, once_mu, once_sk, 0, once_msg, 32);
   return b->sign(once_sig, once_mu, once_rnd, once_sk);
 }
 /* Twenty signatures of twenty different messages: callgrind's count / 20 is the mean
@@ -615,7 +566,7 @@ __attribute__((noinline)) int once_sign20(const mldsa_backend *b) {
   for (uint32_t i = 0; i < SIGN_MEAN_MESSAGES; ++i) {
     uint8_t msg[32];
     fill(msg, sizeof msg, 2000000 + i);
-    message_mu(b, once_mu, once_sk, 0, msg);
+    message_mu(b, once_mu, once_sk, 0, msg, 32);
     bad |= b->sign(once_sig, once_mu, once_rnd, once_sk);
   }
   return bad;
@@ -680,7 +631,7 @@ static void bench_keccak(const char *only_isa, int only_param) {
       memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
       for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
         fill(msg, sizeof msg, 2000000 + r);
-        message_mu(b, mu, sk, 0, msg);
+        message_mu(b, mu, sk, 0, msg, 32);
         b->sign(sig[r], mu, rnd, sk);
       }
       sg = mldsa_keccak_counter;

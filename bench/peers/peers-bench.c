@@ -35,6 +35,7 @@
 #include <x86intrin.h>
 
 #include "backend.h"
+#include "bench_util.h"
 #include "cpu.h"
 #include "fips202.h"
 
@@ -57,43 +58,6 @@ typedef struct {
 static impl impls[MAX_IMPLS];
 static int n_impls;
 static const int params[3] = {44, 65, 87};
-
-static inline uint64_t ticks_begin(void) {
-  _mm_lfence();
-  uint64_t t = __rdtsc();
-  _mm_lfence();
-  return t;
-}
-static inline uint64_t ticks_end(void) {
-  unsigned aux;
-  uint64_t t = __rdtscp(&aux);
-  _mm_lfence();
-  return t;
-}
-
-static void fill(uint8_t *out, size_t len, uint32_t counter) {
-  uint8_t in[4] = {(uint8_t)counter, (uint8_t)(counter >> 8), (uint8_t)(counter >> 16), 0xB5};
-  mldsa_shake128(out, len, in, sizeof in);
-}
-
-/* mu of a message, pure interface, empty context, with b's Keccak: from the secret
- * key's tr (sign) or H(pk) (verify), as the public API computes it. */
-static void message_mu(const mldsa_backend *b, uint8_t mu[64], const uint8_t *key,
-                       int key_is_pk, const uint8_t *msg, size_t mlen) {
-  uint8_t tr[64];
-  static const uint8_t prefix[2] = {0, 0};
-  mldsa_keccak st;
-  if (key_is_pk)
-    mldsa_shake256_with(b->keccak, tr, 64, key, b->pk_bytes);
-  else
-    memcpy(tr, key + 64, 64);
-  mldsa_shake256_init_with(&st, b->keccak);
-  mldsa_shake_absorb(&st, tr, 64);
-  mldsa_shake_absorb(&st, prefix, 2);
-  mldsa_shake_absorb(&st, msg, mlen);
-  mldsa_shake_finalize(&st);
-  mldsa_shake_squeeze(&st, mu, 64);
-}
 
 static const uint8_t zero_rnd[32];
 
@@ -175,11 +139,6 @@ static int add_peers(const char *file) {
   }
   fclose(f);
   return 0;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
 }
 
 static void cpu_name(char *out, size_t cap) {

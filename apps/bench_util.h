@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* What the benchmark programs share (apps/mldsa-bench.c, bench/peers/peers-bench.c):
+ * rdtsc timing fenced on both sides, a comparison for qsort, deterministic inputs, and mu
+ * of a message as the public API computes it on one backend's Keccak. Header only. */
+#ifndef MLDSA_BENCH_UTIL_H
+#define MLDSA_BENCH_UTIL_H
+
+#include <stdint.h>
+#include <string.h>
+#include <x86intrin.h>
+
+#include "backend.h"
+#include "fips202.h"
+
+static inline uint64_t ticks_begin(void) {
+  _mm_lfence();
+  uint64_t t = __rdtsc();
+  _mm_lfence();
+  return t;
+}
+
+static inline uint64_t ticks_end(void) {
+  unsigned aux;
+  uint64_t t = __rdtscp(&aux);
+  _mm_lfence();
+  return t;
+}
+
+static inline int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Deterministic inputs: SHAKE128 of a counter. */
+static inline void fill(uint8_t *out, size_t len, uint32_t counter) {
+  uint8_t in[4] = {(uint8_t)counter, (uint8_t)(counter >> 8), (uint8_t)(counter >> 16), 0xB5};
+  mldsa_shake128(out, len, in, sizeof in);
+}
+
+/* mu of a message, pure interface, empty context, with b's Keccak, from tr. */
+static inline void message_mu_tr(const mldsa_backend *b, uint8_t mu[64], const uint8_t tr[64],
+                                 const uint8_t *msg, size_t msg_len) {
+  static const uint8_t prefix[2] = {0, 0}; /* pure, empty context */
+  mldsa_keccak st;
+  mldsa_shake256_init_with(&st, b->keccak);
+  mldsa_shake_absorb(&st, tr, 64);
+  mldsa_shake_absorb(&st, prefix, 2);
+  mldsa_shake_absorb(&st, msg, msg_len);
+  mldsa_shake_finalize(&st);
+  mldsa_shake_squeeze(&st, mu, 64);
+}
+
+/* The same from the secret key's tr (sign) or H(pk) (verify). */
+static inline void message_mu(const mldsa_backend *b, uint8_t mu[64], const uint8_t *key,
+                              int key_is_pk, const uint8_t *msg, size_t msg_len) {
+  uint8_t tr[64];
+  if (key_is_pk)
+    mldsa_shake256_with(b->keccak, tr, 64, key, b->pk_bytes);
+  else
+    memcpy(tr, key + 64, 64);
+  message_mu_tr(b, mu, tr, msg, msg_len);
+}
+
+#endif
