@@ -292,7 +292,7 @@ int mldsa_mu_final(mldsa_mu_state *st, uint8_t mu[64]);
  * mldsa_public_key_prepare 10 / 5 / 10 KiB; mldsa_secret_key_prepare 24 / 28 / 34 KiB;
  * mldsa_verify_prepared 18 / 23 / 30 KiB; mldsa_sign_prepared 27 / 31 / 34 KiB. */
 #define MLDSA_PREPARED_PUBLIC_KEY_BYTES 67584 /* 66 KiB; ML-DSA-87 uses 65,664 */
-#define MLDSA_PREPARED_SECRET_KEY_BYTES 86016 /* 84 KiB; ML-DSA-87 uses 83,680 */
+#define MLDSA_PREPARED_SECRET_KEY_BYTES 86016 /* 84 KiB; ML-DSA-87 uses 83,712 */
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define MLDSA_ALIGN64 alignas(64)
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
