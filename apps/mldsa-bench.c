@@ -129,99 +129,47 @@ static void print_op(int param, const char *isa, const char *op, stats s) {
   first_row = 0;
 }
 
+/* One benchmark row: runs + runs/10 calls (the first tenth warms up), each timed around
+ * `call`, an expression giving 0 on success; `setup` runs untimed before each call, with
+ * i the call's index. */
+#define TIME_OP(op, setup, call)                                                  \
+  do {                                                                            \
+    snprintf(what, sizeof what, "ML-DSA-%d %s %s", param, isa->name, op);        \
+    progress(what);                                                               \
+    for (size_t i = 0; i < runs + runs / 10; ++i) {                               \
+      setup;                                                                      \
+      uint64_t t0 = ticks_begin();                                                \
+      int rc = (call);                                                            \
+      uint64_t t1 = ticks_end();                                                  \
+      if (rc != 0) abort();                                                       \
+      if (i >= runs / 10) t[i - runs / 10] = t1 - t0;                             \
+    }                                                                             \
+    print_op(param, isa->name, op, summarize(t, runs));                          \
+  } while (0)
+
 static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, size_t runs) {
   uint8_t *pk = malloc(b->pk_bytes), *sk = malloc(b->sk_bytes), *sig = malloc(b->sig_bytes);
   uint64_t *t = malloc(runs * sizeof *t);
   uint8_t seed[32], msg[32], mu[64], rnd[32] = {0};
   char what[64];
-  if (!pk || !sk || !sig || !t) abort();
-
-  snprintf(what, sizeof what, "ML-DSA-%d %s keygen", param, isa->name);
-  progress(what);
-  for (size_t i = 0; i < runs + runs / 10; ++i) { /* the first tenth warms up */
-    fill(seed, sizeof seed, (uint32_t)i);
-    uint64_t t0 = ticks_begin();
-    b->keygen(pk, sk, seed);
-    uint64_t t1 = ticks_end();
-    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
-  }
-  print_op(param, isa->name, "keygen", summarize(t, runs));
-
-  snprintf(what, sizeof what, "ML-DSA-%d %s sign", param, isa->name);
-  progress(what);
-  for (size_t i = 0; i < runs + runs / 10; ++i) {
-    fill(msg, sizeof msg, (uint32_t)(i + 1000000));
-    uint64_t t0 = ticks_begin();
-    message_mu(b, mu, sk, 0, msg, 32);
-    int rc = b->sign(sig, mu, rnd, sk);
-    uint64_t t1 = ticks_end();
-    if (rc != 0) abort();
-    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
-  }
-  print_op(param, isa->name, "sign", summarize(t, runs));
-
-  snprintf(what, sizeof what, "ML-DSA-%d %s verify", param, isa->name);
-  progress(what);
-  for (size_t i = 0; i < runs + runs / 10; ++i) {
-    uint64_t t0 = ticks_begin();
-    int rc = verify_message(b, sig, pk, msg);
-    uint64_t t1 = ticks_end();
-    if (rc != 0) abort();
-    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
-  }
-  print_op(param, isa->name, "verify", summarize(t, runs));
-
   /* Prepared keys: caller memory with the alignment of their types. */
   mldsa_prepared_public_key *pp = aligned_alloc(64, sizeof *pp);
   mldsa_prepared_secret_key *ps = aligned_alloc(64, sizeof *ps);
-  if (!pp || !ps) abort();
-  snprintf(what, sizeof what, "ML-DSA-%d %s prepare_public", param, isa->name);
-  progress(what);
-  for (size_t i = 0; i < runs + runs / 10; ++i) {
-    uint64_t t0 = ticks_begin();
-    b->prepare_public(pp, pk);
-    uint64_t t1 = ticks_end();
-    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
-  }
-  print_op(param, isa->name, "prepare_public", summarize(t, runs));
+  if (!pk || !sk || !sig || !t || !pp || !ps) abort();
 
-  snprintf(what, sizeof what, "ML-DSA-%d %s prepare_secret", param, isa->name);
-  progress(what);
-  for (size_t i = 0; i < runs + runs / 10; ++i) {
-    uint64_t t0 = ticks_begin();
-    int rc = b->prepare_secret(ps, sk);
-    uint64_t t1 = ticks_end();
-    if (rc != 0) abort();
-    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
-  }
-  print_op(param, isa->name, "prepare_secret", summarize(t, runs));
-
+  TIME_OP("keygen", fill(seed, sizeof seed, (uint32_t)i), (b->keygen(pk, sk, seed), 0));
+  /* sign and sign_prepared sign the same messages; verify rows check the last signature */
+  TIME_OP("sign", fill(msg, sizeof msg, (uint32_t)(i + 1000000)),
+          (message_mu(b, mu, sk, 0, msg, 32), b->sign(sig, mu, rnd, sk)));
+  TIME_OP("verify", (void)0, verify_message(b, sig, pk, msg));
+  TIME_OP("prepare_public", (void)0, (b->prepare_public(pp, pk), 0));
+  TIME_OP("prepare_secret", (void)0, b->prepare_secret(ps, sk));
   const uint8_t *pp_tr = ((const mldsa_prepared_header *)pp)->tr;
   const uint8_t *ps_tr = ((const mldsa_prepared_header *)ps)->tr;
-  snprintf(what, sizeof what, "ML-DSA-%d %s sign_prepared", param, isa->name);
-  progress(what);
-  for (size_t i = 0; i < runs + runs / 10; ++i) {
-    fill(msg, sizeof msg, (uint32_t)(i + 1000000)); /* the messages of the sign row */
-    uint64_t t0 = ticks_begin();
-    message_mu_tr(b, mu, ps_tr, msg, 32);
-    int rc = b->sign_prepared(sig, ps, mu, rnd);
-    uint64_t t1 = ticks_end();
-    if (rc != 0) abort();
-    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
-  }
-  print_op(param, isa->name, "sign_prepared", summarize(t, runs));
-
-  snprintf(what, sizeof what, "ML-DSA-%d %s verify_prepared", param, isa->name);
-  progress(what);
-  for (size_t i = 0; i < runs + runs / 10; ++i) {
-    uint64_t t0 = ticks_begin();
-    message_mu_tr(b, mu, pp_tr, msg, 32);
-    int rc = b->verify_prepared(pp, sig, mu);
-    uint64_t t1 = ticks_end();
-    if (rc != 0) abort();
-    if (i >= runs / 10) t[i - runs / 10] = t1 - t0;
-  }
-  print_op(param, isa->name, "verify_prepared", summarize(t, runs));
+  TIME_OP("sign_prepared", fill(msg, sizeof msg, (uint32_t)(i + 1000000)),
+          (message_mu_tr(b, mu, ps_tr, msg, 32), b->sign_prepared(sig, ps, mu, rnd)));
+  TIME_OP("verify_prepared", (void)0,
+          (message_mu_tr(b, mu, pp_tr, msg, 32), b->verify_prepared(pp, sig, mu)));
   memset(ps, 0, sizeof *ps);
   free(pp);
   free(ps);
