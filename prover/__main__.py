@@ -10,7 +10,7 @@ import os
 import sys
 import time
 
-from . import asm, kernels, reorder, semantics
+from . import asm, kernels, ntt, reorder, semantics
 from .kernels import Report
 
 ISAS = ['sse2', 'avx2', 'avx512']
@@ -23,8 +23,6 @@ ELEMENTWISE = ['add', 'sub', 'reduce32', 'caddq', 'shiftl', 'power2round', 'deco
 # Kernels in asm_out that are not proved, with the reason; every other function in
 # asm_out must have an obligation.
 NOT_PROVED = {
-    'ntt': 'NTT: not proved (see README, What is proved); tested by tests/',
-    'invntt_tomont': 'inverse NTT: not proved (see README); tested by tests/',
     'rej_uniform': 'sampler code not proved (its tables are, above); tested',
     'rej_eta2': 'sampler code not proved (its tables are, above); tested',
     'rej_eta4': 'sampler code not proved (its tables are, above); tested',
@@ -65,15 +63,19 @@ def prove_isa(asm_dir, isa, only=None, out=print):
             units[f] = asm.parse(os.path.join(asm_dir, isa, f + '.S'))
         return units[f]
     extra = [k for k in (only or []) if k in kernels.K and k not in ELEMENTWISE]
-    for k in ELEMENTWISE + extra + ['ntt_reorder']:
+    for k in ELEMENTWISE + extra + ['ntt_reorder', 'ntt', 'invntt_tomont']:
         if only and k not in only and file_of(k) not in only:
             continue
         rep = Report(isa, k)
         t = time.time()
         try:
-            if k == 'ntt_reorder':
+            if k in ('ntt_reorder', 'ntt', 'invntt_tomont'):
                 with open(os.path.join(asm_dir, isa, 'ntt.S')) as f:
-                    reorder.prove_reorder(unit('ntt_reorder'), isa, rep, f.read())
+                    order = f.read()
+                if k == 'ntt_reorder':
+                    reorder.prove_reorder(unit('ntt_reorder'), isa, rep, order)
+                else:
+                    ntt.TRANSFORMS[k](unit(k), isa, rep)
             else:
                 kernels.K[k](unit(file_of(k)), isa, rep)
         except Exception as e:          # a prover error is a failure, never a skip
@@ -96,7 +98,7 @@ def coverage(asm_dir, isa):
         if f.endswith('.S'):
             names |= set(asm.parse(os.path.join(asm_dir, isa, f)).functions)
     covered = {'mldsa_%s_%s' % (k if not k.startswith('pointwise_acc') else 'pointwise_acc', isa)
-               for k in ELEMENTWISE} | {'mldsa_ntt_reorder_%s' % isa}
+               for k in ELEMENTWISE} | {'mldsa_%s_%s' % (k, isa) for k in ('ntt_reorder', 'ntt', 'invntt_tomont')}
     declared = {'mldsa_%s_%s' % (k, isa) for k in NOT_PROVED}
     return sorted(names - covered - declared), sorted(names & declared)
 
@@ -115,7 +117,7 @@ def main(argv=None):
         return st(a.asm_dir)
     if a.mutate:
         from .mutate import main as mu
-        return mu(a.asm_dir, a.mutate, a.seed, a.isa or ISAS)
+        return mu(a.asm_dir, a.mutate, a.seed, a.isa or ISAS, a.kernel)
     isas = a.isa or ISAS
     t0 = time.time()
     bad = False

@@ -10,6 +10,8 @@ from . import semantics as S
 from .machine import Machine, ExecError, CALLEE_SAVED, simp
 
 MAX_STEPS = 400000
+import os
+STOP = int(os.environ.get('PROVER_STOP_STEPS', '0'))
 
 
 def resolve(fn, pc, target):
@@ -35,12 +37,13 @@ class Result:
         self.steps = steps
 
 
-def run(unit, fname, args, pre=None):
-    """args: register -> ('ptr', name) | ('val', term). Returns a Result."""
+def run(unit, fname, args, pre=None, machine_cls=Machine, after=None):
+    """args: register -> ('ptr', name) | ('val', term). after(m, ins), if given, runs after
+    every non-branch instruction (ntt.py closes lane terms there). Returns a Result."""
     fn = unit.functions.get(fname)
     if fn is None:
         raise ExecError('no function ' + fname)
-    m = Machine(unit, args)
+    m = machine_cls(unit, args)
     pc = 0
     back = {}
     steps = 0
@@ -50,6 +53,8 @@ def run(unit, fname, args, pre=None):
         ins = fn.insns[pc]
         steps += 1
         m.step = steps
+        if STOP and steps > STOP:
+            raise ExecError('stop')
         if steps > MAX_STEPS:
             raise ExecError('%s: more than %d steps' % (fname, MAX_STEPS))
         mn = ins.mnem
@@ -91,6 +96,8 @@ def run(unit, fname, args, pre=None):
             if not mn.startswith('v') and len(ops) == nops - 1 and nops >= 3:
                 ops.insert(1, ops[0])
             h(m, ins, ops)
+            if after:
+                after(m, ins)
         except ExecError as e:
             raise ExecError('%s line %d (%s): %s' % (unit.path, ins.line, ins.text, e))
         pc += 1

@@ -202,6 +202,10 @@ class Machine:
 
     def load_dwords(self, op, n):
         base, off = self.addr(op)
+        if op.bcst and n == 2 * op.bcst:
+            # {1toN} of a qword element (vpmuldq, vpmuludq, vpaddq ...): N copies of 2 dwords
+            lo, hi = self.load(base, off, 4), self.load(base, off + 4, 4)
+            return [lo, hi] * op.bcst
         if n == 1 or op.bcst:
             d = self.load(base, off, 4)
             return [d] * (op.bcst or n)

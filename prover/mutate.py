@@ -9,14 +9,15 @@ execution error or unfinished obligation) at least 95% of them. Mutations:
            bit flipped) or a memory displacement moved by +-4 bytes;
   drop     the instruction deleted.
 Survivors are printed with the instruction, to be explained (an equivalent mutation) or
-closed. Only kernels with obligations are mutated (not ntt, invntt_tomont, the samplers,
-Keccak)."""
+closed. Only kernels with obligations are mutated (not the samplers' code, not Keccak).
+A mutant is drawn as a kernel (ISA x kernel, uniformly) and then one of its
+instructions, so the long transforms do not crowd out the short kernels."""
 import os
 import random
 import re
 import time
 
-from . import asm, kernels, lanes, reorder
+from . import asm, kernels, lanes, ntt, reorder
 from .kernels import Report
 
 COMMUTATIVE = set()
@@ -42,7 +43,7 @@ def targets(asm_dir, isa):
         u = asm.parse(path)
         for fn in u.functions.values():
             k = kernel_of(fn.name, isa)
-            if k in kernels.K or k == 'ntt_reorder':
+            if k in kernels.K or k in ntt.TRANSFORMS or k == 'ntt_reorder':
                 out.append((path, fn, k))
     return out
 
@@ -89,6 +90,8 @@ def judge(text, path, isa, k, ntt_text):
     try:
         if k == 'ntt_reorder':
             reorder.prove_reorder(u, isa, rep, ntt_text)
+        elif k in ntt.TRANSFORMS:
+            ntt.TRANSFORMS[k](u, isa, rep)
         else:
             kernels.K[k](u, isa, rep)
     except Exception as e:
@@ -96,21 +99,23 @@ def judge(text, path, isa, k, ntt_text):
     return rep
 
 
-def main(asm_dir, n, seed, isas):
+def main(asm_dir, n, seed, isas, only=None):
     rnd = random.Random(seed)
     lanes.DEFAULT_TIMEOUT_MS = 10000
-    pool = []
+    groups = []
     for isa in isas:
         for path, fn, k in targets(asm_dir, isa):
-            for idx, ins in enumerate(fn.insns):
-                if not CONTROL.match(ins.mnem):
-                    pool.append((isa, path, fn, k, ins))
+            if only and k not in only:
+                continue
+            g = [(isa, path, fn, k, ins) for ins in fn.insns if not CONTROL.match(ins.mnem)]
+            if g:
+                groups.append(g)
     texts = {}
     killed, survivors, kinds = 0, [], {}
     t0 = time.time()
     done = 0
     while done < n:
-        isa, path, fn, k, ins = rnd.choice(pool)
+        isa, path, fn, k, ins = rnd.choice(rnd.choice(groups))
         if path not in texts:
             with open(path) as f:
                 texts[path] = f.read()

@@ -5,7 +5,7 @@ semantics fact the product abstraction relies on, by Z3 over the integers."""
 import os
 import z3
 
-from . import asm, kernels
+from . import asm, kernels, ntt
 from .kernels import Report
 
 # (isa, file, kernel, line substring, replacement, what the bug is)
@@ -23,6 +23,12 @@ PLANTED = [
     ('sse2', 'chknorm', 'chknorm', 'pcmpgtd %xmm8, %xmm1', 'pcmpgtd %xmm1, %xmm8', 'one compare reversed'),
     ('avx2', 'shiftl', 'shiftl', 'vpslld', 'vpsllq', 'an instruction with a different lane width'),
     ('avx2', 'sub', 'sub', 'vpsubd', 'vfoo', 'an instruction the prover has no semantics for'),
+    ('avx2', 'ntt', 'ntt', '.long -3572223, -3572223,', '.long -3572222, -3572223,',
+     'one lane of the first twiddle off by one'),
+    ('sse2', 'invntt_tomont', 'invntt_tomont', 'paddd .Lntt_data+16(%rip), %xmm12  # d + 256q',
+     'paddd .Lntt_data+0(%rip), %xmm12  # d + q', 'the unsigned product sees d + q, which can be negative'),
+    ('avx512', 'ntt', 'ntt', 'vpsubd %zmm26, %zmm0, %zmm1', 'vpsubd %zmm0, %zmm26, %zmm1',
+     'one butterfly computes t - a instead of a - t'),
 ]
 
 
@@ -38,7 +44,7 @@ def plant(text, old, new):
 def run_one(path, text, isa, k):
     rep = Report(isa, k)
     try:
-        kernels.K[k](asm.parse(path, text), isa, rep)
+        (ntt.TRANSFORMS.get(k) or kernels.K[k])(asm.parse(path, text), isa, rep)
     except Exception as e:
         rep.fail('prover error', str(e))
     return rep

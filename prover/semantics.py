@@ -873,7 +873,11 @@ def _lea(m, ins, ops):
     d, s = ops
     a = z3.BitVecVal(s.disp, 64)
     if s.sym:
-        raise ExecError('lea of a symbol not modelled')
+        # sym(%rip): an address in the unit's .rodata (loads through it read the bytes)
+        if s.base != 'rip' or s.index or s.sym not in m.unit.symbols:
+            raise ExecError('lea of a symbol other than sym(%rip)')
+        m.wr_gpr(d.reg, simp(m.base('rodata') + (m.unit.symbols[s.sym] + s.disp)))
+        return
     if s.base:
         a = a + m.rd_gpr(s.base) if m.gpr_width(s.base) == 64 else a + z3.ZeroExt(32, m.rd_gpr(s.base))
     if s.index:
