@@ -37,8 +37,8 @@ ZETA = 1753
 QUERY_MS = 3000
 # A butterfly's lane reads two or three values; a lane term over more has missed its
 # closure (in mutated code) and would only grow.
-MAX_LEAVES = 6
-MAX_NODES = 400
+MAX_LEAVES = 4
+MAX_NODES = 200
 
 
 def brv8(k):
