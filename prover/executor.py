@@ -35,11 +35,13 @@ class Result:
         self.m = m
         self.back_edges = back_edges
         self.steps = steps
+        self.stopped = None
 
 
-def run(unit, fname, args, pre=None, machine_cls=Machine, after=None):
+def run(unit, fname, args, pre=None, machine_cls=Machine, after=None, stop=None):
     """args: register -> ('ptr', name) | ('val', term). after(m, ins), if given, runs after
-    every non-branch instruction (ntt.py closes lane terms there). Returns a Result."""
+    every non-branch instruction (ntt.py closes lane terms there); stop(m, ins), if given,
+    ends the run before an instruction (the Result's `stopped` is it). Returns a Result."""
     fn = unit.functions.get(fname)
     if fn is None:
         raise ExecError('no function ' + fname)
@@ -58,6 +60,10 @@ def run(unit, fname, args, pre=None, machine_cls=Machine, after=None):
         if steps > MAX_STEPS:
             raise ExecError('%s: more than %d steps' % (fname, MAX_STEPS))
         mn = ins.mnem
+        if stop and stop(m, ins):
+            r = Result(m, back, steps)
+            r.stopped = ins
+            return r
         try:
             if mn in S.NOPS:
                 pc += 1

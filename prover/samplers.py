@@ -9,7 +9,7 @@
   .Lshuffle    rej_uniform: dword j of 128-bit lane L holds the 3 bytes of group 4L + j,
                little-endian, of a lane loaded from byte offset off_L of the step (the
                offsets from the header: 'from bytes ... of the step'), top byte zeroed.
-The samplers' code itself (branches on the accept pattern) is not proved."""
+The samplers' code up to the accept mask is proved per lane in sampler_lanes.py."""
 import os
 import re
 from . import asm

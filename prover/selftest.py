@@ -5,7 +5,7 @@ semantics fact the product abstraction relies on, by Z3 over the integers."""
 import os
 import z3
 
-from . import asm, kernels, ntt
+from . import asm, kernels, ntt, sampler_lanes
 from .kernels import Report
 
 # (isa, file, kernel, line substring, replacement, what the bug is)
@@ -29,6 +29,12 @@ PLANTED = [
      'paddd .Lntt_data+0(%rip), %xmm12  # d + q', 'the unsigned product sees d + q, which can be negative'),
     ('avx512', 'ntt', 'ntt', 'vpsubd %zmm26, %zmm0, %zmm1', 'vpsubd %zmm0, %zmm26, %zmm1',
      'one butterfly computes t - a instead of a - t'),
+    ('avx512', 'rej_uniform', 'rej_uniform', 'vpcmpgtd %zmm0, %zmm15, %k1', 'vpcmpgtd %zmm15, %zmm0, %k1',
+     'the accept compare reversed'),
+    ('avx2', 'rej_eta', 'rej_eta2', 'vpcmpgtb %ymm0, %ymm14, %ymm1', 'vpcmpgtb %ymm14, %ymm0, %ymm1',
+     'eta = 2: the accept compare reversed'),
+    ('sse2', 'rej_eta', 'rej_eta4', 'psubb %xmm0, %xmm1              # 4 - b',
+     'paddb %xmm0, %xmm1              # 4 + b', 'eta = 4 value 4 + b'),
 ]
 
 
@@ -44,7 +50,7 @@ def plant(text, old, new):
 def run_one(path, text, isa, k):
     rep = Report(isa, k)
     try:
-        (ntt.TRANSFORMS.get(k) or kernels.K[k])(asm.parse(path, text), isa, rep)
+        (ntt.TRANSFORMS.get(k) or sampler_lanes.OBLIGATIONS.get(k) or kernels.K[k])(asm.parse(path, text), isa, rep)
     except Exception as e:
         rep.fail('prover error', str(e))
     return rep

@@ -593,7 +593,7 @@ def kwrite(m, op, bits):
     m.k[int(op.reg[1:])] = simp(v)
 
 
-def kcmp(names, pred):
+def kcmp(names, pred, w=32):
     def h(m, ins, ops):
         if len(ops) == 4:
             d, a, b, c = ops
@@ -602,13 +602,14 @@ def kcmp(names, pred):
             d, a, b = ops
             p = pred
         n = width_of(a)
-        A, B = rd(m, a, n), rd(m, b, n)
+        A, B = to_lanes(rd(m, a, n), w), to_lanes(rd(m, b, n), w)
         kwrite(m, d, [z3.If(p(x, y), BV(1, 1), BV(0, 1)) for x, y in zip(A, B)])
     return h
 
 
 sem('vpcmpgtd', 3)(lambda m, ins, ops: (kcmp('', lambda x, y: x > y) if not vreg(ops[0].reg) else TABLE['pcmpgtd'][1])(m, ins, ops))
 sem('vpcmpeqd', 3)(lambda m, ins, ops: (kcmp('', lambda x, y: x == y) if not vreg(ops[0].reg) else TABLE['pcmpeqd'][1])(m, ins, ops))
+sem('vpcmpgtb', 3)(lambda m, ins, ops: (kcmp('', lambda x, y: x > y, 8) if not vreg(ops[0].reg) else TABLE['pcmpgtb'][1])(m, ins, ops))
 
 _UCMP = {0: lambda x, y: x == y, 1: z3.ULT, 2: z3.ULE, 4: lambda x, y: x != y,
          5: z3.UGE, 6: z3.UGT}

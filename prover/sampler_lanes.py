@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""The samplers' vector step, per lane: the candidate values and the accept predicate.
+
+The function runs symbolically on a buffer of free bytes (n = 0, len = 48, so the widest
+step's guard holds) up to the first instruction that depends on the accept pattern (a
+table address indexed by the mask, a branch on it, or vpcompressd). At some instruction
+before it, for every candidate j of the step, the declared registers must hold: value
+lane j = the candidate's value (rej_uniform: the 3 bytes of group j little-endian masked
+to 23 bits, FIPS 204 Alg. 14; rej_eta: half-byte b, the low one first, 2 - (b mod 5) or
+4 - b, Alg. 15, where it is kept) and mask bit j = [kept], the mask's other bits 0. What follows (the left-pack by the
+checked .Lleft_pack table or vpcompressd, the count by .Lpopcount, the one-by-one tail)
+branches or indexes on the pattern and is tested, not proved."""
+import time
+import z3
+from . import semantics as S
+from .executor import run
+from .machine import ExecError, simp
+
+Q = 8380417
+# kernel -> ISA -> (candidates per vector step, lane width in bits, value register,
+# where the accept mask is): the declared registers, looked for after each instruction
+UNIFORM = {'sse2': (4, 32, 0, ('gpr', 'r10')), 'avx2': (8, 32, 0, ('gpr', 'r10')),
+           'avx512': (16, 32, 0, ('k', 1))}
+ETA = {'sse2': (16, 8, 1, ('gpr', 'r10')), 'avx2': (32, 8, 0, ('gpr', 'r10')),
+       'avx512': (64, 8, 0, ('k', 1))}
+LAYOUT = {'rej_uniform': UNIFORM, 'rej_eta2': ETA, 'rej_eta4': ETA}
+
+
+def pattern_dependent(m, ins):
+    if ins.mnem == 'vpcompressd':
+        return True
+    if ins.mnem in S.BRANCHES and m.flags:
+        if not z3.is_true(simp(S.BRANCHES[ins.mnem](m.flags))) and \
+                not z3.is_false(simp(S.BRANCHES[ins.mnem](m.flags))):
+            return True
+    for op in ins.ops:
+        if op.kind == 'mem':
+            try:
+                m.addr(op)
+            except ExecError:
+                return True
+    return False
+
+
+def candidates(kernel, byte, L):
+    """(value, accepted) of candidate j as the FIPS 204 samplers define them."""
+    out = []
+    for j in range(L):
+        if kernel == 'rej_uniform':
+            v = z3.Concat(z3.BitVecVal(0, 9), z3.Extract(6, 0, byte(3 * j + 2)), byte(3 * j + 1), byte(3 * j))
+            out.append((v, z3.ULT(v, Q)))
+            continue
+        b = z3.Extract(3 + 4 * (j % 2), 4 * (j % 2), byte(j // 2))     # the low half-byte first
+        b8 = z3.ZeroExt(4, b)
+        if kernel == 'rej_eta2':
+            out.append((2 - z3.URem(b8, 5), z3.ULT(b, 15)))
+        else:
+            out.append((4 - b8, z3.ULT(b, 9)))
+    return out
+
+
+def prove_lanes(unit, isa, rep, kernel):
+    t0 = time.time()
+    L, w, vreg_, (kind, where) = LAYOUT[kernel][isa]
+    fname = 'mldsa_%s_%s' % (kernel, isa)
+    snaps = []
+
+    def after(m, ins):
+        snaps.append((ins, [list(r) for r in m.vec], dict(m.gpr), list(m.k)))
+    try:
+        res = run(unit, fname, {'rdi': ('ptr', 'a'), 'rsi': ('val', z3.BitVecVal(0, 64)),
+                                'rdx': ('ptr', 'buf'), 'rcx': ('val', z3.BitVecVal(48, 64))},
+                  stop=pattern_dependent, after=after)
+    except Exception as e:
+        rep.fail('execution to the accept mask', str(e))
+        return
+    if res.stopped is None:
+        rep.fail('execution to the accept mask', 'returned without using an accept pattern')
+        return
+    m = res.m
+
+    def byte(o):
+        return z3.Extract(8 * (o % 4) + 7, 8 * (o % 4), m.input_var('buf', o // 4))
+    cands = candidates(kernel, byte, L)
+    tried = 0
+    for ins, vec, gpr, k in snaps:
+        mask = gpr[where] if kind == 'gpr' else k[where]
+        claims = []
+        for j, (v, ok) in enumerate(cands):
+            lane = vec[vreg_][j] if w == 32 else z3.Extract(8 * (j % 4) + 7, 8 * (j % 4), vec[vreg_][j // 4])
+            claims.append(z3.Implies(ok, lane == v))
+            claims.append((z3.Extract(j, j, mask) == 1) == ok)
+        if mask.size() > L:
+            claims.append(z3.Extract(mask.size() - 1, L, mask) == 0)
+        s = z3.Solver()
+        s.set('timeout', 20000)
+        s.add(z3.Not(z3.And(claims)))
+        tried += 1
+        if s.check() == z3.unsat:
+            reads = sorted({o + i for _, kk, b, o, n in m.trace if kk == 'r' and b == 'buf' for i in range(n)})
+            rep.ok('per-lane value and accept predicate (FIPS 204 %s), all byte values'
+                   % ('CoeffFromThreeBytes' if kernel == 'rej_uniform' else 'CoeffFromHalfByte'),
+                   '%d candidates per step; after "%s" (line %d), before "%s" (line %d), the first '
+                   'use of the accept pattern; buf bytes read %d..%d'
+                   % (L, ins.text.strip(), ins.line, res.stopped.text.strip(), res.stopped.line,
+                      reads[0], reads[-1]), time.time() - t0)
+            rep.gap('%s after the mask' % kernel, 'the left-pack / compress, the count and the '
+                    'one-by-one tail use the accept pattern (a branch or table index): tested, tables checked')
+            return
+    rep.fail('per-lane value and accept predicate', 'no point among the %d instructions before "%s" '
+             'where the declared registers hold them' % (tried, res.stopped.text.strip()))
+
+
+OBLIGATIONS = {k: (lambda k: lambda unit, isa, rep: prove_lanes(unit, isa, rep, k))(k) for k in LAYOUT}
