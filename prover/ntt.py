@@ -25,9 +25,8 @@ import numpy as np
 import z3
 from . import lift
 from .executor import run
-from .machine import Machine, ExecError
+from .machine import Machine, ExecError, vreg
 from .reorder import declared_order
-from .lanes import Failure
 
 N = 256
 Q = 8380417
@@ -179,7 +178,6 @@ class Facts:
 
 
 def prove_transform(unit, isa, rep, ntt_text, inverse):
-    from .machine import vreg
     t0 = time.time()
     kname = 'invntt_tomont' if inverse else 'ntt'
     fname = 'mldsa_%s_%s' % (kname, isa)
@@ -235,15 +233,10 @@ def prove_transform(unit, isa, rep, ntt_text, inverse):
         if f[N] % Q:
             rep.fail('output form', 'a[%d] has a constant term %d' % (p, f[N]))
             return
-        if inverse:
-            # input at NTT position p' of the row
-            if not np.array_equal(f[:N] % Q, M[p] % Q):
-                rep.fail('output form', 'a[%d] is not row %d of INTT 2^32 (declared order)' % (p, p))
-                return
-        else:
-            if not np.array_equal(f[:N] % Q, M[p] % Q):
-                rep.fail('output form', 'position %d is not NTT row %d' % (p, sigma[p]))
-                return
+        if not np.array_equal(f[:N] % Q, M[p] % Q):
+            rep.fail('output form', 'a[%d] is not row %d of INTT 2^32 (inputs in the declared order)' % (p, p)
+                     if inverse else 'position %d is not NTT row %d' % (p, sigma[p]))
+            return
         lo, hi = facts.bound[name]
         worst = max(worst, -lo, hi)
         if not (-lim < lo and hi < lim):
