@@ -62,6 +62,17 @@ def cut(e, lane_of, shared=()):
     return z3.substitute(e, *[(t, v) for v, t, _ in ps]), ps
 
 
+def _canonical(t, lane, lane_vars, pre, bit):
+    """a lane's part, precondition and bit with its inputs renamed X0, X1, ...; parts of
+    lanes whose key is equal are the same claim (Z3 terms are hash-consed). Also the
+    renaming, (input, X_j) pairs."""
+    xs = lane_vars(lane)
+    X = [z3.BitVec('X%d' % j, x.size()) for j, x in enumerate(xs)]
+    ct = z3.substitute(t, *zip(xs, X))
+    p, b = z3.substitute(pre(lane), *zip(xs, X)), z3.substitute(bit(lane), *zip(xs, X))
+    return ct, p, b, (ct.get_id(), p.get_id(), b.get_id()), list(zip(xs, X))
+
+
 def prove_lane_sum(ret, lane_vars, lane_of, pre, bit, width=32):
     """ret: the return term. lane_vars(i) -> the lane's input variables; pre(i), bit(i):
     the lane's precondition and 0/1 spec (a Bool). Returns a detail string; raises."""
@@ -73,11 +84,7 @@ def prove_lane_sum(ret, lane_vars, lane_of, pre, bit, width=32):
     consts = {}
     canon_cache = {}
     for v, t, lane in parts:
-        xs = lane_vars(lane)
-        X = [z3.BitVec('X%d' % j, x.size()) for j, x in enumerate(xs)]
-        ct = z3.substitute(t, *zip(xs, X))
-        p, b = z3.substitute(pre(lane), *zip(xs, X)), z3.substitute(bit(lane), *zip(xs, X))
-        key = (ct.get_id(), p.get_id(), b.get_id())
+        ct, p, b, key, ren = _canonical(t, lane, lane_vars, pre, bit)
         if key not in canon_cache:
             cs = []
             for want in (False, True):
@@ -137,11 +144,7 @@ def prove_lane_any(ret, lane_vars, lane_of, pre, bit, shared_pre, bound, skeleto
     subs, bits, lanes_seen, cache, ite_parts = [], {}, set(), {}, {}
     nbit = nthr = 0
     for v, t, lane in parts:
-        xs = lane_vars(lane)
-        X = [z3.BitVec('X%d' % j, x.size()) for j, x in enumerate(xs)]
-        ct = z3.substitute(t, *zip(xs, X))
-        p, b = z3.substitute(pre(lane), *zip(xs, X)), z3.substitute(bit(lane), *zip(xs, X))
-        key = (ct.get_id(), p.get_id(), b.get_id())
+        ct, p, b, key, ren = _canonical(t, lane, lane_vars, pre, bit)
         if z3.is_bool(t):
             subs.append((v, v))
             ite_parts.setdefault(lane, []).append((v, t))
@@ -177,7 +180,7 @@ def prove_lane_any(ret, lane_vars, lane_of, pre, bit, shared_pre, bound, skeleto
         if form[0] == 'ite':
             Bp = z3.Bool('Bp%d' % len(subs))
             subs.append((v, z3.If(Bp, form[2], form[1])))
-            ite_parts.setdefault(lane, []).append((Bp, z3.substitute(form[3], *zip(X, xs))))
+            ite_parts.setdefault(lane, []).append((Bp, z3.substitute(form[3], *[(c, x) for x, c in ren])))
             lanes_seen.add(lane)
             nbit += 1
             continue
