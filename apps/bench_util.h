@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* What the benchmark programs share (apps/mldsa-bench.c, bench/peers/peers-bench.c):
- * rdtsc timing fenced on both sides, a comparison for qsort, deterministic inputs, and mu
- * of a message as the public API computes it on one backend's Keccak. Header only. */
+ * rdtsc timing fenced on both sides, a comparison for qsort, deterministic inputs, mu of
+ * a message as the public API computes it on one backend's Keccak, and sign and verify of
+ * a message the way the public API calls the backend. Header only. */
 #ifndef MLDSA_BENCH_UTIL_H
 #define MLDSA_BENCH_UTIL_H
 
@@ -59,6 +60,35 @@ static inline void message_mu(const mldsa_backend *b, uint8_t mu[64], const uint
   else
     memcpy(tr, key + 64, 64);
   message_mu_tr(b, mu, tr, msg, msg_len);
+}
+
+/* Sign a message (pure, empty context) as mldsa_sign does: mu hashed by the backend
+ * beside ExpandA. */
+static inline int sign_message(const mldsa_backend *b, uint8_t *sig, const uint8_t *sk,
+                               const uint8_t *msg, size_t msg_len, const uint8_t rnd[32]) {
+  static const uint8_t prefix[2] = {0, 0};
+  const mldsa_hash_input mprime = {{prefix, msg}, {sizeof prefix, msg_len}, 2};
+  uint8_t mu[64];
+  return b->sign_msg(sig, mu, &mprime, rnd, sk);
+}
+
+/* Verify as mldsa_verify does: tr = H(pk) hashed by the backend beside ExpandA, then mu
+ * from tr and the message. */
+typedef struct {
+  const mldsa_backend *b;
+  const uint8_t *msg;
+  size_t msg_len;
+} bench_mu_args;
+
+static inline void bench_mu_of(uint8_t mu[64], const uint8_t tr[64], const void *arg) {
+  const bench_mu_args *a = arg;
+  message_mu_tr(a->b, mu, tr, a->msg, a->msg_len);
+}
+
+static inline int verify_message(const mldsa_backend *b, const uint8_t *sig, const uint8_t *pk,
+                                 const uint8_t *msg, size_t msg_len) {
+  bench_mu_args args = {b, msg, msg_len};
+  return b->verify_pk(sig, pk, bench_mu_of, &args);
 }
 
 #endif

@@ -93,24 +93,6 @@ static void clear_progress(void) {
   progress_shown = 0;
 }
 
-/* verify as the public API does it: tr = H(pk) hashed by the backend beside ExpandA,
- * then mu from tr and the message. */
-typedef struct {
-  const mldsa_backend *b;
-  const uint8_t *msg;
-} bench_mu_args;
-
-static void bench_mu_of(uint8_t mu[64], const uint8_t tr[64], const void *arg) {
-  const bench_mu_args *a = arg;
-  message_mu_tr(a->b, mu, tr, a->msg, 32);
-}
-
-static int verify_message(const mldsa_backend *b, const uint8_t *sig, const uint8_t *pk,
-                          const uint8_t msg[32]) {
-  bench_mu_args args = {b, msg};
-  return b->verify_pk(sig, pk, bench_mu_of, &args);
-}
-
 static int first_row = 1;
 
 static void print_op(int param, const char *isa, const char *op, stats s) {
@@ -160,8 +142,8 @@ static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, s
   TIME_OP("keygen", fill(seed, sizeof seed, (uint32_t)i), (b->keygen(pk, sk, seed), 0));
   /* sign and sign_prepared sign the same messages; verify rows check the last signature */
   TIME_OP("sign", fill(msg, sizeof msg, (uint32_t)(i + 1000000)),
-          (message_mu(b, mu, sk, 0, msg, 32), b->sign(sig, mu, rnd, sk)));
-  TIME_OP("verify", (void)0, verify_message(b, sig, pk, msg));
+          sign_message(b, sig, sk, msg, 32, rnd));
+  TIME_OP("verify", (void)0, verify_message(b, sig, pk, msg, 32));
   TIME_OP("prepare_public", (void)0, (b->prepare_public(pp, pk), 0));
   TIME_OP("prepare_secret", (void)0, b->prepare_secret(ps, sk));
   const uint8_t *pp_tr = ((const mldsa_prepared_header *)pp)->tr;
@@ -426,7 +408,7 @@ static void bench_mcdt(const char *only_isa, int only_param, size_t runs) {
       if (only_param && only_param != params[p]) continue;
       const mldsa_backend *b = isas[i].sets[p];
       uint8_t *pk = malloc(b->pk_bytes), *sk = malloc(b->sk_bytes), *sig = malloc(b->sig_bytes);
-      uint8_t seed[32], msg[32], mu[64], rnd[32] = {0};
+      uint8_t seed[32], msg[32], rnd[32] = {0};
       if (!pk || !sk || !sig) abort();
       size_t k = 0;
       PAIRED(r, runs, fill(seed, sizeof seed, (uint32_t)(k++ / 2)), b->keygen(pk, sk, seed));
@@ -434,10 +416,10 @@ static void bench_mcdt(const char *only_isa, int only_param, size_t runs) {
       print_mcdt(what, r);
       k = 0;
       PAIRED(r, runs, fill(msg, sizeof msg, (uint32_t)(k++ / 2)),
-             (message_mu(b, mu, sk, 0, msg, 32), (void)b->sign(sig, mu, rnd, sk)));
+             (void)sign_message(b, sig, sk, msg, 32, rnd));
       snprintf(what, sizeof what, "%s: ML-DSA-%d sign", isas[i].name, params[p]);
       print_mcdt(what, r);
-      PAIRED(r, runs, (void)0, (message_mu(b, mu, pk, 1, msg, 32), (void)b->verify(sig, mu, pk)));
+      PAIRED(r, runs, (void)0, (void)verify_message(b, sig, pk, msg, 32));
       snprintf(what, sizeof what, "%s: ML-DSA-%d verify", isas[i].name, params[p]);
       print_mcdt(what, r);
       free(pk);
@@ -495,7 +477,7 @@ static void bench_api(int only_param, size_t runs) {
 
 /* ---- one operation for instruction counting ---- */
 
-static uint8_t once_pk[4096], once_sk[8192], once_sig[8192], once_mu[64];
+static uint8_t once_pk[4096], once_sk[8192], once_sig[8192];
 static const uint8_t once_seed[32] = {1, 2, 3}, once_rnd[32];
 static const uint8_t once_msg[32] = "libmldsa callgrind message";
 
@@ -503,8 +485,7 @@ __attribute__((noinline)) void once_keygen(const mldsa_backend *b) {
   b->keygen(once_pk, once_sk, once_seed);
 }
 __attribute__((noinline)) int once_sign(const mldsa_backend *b) {
-  message_mu(b, once_mu, once_sk, 0, once_msg, 32);
-  return b->sign(once_sig, once_mu, once_rnd, once_sk);
+  return sign_message(b, once_sig, once_sk, once_msg, 32, once_rnd);
 }
 /* Twenty signatures of twenty different messages: callgrind's count / 20 is the mean
  * cost of a signature, averaged over the rejection loop's variation. */
@@ -514,13 +495,12 @@ __attribute__((noinline)) int once_sign20(const mldsa_backend *b) {
   for (uint32_t i = 0; i < SIGN_MEAN_MESSAGES; ++i) {
     uint8_t msg[32];
     fill(msg, sizeof msg, 2000000 + i);
-    message_mu(b, once_mu, once_sk, 0, msg, 32);
-    bad |= b->sign(once_sig, once_mu, once_rnd, once_sk);
+    bad |= sign_message(b, once_sig, once_sk, msg, 32, once_rnd);
   }
   return bad;
 }
 __attribute__((noinline)) int once_verify(const mldsa_backend *b) {
-  return verify_message(b, once_sig, once_pk, once_msg);
+  return verify_message(b, once_sig, once_pk, once_msg, 32);
 }
 
 /* ---- Keccak permutations per operation (--keccak) ---- */
@@ -554,7 +534,7 @@ static void keccak_row(int param, const bench_isa *isa, const char *op, mldsa_ke
 }
 
 static void bench_keccak(const char *only_isa, int only_param) {
-  static uint8_t pk[4096], sk[8192], sig[KECCAK_RUNS][8192], mu[64], seed[32], msg[32];
+  static uint8_t pk[4096], sk[8192], sig[KECCAK_RUNS][8192], seed[32], msg[32];
   static const uint8_t rnd[32];
   if (json)
     printf("[");
@@ -579,14 +559,13 @@ static void bench_keccak(const char *only_isa, int only_param) {
       memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
       for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
         fill(msg, sizeof msg, 2000000 + r);
-        message_mu(b, mu, sk, 0, msg, 32);
-        b->sign(sig[r], mu, rnd, sk);
+        (void)sign_message(b, sig[r], sk, msg, 32, rnd);
       }
       sg = mldsa_keccak_counter;
       memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
       for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
         fill(msg, sizeof msg, 2000000 + r);
-        if (verify_message(b, sig[r], pk, msg) != MLDSA_OK) {
+        if (verify_message(b, sig[r], pk, msg, 32) != MLDSA_OK) {
           fprintf(stderr, "mldsa-bench --keccak: a signature did not verify\n");
           exit(EXIT_FAILURE);
         }

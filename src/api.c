@@ -213,12 +213,23 @@ static int check_args(const mldsa_backend *b, const uint8_t *sig, size_t sig_len
 #define check_verify_args(b, sig, sig_len, pk, pk_len, other_null) \
   check_args(b, sig, sig_len, pk, pk_len, 0, other_null)
 
-/* One signature of mu: with the expanded secret key sk, or with the prepared key ps when
- * sk is NULL. */
-static int sign_once(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
-                     const uint8_t rnd[RND_BYTES], const uint8_t *sk,
+/* What a signature is over: mu, or (m not NULL, with an expanded secret key) M' = m, whose
+ * mu = H(tr || M') the backend hashes beside ExpandA into mu_out. */
+typedef struct {
+  const uint8_t *mu;
+  const mprime *m;
+} sign_input;
+
+/* One signature: with the expanded secret key sk, or with the prepared key ps when sk is
+ * NULL. mu_out receives the mu signed when in->m is given. */
+static int sign_once(const mldsa_backend *b, uint8_t *sig, const sign_input *in,
+                     uint8_t mu_out[MU_BYTES], const uint8_t rnd[RND_BYTES], const uint8_t *sk,
                      const mldsa_prepared_secret_key *ps) {
-  return sk != NULL ? b->sign(sig, mu, rnd, sk) : b->sign_prepared(sig, ps, mu, rnd);
+  if (sk == NULL) return b->sign_prepared(sig, ps, in->mu, rnd);
+  if (in->m == NULL) return b->sign(sig, in->mu, rnd, sk);
+  const mldsa_hash_input mprime_in = {
+      {in->m->prefix, in->m->msg}, {in->m->prefix_len, in->m->msg_len}, 2};
+  return b->sign_msg(sig, mu_out, &mprime_in, rnd, sk);
 }
 
 #ifdef MLDSA_SIGN_CHECK
@@ -226,19 +237,21 @@ static int sign_once(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_B
  * against the public key before returning it. The public key is recomputed from sk (which
  * also runs the import check: MLDSA_ERR_KEY for an inconsistent key) or is the one a
  * prepared key kept from its import check; pk and mu are taken before signing, since sig
- * may overlap sk or mu. A signature that does not verify (a fault in the signing
+ * may overlap sk or mu (a hashed mu comes out of the signing call, which reads the
+ * message before it writes sig). A signature that does not verify (a fault in the signing
  * computation) is zeroed and gives MLDSA_ERR_VERIFY. */
-static int sign_checked(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
+static int sign_checked(const mldsa_backend *b, uint8_t *sig, const sign_input *in,
                         const uint8_t rnd[RND_BYTES], const uint8_t *sk,
                         const mldsa_prepared_secret_key *ps) {
   uint8_t pk[PK_MAX_BYTES], mu_copy[MU_BYTES];
   int ret = MLDSA_OK;
-  memcpy(mu_copy, mu, MU_BYTES);
+  sign_input copy = {mu_copy, in->m};
+  if (in->m == NULL) memcpy(mu_copy, in->mu, MU_BYTES);
   if (sk != NULL)
     ret = b->public_from_secret(pk, sk);
   else
     memcpy(pk, b->prepared_secret_public_key(ps), b->pk_bytes);
-  if (ret == MLDSA_OK) ret = sign_once(b, sig, mu_copy, rnd, sk, ps);
+  if (ret == MLDSA_OK) ret = sign_once(b, sig, &copy, mu_copy, rnd, sk, ps);
   if (ret == MLDSA_OK && b->verify(sig, mu_copy, pk) != MLDSA_OK) {
     memset(sig, 0, b->sig_bytes);
     ret = MLDSA_ERR_VERIFY;
@@ -246,28 +259,47 @@ static int sign_checked(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[M
   mldsa_zeroize(mu_copy, sizeof mu_copy);
   return ret;
 }
-#define SIGN sign_checked
 #else
-#define SIGN sign_once
+static int sign_unchecked(const mldsa_backend *b, uint8_t *sig, const sign_input *in,
+                          const uint8_t rnd[RND_BYTES], const uint8_t *sk,
+                          const mldsa_prepared_secret_key *ps) {
+  uint8_t mu[MU_BYTES];
+  int ret = sign_once(b, sig, in, mu, rnd, sk, ps);
+  mldsa_zeroize(mu, sizeof mu);
+  return ret;
+}
 #endif
 
-/* Sign mu with the given rnd, or fresh rnd from the OS when rnd is NULL: with the
- * expanded secret key sk, or with the prepared key ps when sk is NULL. */
-static int sign_mu_with(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
-                        const uint8_t *rnd, const uint8_t *sk,
-                        const mldsa_prepared_secret_key *ps) {
+/* Sign with the given rnd, or fresh rnd from the OS when rnd is NULL: with the expanded
+ * secret key sk, or with the prepared key ps when sk is NULL. */
+static int sign_input_with(const mldsa_backend *b, uint8_t *sig, const sign_input *in,
+                           const uint8_t *rnd, const uint8_t *sk,
+                           const mldsa_prepared_secret_key *ps) {
+#ifdef MLDSA_SIGN_CHECK
+#define SIGN sign_checked
+#else
+#define SIGN sign_unchecked
+#endif
   uint8_t fresh[RND_BYTES];
   int ret;
   if (rnd == NULL) {
     if (mldsa_randombytes(fresh, sizeof fresh) != 0)
       ret = MLDSA_ERR_RANDOM; /* no fallback: nothing weaker than the OS source */
     else
-      ret = SIGN(b, sig, mu, fresh, sk, ps);
+      ret = SIGN(b, sig, in, fresh, sk, ps);
     mldsa_zeroize(fresh, sizeof fresh);
   } else {
-    ret = SIGN(b, sig, mu, rnd, sk, ps);
+    ret = SIGN(b, sig, in, rnd, sk, ps);
   }
   return ret;
+#undef SIGN
+}
+
+static int sign_mu_with(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
+                        const uint8_t *rnd, const uint8_t *sk,
+                        const mldsa_prepared_secret_key *ps) {
+  const sign_input in = {mu, NULL};
+  return sign_input_with(b, sig, &in, rnd, sk, ps);
 }
 
 static int sign_mu(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYTES],
@@ -275,13 +307,11 @@ static int sign_mu(const mldsa_backend *b, uint8_t *sig, const uint8_t mu[MU_BYT
   return sign_mu_with(b, sig, mu, rnd, sk, NULL);
 }
 
+/* mu = H(tr || M') is hashed by the backend beside ExpandA, then signed. */
 static int sign_mprime(const mldsa_backend *b, uint8_t *sig, const mprime *m, const uint8_t *rnd,
                        const uint8_t *sk) {
-  uint8_t mu[MU_BYTES];
-  compute_mu(b, mu, SECRET_TR(sk), m);
-  int ret = sign_mu(b, sig, mu, rnd, sk);
-  mldsa_zeroize(mu, sizeof mu);
-  return ret;
+  const sign_input in = {NULL, m};
+  return sign_input_with(b, sig, &in, rnd, sk, NULL);
 }
 
 int mldsa_sign_impl(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *msg,

@@ -44,6 +44,10 @@ typedef struct {
   /* Alg. 7 from mu = H(tr || M'); MLDSA_OK, or MLDSA_ERR_KEY for a malformed key or one
    * that gave no signature within the attempt limit. sig is zeroed on error. */
   int (*sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const uint8_t *sk);
+  /* Alg. 7 from the message: mu = H(tr || M'), M' the (at most two) pieces of mprime, is
+   * hashed beside ExpandA (in lanes of its batched permutation) into mu, then signed. */
+  int (*sign_msg)(uint8_t *sig, uint8_t mu[64], const mldsa_hash_input *mprime,
+                  const uint8_t rnd[32], const uint8_t *sk);
   /* Alg. 8 from mu; MLDSA_OK or MLDSA_ERR_VERIFY. */
   int (*verify)(const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk);
   /* Alg. 8 from the message: tr = H(pk) is hashed beside ExpandA (in lanes of its batched

@@ -76,9 +76,9 @@ static void rejection_sample(int32_t *const *poly, unsigned n, mldsa_keccakx *st
 
 /* ExpandA's polynomials first .. end - 1 (in row order), W streams at a time with
  * A_BLOCKS squeezed at once: fewer instructions than the lane scheduler's block at a
- * time, wherever no other stream shares the batches (sign, import, verify when ExpandA
- * fills every lane, and every round but the last). Not inlined: its buffers in a frame of
- * their own. */
+ * time, wherever no other stream shares the batches (import, a prepared key, sign and
+ * verify when ExpandA fills every lane, and the rounds before a hash's or ExpandS's). Not
+ * inlined: its buffers in a frame of their own. */
 static __attribute__((noinline)) void expand_a_bulk(mldsa_matrix *a,
                                                     const uint8_t rho[MLDSA_SEEDBYTES],
                                                     unsigned first, unsigned end) {
@@ -149,17 +149,71 @@ static __attribute__((noinline)) void expand_s(mldsa_polyvecl *s1, mldsa_polyvec
  * order of the jobs and the accept pattern of the samplers (public, FIPS 204 section
  * 3.4). The state and the block buffer hold ExpandS's secret streams and are wiped. */
 
+/* Where a stream's input stands: the piece being read and the bytes left in all. */
+typedef struct {
+  mldsa_hash_input in;
+  unsigned piece;
+  size_t off, left;
+} input_cursor;
+
+static void cursor_start(input_cursor *c, const mldsa_hash_input *in) {
+  c->in = *in;
+  c->piece = 0;
+  c->off = 0;
+  c->left = 0;
+  for (unsigned i = 0; i < in->n; ++i) c->left += in->len[i];
+}
+
+/* The next n <= c->left bytes of input, copied into buf. */
+static void cursor_copy(input_cursor *c, uint8_t *buf, size_t n) {
+  c->left -= n;
+  for (size_t got = 0; got < n;) {
+    if (c->off == c->in.len[c->piece]) {
+      ++c->piece;
+      c->off = 0;
+      continue;
+    }
+    size_t k = c->in.len[c->piece] - c->off;
+    if (k > n - got) k = n - got;
+    memcpy(buf + got, c->in.p[c->piece] + c->off, k);
+    got += k;
+    c->off += k;
+  }
+}
+
+/* The next n <= c->left bytes of input: in place when they lie in one piece (a long
+ * message), else gathered into buf. */
+static const uint8_t *cursor_take(input_cursor *c, uint8_t *buf, size_t n) {
+  while (c->piece < c->in.n && c->off == c->in.len[c->piece]) {
+    ++c->piece;
+    c->off = 0;
+  }
+  if (c->piece < c->in.n && c->in.len[c->piece] - c->off >= n) {
+    const uint8_t *p = c->in.p[c->piece] + c->off;
+    c->off += n;
+    c->left -= n;
+    return p;
+  }
+  cursor_copy(c, buf, n);
+  return buf;
+}
+
+/* The rest of the input into a sponge. */
+static void cursor_absorb(mldsa_keccak *sponge, input_cursor *c) {
+  for (; c->piece < c->in.n; ++c->piece, c->off = 0)
+    mldsa_shake_absorb(sponge, c->in.p[c->piece] + c->off, c->in.len[c->piece] - c->off);
+  c->left = 0;
+}
+
 /* A hash that left the batch: its sponge and the input it has not absorbed yet. */
 struct hash_rest {
   mldsa_keccak sponge;
-  const uint8_t *in;
-  size_t inlen;
+  input_cursor rest;
   int left;
 };
 
 typedef struct {
-  const uint8_t *in; /* the input */
-  size_t inlen;
+  mldsa_hash_input in; /* the input */
   unsigned rate;
   /* a hash leaves the batch after this many blocks (0: never) and is finished on the
    * single-state permutation from *rest */
@@ -176,17 +230,18 @@ typedef struct {
 typedef struct {
   shake_job job;
   uint8_t seed[MLDSA_CRHBYTES + 2]; /* the job's seed, when it has one */
+  input_cursor cur;
   unsigned count, busy, squeezing;
-  size_t off, blocks;
+  size_t blocks;
 } lane_state;
 
-/* The jobs of an operation, in order: the hash (tr = H(pk)) first, the longest stream,
- * then ExpandA's, then ExpandS's; any of them may be absent. */
+/* The jobs of an operation, in order: the hash (tr = H(pk), mu = H(tr || M')) first, the
+ * longest stream, then ExpandA's, then ExpandS's; any of them may be absent. */
 typedef struct {
   unsigned n_hash, n_a, n_s, a_first; /* ExpandA's jobs are polynomials a_first .. */
-  const uint8_t *hash_in;
-  size_t hash_inlen;
+  mldsa_hash_input hash_in;
   uint8_t *hash_out;
+  size_t hash_outlen;
   size_t hash_batch_blocks;
   struct hash_rest *hash_rest;
   mldsa_matrix *a;
@@ -201,10 +256,9 @@ static void make_job(lane_state *ln, const job_list *jl, unsigned k) {
   memset(jb, 0, sizeof *jb);
   if (k < jl->n_hash) {
     jb->in = jl->hash_in;
-    jb->inlen = jl->hash_inlen;
     jb->rate = MLDSA_SHAKE256_RATE;
     jb->out = jl->hash_out;
-    jb->outlen = MLDSA_TRBYTES;
+    jb->outlen = jl->hash_outlen;
     jb->batch_blocks = jl->hash_batch_blocks;
     jb->rest = jl->hash_rest;
     return;
@@ -213,19 +267,20 @@ static void make_job(lane_state *ln, const job_list *jl, unsigned k) {
   if (k < jl->n_a) {
     unsigned row = (jl->a_first + k) / MLDSA_L, col = (jl->a_first + k) % MLDSA_L;
     make_seed(ln->seed, jl->rho, MLDSA_SEEDBYTES, col, row);
-    jb->inlen = MLDSA_SEEDBYTES + 2;
+    jb->in.len[0] = MLDSA_SEEDBYTES + 2;
     jb->rate = MLDSA_SHAKE128_RATE;
     jb->poly = jl->a->row[row].v[col].c;
     jb->rejection = REJ_UNIFORM;
   } else {
     unsigned r = k - jl->n_a;
     make_seed(ln->seed, jl->rhoprime, MLDSA_CRHBYTES, r & 0xFF, r >> 8);
-    jb->inlen = MLDSA_CRHBYTES + 2;
+    jb->in.len[0] = MLDSA_CRHBYTES + 2;
     jb->rate = MLDSA_SHAKE256_RATE;
     jb->poly = r < MLDSA_L ? jl->s1->v[r].c : jl->s2->v[r - MLDSA_L].c;
     jb->rejection = REJ_ETA;
   }
-  jb->in = ln->seed;
+  jb->in.p[0] = ln->seed;
+  jb->in.n = 1;
 }
 
 /* Lane j's rate words (stride W in the state) XORed with, or stored to, bytes; the
@@ -262,26 +317,23 @@ static int absorb_block(mldsa_keccakx *st, unsigned j, lane_state *ln, uint8_t *
     r->sponge.pos = 0;
     r->sponge.rate = jb->rate;
     r->sponge.perm = KERNEL(keccak_f1600_x1);
-    r->in = jb->in + ln->off;
-    r->inlen = jb->inlen - ln->off;
+    r->rest = ln->cur;
     r->left = 1;
     return 1;
   }
   ++ln->blocks;
-  const size_t left = jb->inlen - ln->off;
+  const size_t left = ln->cur.left;
   if (left >= jb->rate) { /* a whole block of input */
-    lane_xor_block(s, jb->in + ln->off, jb->rate);
-    ln->off += jb->rate;
+    lane_xor_block(s, cursor_take(&ln->cur, blk, jb->rate), jb->rate);
     return 0;
   }
   /* the last block: the rest of the input and the padding, only the words it touches */
   const size_t words = left / 8 + 1;
   memset(blk, 0, 8 * words);
-  if (left) memcpy(blk, jb->in + ln->off, left);
+  cursor_copy(&ln->cur, blk, left);
   blk[left] = 0x1F;
   lane_xor_words(s, blk, (unsigned)words);
   s[(jb->rate / 8 - 1) * W] ^= (uint64_t)0x80 << 56;
-  ln->off += left;
   ln->squeezing = 1;
   return 0;
 }
@@ -289,8 +341,9 @@ static int absorb_block(mldsa_keccakx *st, unsigned j, lane_state *ln, uint8_t *
 static void start_job(mldsa_keccakx *st, unsigned j, lane_state *ln, const job_list *jl,
                       unsigned k, uint8_t *blk) {
   make_job(ln, jl, k);
+  cursor_start(&ln->cur, &ln->job.in);
   ln->count = ln->squeezing = 0;
-  ln->off = ln->blocks = 0;
+  ln->blocks = 0;
   ln->busy = 1;
   for (unsigned i = 0; i < 25; ++i) st->s[i * W + j] = 0;
   (void)absorb_block(st, j, ln, blk); /* batch_blocks is never 0 here: nothing leaves */
@@ -345,39 +398,59 @@ static void run_jobs(const job_list *jl) {
   mldsa_zeroize(blk, sizeof blk);
 }
 
-/* tr = H(pk) beside ExpandA: the hash takes lanes that ExpandA leaves free in its last
- * round of W streams (about 5 blocks each), as many rounds of one lane as there are free
- * lanes, and the single-state permutation finishes it; with no free lane it runs there
- * alone (ExpandA fills every lane: ML-DSA-44 and -87 on 8 lanes). A longer stay in the
- * batch would add a round of mostly idle lanes. */
+/* A hash alone on the single-state permutation. */
+static void hash_alone(uint8_t *out, size_t outlen, const mldsa_hash_input *in) {
+  mldsa_keccak sponge;
+  mldsa_shake256_init_with(&sponge, KERNEL(keccak_f1600_x1));
+  for (unsigned i = 0; i < in->n; ++i) mldsa_shake_absorb(&sponge, in->p[i], in->len[i]);
+  mldsa_shake_finalize(&sponge);
+  mldsa_shake_squeeze(&sponge, out, outlen);
+  mldsa_zeroize(&sponge, sizeof sponge);
+}
+
+/* A hash beside ExpandA: it takes one lane that ExpandA leaves free for as many of
+ * ExpandA's last rounds of W streams (about A_ROUND_BLOCKS blocks each) as its blocks
+ * need, at most as many rounds as there are free lanes, so that those rounds stay full;
+ * the rounds before them run in bulk, and the single-state permutation finishes a hash
+ * longer than its stay (a longer stay would add a round of mostly idle lanes). With no
+ * free lane (ExpandA fills every lane: ML-DSA-44 and -87 on 2, 4 and 8 lanes, ML-DSA-65
+ * on 2) the hash runs alone. */
 #define A_ROUND_BLOCKS 5
-void expand_a_tr(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES],
-                 uint8_t tr[MLDSA_TRBYTES], const uint8_t *pk) {
+void expand_a_hash(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], uint8_t *out,
+                   size_t outlen, const mldsa_hash_input *in) {
   const unsigned n_a = MLDSA_K * MLDSA_L, rounds = (n_a + W - 1) / W, free = rounds * W - n_a;
-  struct hash_rest rest;
-  job_list jl = {0};
-  jl.n_a = n_a;
-  jl.a = a;
-  jl.rho = rho;
-  rest.left = 0;
-  if (free != 0) {
-    jl.n_hash = 1;
-    jl.hash_in = pk;
-    jl.hash_inlen = MLDSA_PUBLICKEYBYTES;
-    jl.hash_out = tr;
-    jl.hash_batch_blocks = (size_t)(free < rounds ? free : rounds) * A_ROUND_BLOCKS;
-    jl.hash_rest = &rest;
-  }
-  if (free == 0) {
+  size_t inlen = 0;
+  for (unsigned i = 0; i < in->n; ++i) inlen += in->len[i];
+  const size_t blocks = inlen / MLDSA_SHAKE256_RATE + 1;
+  size_t stay = (blocks + A_ROUND_BLOCKS - 1) / A_ROUND_BLOCKS;
+  if (stay > free) stay = free;
+  if (stay > rounds) stay = rounds;
+  if (stay == 0) {
     expand_a_bulk(a, rho, 0, n_a);
-    mldsa_shake256_with(KERNEL(keccak_f1600_x1), tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
+    hash_alone(out, outlen, in);
     return;
   }
+  const unsigned first = (unsigned)(rounds - stay) * W;
+  expand_a_bulk(a, rho, 0, first);
+  struct hash_rest rest;
+  job_list jl = {0};
+  jl.a_first = first;
+  jl.n_a = n_a - first;
+  jl.a = a;
+  jl.rho = rho;
+  jl.n_hash = 1;
+  jl.hash_in = *in;
+  jl.hash_out = out;
+  jl.hash_outlen = outlen;
+  jl.hash_batch_blocks = stay * A_ROUND_BLOCKS;
+  jl.hash_rest = &rest;
+  rest.left = 0;
   run_jobs(&jl);
   if (rest.left) {
-    mldsa_shake_absorb(&rest.sponge, rest.in, rest.inlen);
+    cursor_absorb(&rest.sponge, &rest.rest);
     mldsa_shake_finalize(&rest.sponge);
-    mldsa_shake_squeeze(&rest.sponge, tr, MLDSA_TRBYTES);
+    mldsa_shake_squeeze(&rest.sponge, out, outlen);
+    mldsa_zeroize(&rest, sizeof rest);
   }
 }
 

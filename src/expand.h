@@ -9,16 +9,17 @@
 #include "poly.h"
 
 #define expand_a ENTRY(expand_a)
-#define expand_a_tr ENTRY(expand_a_tr)
+#define expand_a_hash ENTRY(expand_a_hash)
 #define expand_a_s ENTRY(expand_a_s)
 #define expand_mask ENTRY(expand_mask)
 
 /* A in NTT domain, standard order (the caller reorders for its ISA). */
 void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]);
-/* ExpandA and, in the same batched permutations, an independent stream: tr = H(pk)
- * (verify, prepare_public), or ExpandS (keygen). Same results as each alone. */
-void expand_a_tr(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES],
-                 uint8_t tr[MLDSA_TRBYTES], const uint8_t *pk);
+/* ExpandA and, in the same batched permutations, an independent stream: a SHAKE256 hash
+ * of outlen <= 136 bytes (tr = H(pk) in verify and prepare_public, mu = H(tr || M') in
+ * sign), or ExpandS (keygen). Same results as each alone. */
+void expand_a_hash(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], uint8_t *out,
+                   size_t outlen, const mldsa_hash_input *in);
 void expand_a_s(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], mldsa_polyvecl *s1,
                 mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]);
 /* ExpandMask's polynomials y_kappa, y_kappa+1, ... are one sequence (nonce kappa + r for

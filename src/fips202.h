@@ -60,6 +60,13 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len);
 void mldsa_shake_finalize(mldsa_keccak *st);
 void mldsa_shake_squeeze(mldsa_keccak *st, uint8_t *out, size_t len);
 
+/* A sponge input in pieces, absorbed one after another (mu's tr || M'). */
+typedef struct {
+  const uint8_t *p[3];
+  size_t len[3];
+  unsigned n;
+} mldsa_hash_input;
+
 /* One-shot helpers. */
 void mldsa_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
 void mldsa_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);

@@ -289,14 +289,23 @@ static int sign_with(uint8_t *sig, const signing_key *k, t0_source t0, const uin
   return ret;
 }
 
-/* s1, s2 of a signing key into NTT domain, A from its rho. */
-static void finish_signing_key(signing_key *k) {
+/* s1, s2 of a signing key into NTT domain, A from its rho; with mu_in, also
+ * mu = H(mu_in) in the batched permutations of ExpandA. */
+static void finish_signing_key(signing_key *k, uint8_t mu[MLDSA_CRHBYTES],
+                               const mldsa_hash_input *mu_in) {
   vecl_ntt(&k->s1);
   veck_ntt(&k->s2);
-  expand_matrix(&k->a, k->rho);
+  if (mu_in != NULL)
+    expand_a_hash(&k->a, k->rho, mu, MLDSA_CRHBYTES, mu_in);
+  else
+    expand_a(&k->a, k->rho);
+  reorder_matrix(&k->a);
 }
 
-int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const uint8_t *sk) {
+/* Sign under sk: mu given, or (mprime not NULL) mu = H(tr || M') with M' the pieces of
+ * mprime, hashed beside ExpandA into mu_out. */
+static int sign_sk(uint8_t *sig, const uint8_t *mu, uint8_t *mu_out,
+                   const mldsa_hash_input *mprime, const uint8_t rnd[32], const uint8_t *sk) {
   signing_key k;
   uint8_t tr[MLDSA_TRBYTES];
   int ret = MLDSA_ERR_KEY;
@@ -304,7 +313,15 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
   int bad_key = unpack_sk(k.rho, k.key, tr, &k.s1, &k.s2, NULL, sk);
   MLDSA_CT_PLANTED_LEAK(k.s1.v[0].c[0]); /* nothing, except in ci/ct --self-test */
   if (MLDSA_CT_PUBLIC(bad_key == 0)) {   /* the key's validity is returned */
-    finish_signing_key(&k);
+    mldsa_hash_input mu_in = {{tr}, {MLDSA_TRBYTES}, 1};
+    if (mprime != NULL) {
+      for (unsigned i = 0; i < mprime->n && mu_in.n < 3; ++i) {
+        mu_in.p[mu_in.n] = mprime->p[i];
+        mu_in.len[mu_in.n++] = mprime->len[i];
+      }
+    }
+    finish_signing_key(&k, mu_out, mprime != NULL ? &mu_in : NULL);
+    if (mprime != NULL) mu = mu_out;
     t0_source t0 = {NULL, sk + SK_T0_OFFSET};
     ret = sign_with(sig, &k, t0, mu, rnd);
   } else {
@@ -313,6 +330,15 @@ int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const
   mldsa_zeroize(&k, sizeof k);
   mldsa_stack_wipe();
   return ret;
+}
+
+int ENTRY(sign)(uint8_t *sig, const uint8_t mu[64], const uint8_t rnd[32], const uint8_t *sk) {
+  return sign_sk(sig, mu, NULL, NULL, rnd, sk);
+}
+
+int ENTRY(sign_msg)(uint8_t *sig, uint8_t mu[64], const mldsa_hash_input *mprime,
+                    const uint8_t rnd[32], const uint8_t *sk) {
+  return sign_sk(sig, NULL, mu, mprime, rnd, sk);
 }
 
 /* ---- Verify_internal (Alg. 8), from mu ---- */
@@ -333,10 +359,12 @@ static void make_verifying_key(verifying_key *k, uint8_t *tr, const uint8_t *pk)
     KERNEL(shiftl)(k->t1.v[i].c);
     KERNEL(ntt)(k->t1.v[i].c);
   }
-  if (tr != NULL)
-    expand_a_tr(&k->a, rho, tr, pk);
-  else
+  if (tr != NULL) {
+    const mldsa_hash_input in = {{pk}, {MLDSA_PUBLICKEYBYTES}, 1};
+    expand_a_hash(&k->a, rho, tr, MLDSA_TRBYTES, &in);
+  } else {
     expand_a(&k->a, rho);
+  }
   reorder_matrix(&k->a);
 }
 
@@ -517,6 +545,7 @@ const mldsa_backend ENTRY(backend) = {
     KERNEL_FN(keccak_f1600_x1),
     ENTRY(keygen),
     ENTRY(sign),
+    ENTRY(sign_msg),
     ENTRY(verify),
     ENTRY(verify_pk),
     ENTRY(public_from_secret),

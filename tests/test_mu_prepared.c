@@ -11,6 +11,10 @@
  *   error code, with the output rule (nothing written for NULL / header / length errors,
  *   zeroed on later ones); corrupted headers, a secret struct passed as public, unprepare,
  *   malformed and inconsistent secret keys, misaligned structs; a copy still works.
+ * - Signing a message hashes mu beside ExpandA (in lanes of its batched permutation, then
+ *   on the single-state one): for messages that end tr || M' at, just before and just
+ *   after every block of the first 13, contexts of 0 and 255 bytes, mldsa_sign gives the
+ *   signature of mldsa_sign_mu on mldsa_compute_mu's mu.
  * - Cross-ISA: a prepared key made here is handed to children exec'd with each
  *   MLDSA_ISA cap; a child whose ISA differs must refuse it with MLDSA_ERR_KEY, one with
  *   the same ISA must give the same results.
@@ -204,6 +208,44 @@ START_TEST(test_mu_errors) {
     mldsa_test_randbytes((uint8_t *)&copy, sizeof copy);
     ck_assert_int_eq(mldsa_mu_update(&copy, msg, 1), MLDSA_ERR_PARAM);
   }
+}
+END_TEST
+
+/* ---------------------------------------------------------------- sign from a message */
+
+#define LONG_BLOCKS 13
+static uint8_t long_msg[LONG_BLOCKS * RATE];
+
+START_TEST(test_sign_message_mu) {
+  keypair kp;
+  make_keys(&kp, sets[_i]);
+  uint8_t sig[SIG_MAX], sig2[SIG_MAX], mu[64];
+  static const uint8_t zero[32];
+  static const size_t ctx_lens[2] = {0, 255};
+  unsigned checked = 0;
+  mldsa_test_randbytes(long_msg, sizeof long_msg);
+  mldsa_test_randbytes(ctx, sizeof ctx);
+  for (size_t ci = 0; ci < 2; ++ci) {
+    const size_t cl = ctx_lens[ci], head = 64 + 2 + cl; /* tr || 0 || len(ctx) || ctx */
+    for (size_t k = 0; k <= LONG_BLOCKS; ++k) {
+      for (int d = -1; d <= 1; ++d) {
+        if (k * RATE + d < head || k * RATE + d - head > sizeof long_msg) continue;
+        size_t len = k * RATE + d - head;
+        ck_assert_int_eq(mldsa_sign(kp.p, sig, kp.sigb, long_msg, len, ctx, cl, zero, kp.sk,
+                                    kp.skb),
+                         MLDSA_OK);
+        ck_assert_int_eq(mldsa_compute_mu(kp.p, mu, kp.pk, kp.pkb, long_msg, len, ctx, cl),
+                         MLDSA_OK);
+        ck_assert_int_eq(mldsa_sign_mu(kp.p, sig2, kp.sigb, mu, zero, kp.sk, kp.skb), MLDSA_OK);
+        ck_assert_msg(memcmp(sig, sig2, kp.sigb) == 0, "message of %zu bytes, context %zu",
+                      len, cl);
+        ++checked;
+      }
+    }
+  }
+  ck_assert_uint_ge(checked, 70);
+  printf("test_sign_message_mu: set %d: %u signatures of a message equal those of its mu\n",
+         sets[_i], checked);
 }
 END_TEST
 
@@ -476,6 +518,7 @@ static Suite *mu_prepared_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_loop_test(tc, test_mu_splits, 0, 3);
   tcase_add_loop_test(tc, test_mu_errors, 0, 3);
+  tcase_add_loop_test(tc, test_sign_message_mu, 0, 3);
   suite_add_tcase(s, tc);
   tc = tcase_create("prepared");
   tcase_set_timeout(tc, 120);

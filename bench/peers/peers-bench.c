@@ -69,20 +69,12 @@ static int do_keygen(const impl *m, int p, uint8_t *pk, uint8_t *sk, const uint8
   return m->keygen[p](pk, sk, seed);
 }
 static int do_sign(const impl *m, int p, uint8_t *sig, const uint8_t *msg, const uint8_t *sk) {
-  if (m->b[p]) {
-    uint8_t mu[64];
-    message_mu(m->b[p], mu, sk, 0, msg, 32);
-    return m->b[p]->sign(sig, mu, zero_rnd, sk);
-  }
+  if (m->b[p]) return sign_message(m->b[p], sig, sk, msg, 32, zero_rnd);
   return m->sign[p](sig, msg, 32, zero_rnd, sk);
 }
 static int do_verify(const impl *m, int p, const uint8_t *sig, const uint8_t *msg,
                      const uint8_t *pk) {
-  if (m->b[p]) {
-    uint8_t mu[64];
-    message_mu(m->b[p], mu, pk, 1, msg, 32);
-    return m->b[p]->verify(sig, mu, pk);
-  }
+  if (m->b[p]) return verify_message(m->b[p], sig, pk, msg, 32);
   return m->verify[p](sig, msg, 32, pk);
 }
 
