@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm prove bench install size deb peers bench-peers bench-chart clean
+.PHONY: all deps configure test run regen check-asm prove bench install size deb peers bench-peers bench-kernels bench-chart clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -60,7 +60,8 @@ deb:
 # PQCRYSTALS=<dilithium snapshot> MLDSA_NATIVE=<mldsa-native snapshot>` builds them into
 # PEERS_DIR, outside the tree (add LIBMLDSA=<this repository>@<rev> for an earlier
 # libmldsa's scalar path as one more peer: before/after in one run); `make bench-peers` times them beside libmldsa's paths
-# (writes PEERS_JSON); `make bench-chart` draws one SVG per set from PEERS_JSON.
+# (writes PEERS_JSON); `make bench-chart` draws one SVG per set from PEERS_JSON;
+# `make bench-kernels` times the hot kernels (Keccak, NTTs, products) beside pq-crystals'.
 PEERS_DIR ?= /tmp/libmldsa-peers
 # What the default build compiles (cmake/MldsaOptions.cmake): every set and ISA.
 MLDSA_ALL_DEFINES := -DMLDSA_HAVE_44 -DMLDSA_HAVE_65 -DMLDSA_HAVE_87 -DMLDSA_HAVE_ASM \
@@ -79,6 +80,11 @@ bench-peers: all
 	$(BUILD)/peers-bench --json --peers $(PEERS_DIR)/peers.txt > $(PEERS_JSON).tmp
 	mv $(PEERS_JSON).tmp $(PEERS_JSON)
 	$(PYTHON) bench/peers/table.py $(PEERS_JSON)
+
+bench-kernels: all
+	$(CC) -O2 -Wall -Wextra -Isrc -Iasm_out -Iinclude -Iapps $(MLDSA_ALL_DEFINES) \
+	  bench/peers/peers-kernels.c $(BUILD)/libmldsa.a -ldl -lpthread -o $(BUILD)/peers-kernels
+	$(BUILD)/peers-kernels $(PEERS_DIR)
 
 bench-chart:
 	@ci/install-deps python3-matplotlib

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* What the benchmark programs share (apps/mldsa-bench.c, bench/peers/peers-bench.c):
- * rdtsc timing fenced on both sides, a comparison for qsort, deterministic inputs, mu of
- * a message as the public API computes it on one backend's Keccak, and sign and verify of
- * a message the way the public API calls the backend. Header only. */
+/* What the benchmark programs share (apps/mldsa-bench.c, bench/peers/peers-bench.c and
+ * peers-kernels.c): rdtsc timing fenced on both sides, a comparison for qsort, the CPU's
+ * name, deterministic inputs, mu of a message as the public API computes it on one
+ * backend's Keccak, and sign and verify of a message the way the public API calls the
+ * backend. Header only. */
 #ifndef MLDSA_BENCH_UTIL_H
 #define MLDSA_BENCH_UTIL_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <x86intrin.h>
 
@@ -30,6 +32,32 @@ static inline uint64_t ticks_end(void) {
 static inline int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return (x > y) - (x < y);
+}
+
+/* The CPU a figure came from: model name, family and model, AVX-512 and VBMI. */
+static inline void cpu_name(char *out, size_t cap) {
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  char line[8192], model[160] = "unknown", fam[16] = "?", mod[16] = "?";
+  int vbmi = 0, avx512f = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    char *v = strchr(line, ':');
+    if (!v) continue;
+    v += 2;
+    v[strcspn(v, "\n")] = 0;
+    if (!strncmp(line, "model name", 10) && !strcmp(model, "unknown"))
+      snprintf(model, sizeof model, "%s", v);
+    else if (!strncmp(line, "cpu family", 10))
+      snprintf(fam, sizeof fam, "%s", v);
+    else if (!strncmp(line, "model\t", 6))
+      snprintf(mod, sizeof mod, "%s", v);
+    else if (!strncmp(line, "flags", 5)) {
+      avx512f = strstr(v, " avx512f") != NULL;
+      vbmi = strstr(v, " avx512vbmi") != NULL;
+    }
+  }
+  if (f) fclose(f);
+  snprintf(out, cap, "%s (family %s, model %s%s%s)", model, fam, mod,
+           avx512f ? ", AVX-512" : ", no AVX-512", vbmi ? " incl. VBMI" : "");
 }
 
 /* Deterministic inputs: SHAKE128 of a counter. */

@@ -23,6 +23,8 @@
 #   pqcrystals-ref           ref/ with its Makefile's flags (-O3 -fomit-frame-pointer)
 #   mldsa-native             mldsa/ (portable C) with its Makefile's flags (-O3
 #                            -fomit-frame-pointer -std=c99)
+# and OUTDIR/pqcrystals-avx2-kernels.so: avx2/'s Keccak, NTT and product kernels
+# (peer_kernels_shim.c) for bench/peers/peers-kernels.c.
 # Each library is one shared object with every symbol hidden but peer_shim.c's three
 # calls, and bound to itself (-Bsymbolic), so the driver can dlopen builds that share
 # symbol names. -fPIC costs nothing measurable on x86-64 (libmldsa is built -fPIC too).
@@ -35,7 +37,7 @@ while [ $# -gt 0 ]; do
     --mldsa-native) mln=$2; shift ;;
     --libmldsa) lib=$2; shift ;;
     --libmldsa-isas) lib_isas=$2; shift ;;
-    -h|--help) sed -n '3,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '3,31p' "$0"; exit 0 ;;
     *) out=$1 ;;
   esac
   shift
@@ -89,6 +91,13 @@ if [ -n "$pqc" ]; then
   build pqcrystals-avx2 "$d/avx2" "$commit" "$avx2_flags" "${avx2_src[@]}"
   build pqcrystals-avx2-noavx512 "$d/avx2" "$commit" "$avx2_flags -mno-avx512f" "${avx2_src[@]}"
   build pqcrystals-ref "$d/ref" "$commit" "-O3 -fomit-frame-pointer" "${ref_src[@]}"
+  # its hot kernels alone, for peers-kernels (ML-DSA-65's L for the product sum)
+  # shellcheck disable=SC2086
+  $CC $avx2_flags -fPIC -fvisibility=hidden -shared -Wl,-Bsymbolic -Wl,-z,noexecstack \
+    -DDILITHIUM_MODE=3 -I"$d/avx2" -w -o "$out/pqcrystals-avx2-kernels.so" \
+    "$d/avx2/ntt.S" "$d/avx2/invntt.S" "$d/avx2/pointwise.S" "$d/avx2/consts.c" \
+    "$d/avx2/fips202x4.c" "$d/avx2/f1600x4.S" "$here/peer_kernels_shim.c"
+  echo "build-peers: pqcrystals-avx2 kernels -> $out/pqcrystals-avx2-kernels.so" >&2
 fi
 
 if [ -n "$mln" ]; then

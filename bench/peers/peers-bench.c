@@ -133,31 +133,6 @@ static int add_peers(const char *file) {
   return 0;
 }
 
-static void cpu_name(char *out, size_t cap) {
-  FILE *f = fopen("/proc/cpuinfo", "r");
-  char line[8192], model[160] = "unknown", fam[16] = "?", mod[16] = "?";
-  int vbmi = 0, avx512f = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    char *v = strchr(line, ':');
-    if (!v) continue;
-    v += 2;
-    v[strcspn(v, "\n")] = 0;
-    if (!strncmp(line, "model name", 10) && !strcmp(model, "unknown"))
-      snprintf(model, sizeof model, "%s", v);
-    else if (!strncmp(line, "cpu family", 10))
-      snprintf(fam, sizeof fam, "%s", v);
-    else if (!strncmp(line, "model\t", 6))
-      snprintf(mod, sizeof mod, "%s", v);
-    else if (!strncmp(line, "flags", 5)) {
-      avx512f = strstr(v, " avx512f") != NULL;
-      vbmi = strstr(v, " avx512vbmi") != NULL;
-    }
-  }
-  if (f) fclose(f);
-  snprintf(out, cap, "%s (family %s, model %s%s%s)", model, fam, mod,
-           avx512f ? ", AVX-512" : ", no AVX-512", vbmi ? " incl. VBMI" : "");
-}
-
 enum { OP_KEYGEN, OP_SIGN, OP_VERIFY, N_OPS };
 static const char *op_names[N_OPS] = {"keygen", "sign", "verify"};
 
