@@ -126,11 +126,18 @@ if [ -n "$lib" ]; then
     tail -20 "$out/build-libmldsa.log" >&2
     exit 1
   fi
+  # what that revision's default build has (every set and ISA), and how its API calls
+  # the backend: mu hashed by the backend (sign_msg), tr = H(pk) by it (verify_pk)
+  defs="-DMLDSA_HAVE_ASM -DMLDSA_HAVE_44 -DMLDSA_HAVE_65 -DMLDSA_HAVE_87 -DMLDSA_HAVE_SSE2"
+  defs="$defs -DMLDSA_HAVE_AVX2 -DMLDSA_HAVE_AVX512"
+  if grep -q 'sign_msg' "$d/src/backend.h"; then defs="$defs -DSHIM_SIGN_MSG"; fi
+  if grep -q 'verify_pk' "$d/src/backend.h"; then defs="$defs -DSHIM_VERIFY_PK"; fi
   for isa in $lib_isas; do
     name="libmldsa@$short-$isa"
     for p in 44 65 87; do
+      # shellcheck disable=SC2086
       $CC -O2 -fPIC -fvisibility=hidden -shared -Wl,-Bsymbolic -Wl,-z,noexecstack \
-        -DSHIM_SET=$p -DSHIM_ISA="$isa" -DMLDSA_HAVE_ASM -I"$d/src" -I"$d/asm_out" \
+        -DSHIM_SET=$p -DSHIM_ISA="$isa" $defs -I"$d/src" -I"$d/asm_out" \
         -I"$d/include" -o "$out/$name-$p.so" "$here/libmldsa_shim.c" \
         "$out/build-libmldsa/libmldsa.a" -lpthread
     done
