@@ -59,7 +59,8 @@ deb:
 # Side by side with peer implementations (bench/peers/, README "Performance"). `make peers
 # PQCRYSTALS=<dilithium snapshot> MLDSA_NATIVE=<mldsa-native snapshot>` builds them into
 # PEERS_DIR, outside the tree (add LIBMLDSA=<this repository>@<rev> for an earlier
-# libmldsa's scalar path as one more peer: before/after in one run); `make bench-peers` times them beside libmldsa's paths
+# libmldsa's paths as more peers, LIBMLDSA_ISAS="scalar avx2 ..." (default scalar):
+# before/after in one run); `make bench-peers` times them beside libmldsa's paths
 # (writes PEERS_JSON); `make bench-chart` draws one SVG per set from PEERS_JSON;
 # `make bench-kernels` times the hot kernels (Keccak, NTTs, products) beside pq-crystals'.
 PEERS_DIR ?= /tmp/libmldsa-peers
@@ -72,7 +73,8 @@ CHART_PYTHON ?= /usr/bin/python3
 peers:
 	bench/peers/build-peers.sh $(if $(PQCRYSTALS),--pq-crystals $(PQCRYSTALS)) \
 	  $(if $(MLDSA_NATIVE),--mldsa-native $(MLDSA_NATIVE)) \
-	  $(if $(LIBMLDSA),--libmldsa $(LIBMLDSA)) $(PEERS_DIR)
+	  $(if $(LIBMLDSA),--libmldsa $(LIBMLDSA)) \
+	  $(if $(LIBMLDSA_ISAS),--libmldsa-isas "$(LIBMLDSA_ISAS)") $(PEERS_DIR)
 
 bench-peers: all
 	$(CC) -O2 -Wall -Wextra -Isrc -Iasm_out -Iinclude -Iapps $(MLDSA_ALL_DEFINES) \
