@@ -25,6 +25,7 @@
 
 #include "mldsa.h"
 #include "poly.h"
+#include "util.h"
 
 /* The public header's compile-time sizes are this set's sizes. */
 #define SIZE_OF(kind) SIZE_CAT(MLDSA, MLDSA_MODE, kind)
@@ -37,13 +38,6 @@ _Static_assert(MLDSA_SEED_BYTES == MLDSA_SEEDBYTES && MLDSA_RND_BYTES == MLDSA_R
                    MLDSA_MU_BYTES == MLDSA_CRHBYTES && MLDSA_TR_BYTES == MLDSA_TRBYTES,
                "seed, rnd, mu and tr sizes");
 
-#if defined(__clang__)
-#define PACK_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__) && __GNUC__ >= 8
-#define PACK_UNROLL _Pragma("GCC unroll 64")
-#else
-#define PACK_UNROLL
-#endif
 #if defined(__GNUC__) || defined(__clang__)
 #define PACK_INLINE static inline __attribute__((always_inline))
 #else
@@ -83,7 +77,7 @@ PACK_INLINE void store_le(uint8_t *p, uint64_t x, unsigned n) {
     }
     if (n) *p = (uint8_t)x;
   } else {
-    PACK_UNROLL
+    MLDSA_UNROLL
     for (unsigned i = 0; i < n; ++i) p[i] = (uint8_t)(x >> (8 * i));
   }
 }
@@ -108,7 +102,7 @@ PACK_INLINE uint64_t load_le(const uint8_t *p, unsigned n) {
     }
     if (n) x |= (uint64_t)*p << s;
   } else {
-    PACK_UNROLL
+    MLDSA_UNROLL
     for (unsigned i = 0; i < n; ++i) x |= (uint64_t)p[i] << (8 * i);
   }
   return x;
@@ -127,7 +121,7 @@ PACK_INLINE void pack_coeffs(uint8_t *restrict out, const int32_t *restrict a, u
   for (unsigned g = 0; g < MLDSA_N / G; ++g) {
     uint64_t acc = 0;
     unsigned have = 0, pos = 0; /* bits in acc; bytes of the group written */
-    PACK_UNROLL
+    MLDSA_UNROLL
     for (unsigned j = 0; j < G; ++j) {
       uint32_t v = negate ? (uint32_t)offset - (uint32_t)a[G * g + j] : (uint32_t)a[G * g + j];
       acc |= (uint64_t)v << have;
@@ -156,7 +150,7 @@ PACK_INLINE void unpack_coeffs(int32_t *restrict a, const uint8_t *restrict in, 
   for (unsigned g = 0; g < MLDSA_N / G; ++g) {
     uint64_t acc = 0, v;
     unsigned have = 0, pos = 0; /* bits in acc; bytes of the group read */
-    PACK_UNROLL
+    MLDSA_UNROLL
     for (unsigned j = 0; j < G; ++j) {
       if (have >= bits) {
         v = acc;

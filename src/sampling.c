@@ -10,18 +10,27 @@
 /* SampleInBall (Alg. 29): tau coefficients +-1 placed by a Fisher-Yates shuffle driven by
  * H(c~). c~ is secret for attempts that are rejected, so no address may depend on the
  * positions j: c is kept as two 256-bit masks (nonzero, negative) while it is built, and
- * the swap c[i] = c[j], c[j] = +-1 touches all four words of each under masks (a shift by
- * a secret count is constant time). Only the byte-rejection loop depends on the stream
- * (whether a byte exceeds i), as in every FIPS 204 implementation. */
+ * the swap c[i] = c[j], c[j] = +-1 reads and writes all four words of each under a
+ * one-hot mask of j (a shift by a secret count is constant time); i is public. Only the
+ * byte-rejection loop depends on the stream (whether a byte exceeds i), as in every
+ * FIPS 204 implementation. */
 
-/* 1 if x == 0, else 0, without a branch. */
-static uint64_t is_zero(uint64_t x) { return ((x | (0 - x)) >> 63) ^ 1; }
+#define WORDS (MLDSA_N / 64)
+
+/* All ones if w == x, else 0, for w, x in [0, WORDS), without a branch. */
+static uint64_t word_is(uint64_t w, uint64_t x) { return 0 - (((w ^ x) - 1) >> 63); }
+
+/* The low bit of each byte of the result is bit m of b, for byte m (m = 0..7). */
+static uint64_t spread_bits(uint64_t b) {
+  uint64_t x = (b * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
+  return ((x + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7) & UINT64_C(0x0101010101010101);
+}
 
 void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
                     mldsa_permutation perm) {
   mldsa_keccak st;
   uint8_t buf[MLDSA_SHAKE256_RATE];
-  uint64_t nonzero[MLDSA_N / 64] = {0}, negative[MLDSA_N / 64] = {0}, signs = 0;
+  uint64_t nonzero[WORDS] = {0}, negative[WORDS] = {0}, at_j[WORDS], signs = 0;
   mldsa_shake256_init_with(&st, perm);
   mldsa_shake_absorb(&st, ctilde, MLDSA_CTILDEBYTES);
   mldsa_shake_finalize(&st);
@@ -37,30 +46,35 @@ void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
       }
       j = buf[pos++];
     } while (MLDSA_CT_PUBLIC(j > i));
-    uint64_t sign = signs & 1, old_nonzero = 0, old_negative = 0;
-    for (uint64_t w = 0; w < MLDSA_N / 64; ++w) {
-      uint64_t at_j = (1ULL << (j & 63)) & (0 - is_zero((j >> 6) ^ w));
-      old_nonzero |= nonzero[w] & at_j;
-      old_negative |= negative[w] & at_j;
-      nonzero[w] |= at_j;
-      negative[w] = (negative[w] & ~at_j) | ((0 - sign) & at_j);
+    const uint64_t bit_j = (uint64_t)1 << (j & 63), sign = signs & 1;
+    uint64_t old_nonzero = 0, old_negative = 0;
+    for (uint64_t w = 0; w < WORDS; ++w) { /* old c[j] */
+      at_j[w] = bit_j & word_is(w, j >> 6);
+      old_nonzero |= nonzero[w] & at_j[w];
+      old_negative |= negative[w] & at_j[w];
     }
-    /* c[i] (zero until now) = old c[j], unless j == i, when it keeps the new sign */
-    uint64_t same = is_zero(i ^ j);
-    uint64_t nz_i = same | (is_zero(old_nonzero) ^ 1);
-    uint64_t neg_i = (same & sign) | ((same ^ 1) & (is_zero(old_negative) ^ 1));
-    nonzero[i / 64] |= nz_i << (i % 64);
-    negative[i / 64] = (negative[i / 64] & ~(1ULL << (i % 64))) | (neg_i << (i % 64));
+    /* c[i] (zero until now) = old c[j]; then c[j] = +-1, which when j == i is c[i] */
+    nonzero[i / 64] |= ((old_nonzero >> (j & 63)) & 1) << (i % 64);
+    negative[i / 64] |= ((old_negative >> (j & 63)) & 1) << (i % 64);
+    for (uint64_t w = 0; w < WORDS; ++w) {
+      nonzero[w] |= at_j[w];
+      negative[w] ^= (negative[w] ^ (0 - sign)) & at_j[w];
+    }
     signs >>= 1;
   }
-  /* c[k] = nonzero bit - 2 negative bit (negative implies nonzero), a word at a time */
-  for (unsigned w = 0; w < MLDSA_N / 64; ++w) {
-    uint64_t nz = nonzero[w], neg = negative[w];
-    for (unsigned b = 0; b < 64; ++b, nz >>= 1, neg >>= 1)
-      c->c[64 * w + b] = (int32_t)(nz & 1) - 2 * (int32_t)(neg & 1);
+  /* c[k] = nonzero bit - 2 negative bit (negative implies nonzero), 8 at a time: each
+   * byte of v is 0, 1 or 0xff (-1) */
+  for (unsigned k = 0; k < MLDSA_N / 8; ++k) {
+    const uint64_t nz = (nonzero[k / 8] >> (8 * (k % 8))) & 0xff;
+    const uint64_t neg = (negative[k / 8] >> (8 * (k % 8))) & 0xff;
+    const uint64_t v = spread_bits(nz) ^ (spread_bits(neg) * 0xfe);
+    MLDSA_UNROLL
+    for (unsigned m = 0; m < 8; ++m)
+      c->c[8 * k + m] = (int32_t)(((v >> (8 * m)) & 0xff) ^ 0x80) - 0x80;
   }
   mldsa_zeroize(nonzero, sizeof nonzero);
   mldsa_zeroize(negative, sizeof negative);
+  mldsa_zeroize(at_j, sizeof at_j);
   mldsa_zeroize(buf, sizeof buf);
   mldsa_zeroize(&st, sizeof st);
 }

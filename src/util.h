@@ -36,4 +36,14 @@ int mldsa_ct_differ(const uint8_t *a, const uint8_t *b, size_t len);
 /* Fill buf with len bytes from the OS; 0 on success, -1 when the OS gives none. */
 int mldsa_randombytes(uint8_t *buf, size_t len);
 
+/* Unroll the loop that follows completely (its trip count is a constant): for loops
+ * whose body depends on the iteration number (a shift, a table row). */
+#if defined(__clang__)
+#define MLDSA_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#define MLDSA_UNROLL _Pragma("GCC unroll 64")
+#else
+#define MLDSA_UNROLL
+#endif
+
 #endif
