@@ -349,7 +349,9 @@ static void start_job(mldsa_keccakx *st, unsigned j, lane_state *ln, const job_l
   (void)absorb_block(st, j, ln, blk); /* batch_blocks is never 0 here: nothing leaves */
 }
 
-static void run_jobs(const job_list *jl) {
+/* Not inlined, like expand_a_bulk: a caller that runs both has them one after the other
+ * on the stack, not in one frame. */
+static __attribute__((noinline)) void run_jobs(const job_list *jl) {
   mldsa_keccakx st;
   lane_state ln[W];
   uint8_t blk[MLDSA_SHAKE128_RATE];
@@ -408,29 +410,43 @@ static void hash_alone(uint8_t *out, size_t outlen, const mldsa_hash_input *in) 
   mldsa_zeroize(&sponge, sizeof sponge);
 }
 
-/* A hash beside ExpandA: it takes one lane that ExpandA leaves free for as many of
- * ExpandA's last rounds of W streams (about A_ROUND_BLOCKS blocks each) as its blocks
- * need, at most as many rounds as there are free lanes, so that those rounds stay full;
- * the rounds before them run in bulk, and the single-state permutation finishes a hash
- * longer than its stay (a longer stay would add a round of mostly idle lanes). With no
- * free lane (ExpandA fills every lane: ML-DSA-44 and -87 on 2, 4 and 8 lanes, ML-DSA-65
- * on 2) the hash runs alone. */
+/* A hash beside ExpandA: it takes one lane for ExpandA's last `stay` rounds of W streams
+ * (about A_ROUND_BLOCKS blocks each), ExpandA's earlier rounds run in bulk, and the
+ * single-state permutation finishes a hash longer than its stay. A round in which the
+ * hash has a lane leaves one polynomial to a later round, so a stay longer than the free
+ * lanes of ExpandA's last round adds a round. stay_cost() weighs the batched
+ * permutations (at this ISA's MLDSA_KECCAKX_COST, counting an added round at 1.5 times
+ * its cost: the ratio differs from CPU to CPU, and an added round must pay for itself
+ * wherever it runs) against the single-state ones the stay saves; the cheapest stay wins
+ * (0, the hash alone, where nothing is saved: always on scalar, whose batch is the
+ * single-state permutation). Which stay, and so which lanes run what, depends only on
+ * the hash's length. */
 #define A_ROUND_BLOCKS 5
+static size_t stay_cost(unsigned stay, unsigned n_a, size_t blocks) {
+  const unsigned rounds = (n_a + W - 1) / W;
+  const unsigned first = (rounds - stay) * W; /* polynomials in bulk */
+  const unsigned sched = (n_a - first + stay + W - 1) / W;
+  const unsigned added = rounds - stay + sched - rounds;
+  const size_t batched = (size_t)A_ROUND_BLOCKS * (2 * rounds + 3 * added) / 2;
+  const size_t single = blocks > (size_t)A_ROUND_BLOCKS * stay ? blocks - A_ROUND_BLOCKS * stay : 0;
+  return batched * MLDSA_KECCAKX_COST(MLDSA_ISA) + single * 100;
+}
+
 void expand_a_hash(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], uint8_t *out,
                    size_t outlen, const mldsa_hash_input *in) {
-  const unsigned n_a = MLDSA_K * MLDSA_L, rounds = (n_a + W - 1) / W, free = rounds * W - n_a;
+  const unsigned n_a = MLDSA_K * MLDSA_L, rounds = (n_a + W - 1) / W;
   size_t inlen = 0;
   for (unsigned i = 0; i < in->n; ++i) inlen += in->len[i];
   const size_t blocks = inlen / MLDSA_SHAKE256_RATE + 1;
-  size_t stay = (blocks + A_ROUND_BLOCKS - 1) / A_ROUND_BLOCKS;
-  if (stay > free) stay = free;
-  if (stay > rounds) stay = rounds;
+  unsigned stay = 0;
+  for (unsigned s = 1; s <= rounds && A_ROUND_BLOCKS * (s - 1) < blocks; ++s)
+    if (stay_cost(s, n_a, blocks) < stay_cost(stay, n_a, blocks)) stay = s;
   if (stay == 0) {
     expand_a_bulk(a, rho, 0, n_a);
     hash_alone(out, outlen, in);
     return;
   }
-  const unsigned first = (unsigned)(rounds - stay) * W;
+  const unsigned first = (rounds - stay) * W;
   expand_a_bulk(a, rho, 0, first);
   struct hash_rest rest;
   job_list jl = {0};
@@ -442,7 +458,7 @@ void expand_a_hash(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], uint8_t 
   jl.hash_in = *in;
   jl.hash_out = out;
   jl.hash_outlen = outlen;
-  jl.hash_batch_blocks = stay * A_ROUND_BLOCKS;
+  jl.hash_batch_blocks = (size_t)stay * A_ROUND_BLOCKS;
   jl.hash_rest = &rest;
   rest.left = 0;
   run_jobs(&jl);

@@ -39,6 +39,17 @@
 #define MLDSA_KECCAKX_W_(isa) MLDSA_KECCAKX_W_##isa
 #define MLDSA_KECCAKX_W(isa) MLDSA_KECCAKX_W_(isa)
 
+/* The time of one batched permutation in hundredths of a single-state one, per ISA: the
+ * larger of two measurements (mldsa-bench, median ticks of one call; AMD Zen 4: sse2
+ * 962 / 702, avx2 936 / 702, avx512 1,196 / 546; Intel Xeon model 167: 1,020 / 548,
+ * 990 / 550, 794 / 552). For choosing how long a hash rides in a batch. */
+#define MLDSA_KECCAKX_COST_scalar 100
+#define MLDSA_KECCAKX_COST_sse2 186
+#define MLDSA_KECCAKX_COST_avx2 180
+#define MLDSA_KECCAKX_COST_avx512 219
+#define MLDSA_KECCAKX_COST_(isa) MLDSA_KECCAKX_COST_##isa
+#define MLDSA_KECCAKX_COST(isa) MLDSA_KECCAKX_COST_(isa)
+
 typedef struct {
   _Alignas(64) uint64_t s[25 * MLDSA_KECCAKX_MAXW];
 } mldsa_keccakx;
