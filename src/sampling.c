@@ -48,6 +48,7 @@ void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
     } while (MLDSA_CT_PUBLIC(j > i));
     const uint64_t bit_j = (uint64_t)1 << (j & 63), sign = signs & 1;
     uint64_t old_nonzero = 0, old_negative = 0;
+    MLDSA_UNROLL /* with constant indices the eight words stay in registers */
     for (uint64_t w = 0; w < WORDS; ++w) { /* old c[j] */
       at_j[w] = bit_j & word_is(w, j >> 6);
       old_nonzero |= nonzero[w] & at_j[w];
@@ -56,6 +57,7 @@ void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
     /* c[i] (zero until now) = old c[j]; then c[j] = +-1, which when j == i is c[i] */
     nonzero[i / 64] |= ((old_nonzero >> (j & 63)) & 1) << (i % 64);
     negative[i / 64] |= ((old_negative >> (j & 63)) & 1) << (i % 64);
+    MLDSA_UNROLL
     for (uint64_t w = 0; w < WORDS; ++w) {
       nonzero[w] |= at_j[w];
       negative[w] ^= (negative[w] ^ (0 - sign)) & at_j[w];
