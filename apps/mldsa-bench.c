@@ -228,6 +228,7 @@ static void print_kernel(const char *isa, const char *kernel, uint64_t median) {
     TIME_KERNEL(n, "make_hint_g32", (void)mldsa_make_hint_g32_##isa(kout, kin_b, kin_a));         \
     TIME_KERNEL(n, "use_hint_g32", mldsa_use_hint_g32_##isa(kout, kin_a, kout2));                 \
     TIME_KERNEL(n, "chknorm", (void)mldsa_chknorm_##isa(kin_b, 1 << 19));                         \
+    TIME_KERNEL(n, "unpack_z_g19", mldsa_unpack_z_g19_##isa(kout, kbytes));                       \
     TIME_KERNEL(n, "rej_uniform(840 B)", (void)mldsa_rej_uniform_##isa(kout, 0, kbytes, 840));    \
     TIME_KERNEL(n, "rej_eta4(272 B)", (void)mldsa_rej_eta4_##isa(kout, 0, kbytes, 272));          \
     TIME_KERNEL(n, "keccak_f1600_x1", mldsa_keccak_f1600_x1_##isa(kstates));                      \

@@ -10,7 +10,7 @@ import os
 import sys
 import time
 
-from . import asm, kernels, ntt, reorder, sampler_lanes, semantics
+from . import asm, decoders, kernels, ntt, reorder, sampler_lanes, semantics
 from .kernels import Report
 
 ISAS = ['sse2', 'avx2', 'avx512']
@@ -29,7 +29,7 @@ NOT_PROVED = {
 
 
 def file_of(k):
-    for pre in ('decompose', 'make_hint', 'use_hint', 'pointwise_acc', 'rej_eta'):
+    for pre in ('decompose', 'make_hint', 'use_hint', 'pointwise_acc', 'rej_eta', 'unpack_z'):
         if k.startswith(pre):
             return pre
     return k
@@ -60,7 +60,8 @@ def prove_isa(asm_dir, isa, only=None, out=print):
             units[f] = asm.parse(os.path.join(asm_dir, isa, f + '.S'))
         return units[f]
     extra = [k for k in (only or []) if k in kernels.K and k not in ELEMENTWISE]
-    for k in ELEMENTWISE + extra + ['ntt_reorder', 'ntt', 'invntt_tomont'] + list(sampler_lanes.OBLIGATIONS):
+    for k in (ELEMENTWISE + extra + ['ntt_reorder', 'ntt', 'invntt_tomont'] + list(sampler_lanes.OBLIGATIONS)
+              + list(decoders.OBLIGATIONS)):
         if only and k not in only and file_of(k) not in only:
             continue
         rep = Report(isa, k)
@@ -68,6 +69,8 @@ def prove_isa(asm_dir, isa, only=None, out=print):
         try:
             if k in sampler_lanes.OBLIGATIONS:
                 sampler_lanes.OBLIGATIONS[k](unit(file_of(k)), isa, rep)
+            elif k in decoders.OBLIGATIONS:
+                decoders.OBLIGATIONS[k](unit(file_of(k)), isa, rep)
             elif k in ('ntt_reorder', 'ntt', 'invntt_tomont'):
                 with open(os.path.join(asm_dir, isa, 'ntt.S')) as f:
                     order = f.read()
@@ -98,7 +101,8 @@ def coverage(asm_dir, isa):
             names |= set(asm.parse(os.path.join(asm_dir, isa, f)).functions)
     covered = {'mldsa_%s_%s' % (k if not k.startswith('pointwise_acc') else 'pointwise_acc', isa)
                for k in ELEMENTWISE} | {'mldsa_%s_%s' % (k, isa) for k in
-                                        ['ntt_reorder', 'ntt', 'invntt_tomont'] + list(sampler_lanes.OBLIGATIONS)}
+                                        ['ntt_reorder', 'ntt', 'invntt_tomont'] + list(sampler_lanes.OBLIGATIONS)
+                                        + list(decoders.OBLIGATIONS)}
     declared = {'mldsa_%s_%s' % (k, isa) for k in NOT_PROVED}
     return sorted(names - covered - declared), sorted(names & declared)
 

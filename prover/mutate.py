@@ -18,7 +18,7 @@ import random
 import re
 import time
 
-from . import asm, kernels, lanes, ntt, reorder
+from . import asm, decoders, kernels, lanes, ntt, reorder
 from .kernels import Report
 
 COMMUTATIVE = set()
@@ -44,7 +44,8 @@ def targets(asm_dir, isa, only=None):
         u = asm.parse(path)
         for fn in u.functions.values():
             k = kernel_of(fn.name, isa)
-            if k in kernels.K or k == 'ntt_reorder' or (k in ntt.TRANSFORMS and only and k in only):
+            if (k in kernels.K or k in decoders.OBLIGATIONS or k == 'ntt_reorder'
+                    or (k in ntt.TRANSFORMS and only and k in only)):
                 out.append((path, fn, k))
     return out
 
@@ -93,6 +94,8 @@ def judge(text, path, isa, k, ntt_text):
             reorder.prove_reorder(u, isa, rep, ntt_text)
         elif k in ntt.TRANSFORMS:
             ntt.TRANSFORMS[k](u, isa, rep)
+        elif k in decoders.OBLIGATIONS:
+            decoders.OBLIGATIONS[k](u, isa, rep)
         else:
             kernels.K[k](u, isa, rep)
     except Exception as e:

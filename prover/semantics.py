@@ -239,6 +239,30 @@ def shiftop(names, w, kind):
     sem(names, 3)(h)
 
 
+def _vpsrlvd(m, ins, ops):
+    """per dword: a >> count, 0 where count >= 32."""
+    d, a, c = ops
+    n = width_of(d)
+    A, C = rd(m, a, n), rd(m, c, n)
+    wr(m, ins, d, [z3.If(z3.UGE(y, 32), BV(0, 32), z3.LShR(x, y)) for x, y in zip(A, C)])
+
+
+sem('vpsrlvd', 3)(_vpsrlvd)
+
+
+def _movhps(m, ins, ops):
+    """movhps m64, xmm: the high quadword from memory, the low one kept (legacy SSE)."""
+    d, s = ops
+    if s.kind != 'mem' or not (d.kind == 'reg' and vreg(d.reg)):
+        raise ExecError('movhps: only the load form is modelled: ' + ins.text)
+    i, _ = vreg(d.reg)
+    base, off = m.addr(s)
+    m.vec[i] = m.vec[i][:2] + [m.load(base, off + 4 * j, 4) for j in range(2)] + m.vec[i][4:]
+
+
+sem('movhps', 2)(_movhps)
+
+
 shiftop(both('pslld'), 32, 'l')
 shiftop(both('psrld'), 32, 'r')
 shiftop(both('psrad'), 32, 'a')

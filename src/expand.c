@@ -526,6 +526,6 @@ void expand_mask(mldsa_polyvecl *y, mask_stream *ms, const uint8_t rhoprime[MLDS
   for (unsigned r = 0; r < MLDSA_L; ++r) {
     if (ms->next == W) refill_mask(ms, rhoprime);
     /* y = gamma1 - BitUnpack(...): the encoding of z, so its decoder */
-    unpack_z_poly(y->v[r].c, ms->buf[ms->next++]);
+    KERNEL_G1(unpack_z)(y->v[r].c, ms->buf[ms->next++]);
   }
 }

@@ -26,6 +26,11 @@
 #else
 #define KERNEL_G2(name) KERNEL(MLDSA_CAT3(name, _g32, ))
 #endif
+#if MLDSA_GAMMA1 == (1 << 17)
+#define KERNEL_G1(name) KERNEL(MLDSA_CAT3(name, _g17, ))
+#else
+#define KERNEL_G1(name) KERNEL(MLDSA_CAT3(name, _g19, ))
+#endif
 #define ENTRY(name) MLDSA_NS(MLDSA_CAT3(name, _, MLDSA_ISA))
 
 #endif

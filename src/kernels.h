@@ -31,6 +31,11 @@
  *  chknorm        1 if any |a_i| >= bound, else 0; a_i in (-2^31, 2^31),
  *                 0 <= bound <= (q-1)/8. Constant time: the answer only, not the index.
  *
+ * Decoders (FIPS 204 Alg. 19):
+ *  unpack_z_gXX   a_i = gamma1 - (bits b i .. b i + b - 1 of buf, little-endian),
+ *                 gamma1 = 2^XX, b = XX + 1: z of a signature and ExpandMask's y. Reads
+ *                 buf[0 .. 32 b - 1] only (576 or 640 bytes), any byte values.
+ *
  * Samplers (the inner loops of RejNTTPoly and RejBoundedPoly, FIPS 204 Alg. 30, 31):
  *  rej_uniform    appends to a[n..255] the 3-byte little-endian groups of buf[0..len),
  *                 masked to 23 bits, that are < q, until a holds 256; returns the new
@@ -84,6 +89,8 @@
   void mldsa_use_hint_g32_##isa(int32_t b[MLDSA_N], const int32_t a[MLDSA_N],            \
                                 const int32_t h[MLDSA_N]);                               \
   int mldsa_chknorm_##isa(const int32_t a[MLDSA_N], int32_t bound);                      \
+  void mldsa_unpack_z_g17_##isa(int32_t a[MLDSA_N], const uint8_t *buf);  /* 576 bytes */ \
+  void mldsa_unpack_z_g19_##isa(int32_t a[MLDSA_N], const uint8_t *buf);  /* 640 bytes */ \
   unsigned mldsa_rej_uniform_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len); \
   unsigned mldsa_rej_eta2_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len);    \
   unsigned mldsa_rej_eta4_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len);

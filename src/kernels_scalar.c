@@ -8,6 +8,7 @@
 #include "scalar/zetas.h"
 #include "ct.h"
 #include "kernels.h"
+#include "util.h"
 
 /* q as a value the compiler cannot see through, for multiplications by q: GCC (12, x86-64)
  * otherwise turns m * q (q = 2^23 - 2^13 + 1) into six shifts, moves and subtractions,
@@ -275,6 +276,47 @@ int mldsa_chknorm_scalar(const int32_t a[MLDSA_N], int32_t bound) {
   }
   return (int)over;
 }
+
+/* z's and y's decoder (FIPS 204 Alg. 19): b = g + 1 bits per coefficient; a group of 8
+ * fills b whole bytes; two coefficients (2 b <= 40 bits, from bit 2 b j of the group)
+ * come from one 64-bit little-endian load, except the very last pair, which takes only
+ * the bytes left in buf. */
+static inline uint64_t load_le_bytes(const uint8_t *p, unsigned n) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < n; ++i) v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+static inline uint64_t load64_le(const uint8_t *p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+#else
+  return load_le_bytes(p, 8);
+#endif
+}
+
+#define DEFINE_UNPACK_Z(g)                                                              \
+  void mldsa_unpack_z_g##g##_scalar(int32_t a[MLDSA_N], const uint8_t *buf) {           \
+    const unsigned b = (g) + 1;                                                          \
+    const uint64_t mask = ((uint64_t)1 << b) - 1;                                       \
+    for (unsigned k = 0; k < MLDSA_N / 8; ++k) {                                        \
+      const uint8_t *grp = buf + k * b;                                                  \
+      MLDSA_UNROLL                                                                       \
+      for (unsigned j = 0; j < 4; ++j) {                                                \
+        const unsigned bit = 2 * b * j;                                                  \
+        uint64_t x = k + 1 < MLDSA_N / 8 || j < 3                                        \
+                         ? load64_le(grp + bit / 8)                                      \
+                         : load_le_bytes(grp + bit / 8, b - bit / 8);                    \
+        x >>= bit % 8;                                                                   \
+        a[8 * k + 2 * j] = ((int32_t)1 << (g)) - (int32_t)(x & mask);                    \
+        a[8 * k + 2 * j + 1] = ((int32_t)1 << (g)) - (int32_t)((x >> b) & mask);         \
+      }                                                                                  \
+    }                                                                                    \
+  }
+
+DEFINE_UNPACK_Z(17)
+DEFINE_UNPACK_Z(19)
 
 /* Four bytes of buf, little-endian, in one load where the compiler can. */
 static inline uint32_t load32_le(const uint8_t *p) {

@@ -193,9 +193,6 @@ static void pack_eta_poly(uint8_t *out, const int32_t *a) {
 static void pack_z_poly(uint8_t *out, const int32_t *a) {
   pack_coeffs(out, a, Z_BITS, MLDSA_GAMMA1, 1);
 }
-void unpack_z_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYZ_PACKEDBYTES]) {
-  unpack_coeffs(a, in, Z_BITS, MLDSA_GAMMA1, 1);
-}
 void pack_w1_poly(uint8_t out[MLDSA_POLYW1_PACKEDBYTES], const int32_t a[MLDSA_N]) {
   pack_coeffs(out, a, W1_BITS, 0, 0);
 }
@@ -293,12 +290,10 @@ void pack_sig(uint8_t sig[MLDSA_SIGBYTES], const uint8_t ctilde[MLDSA_CTILDEBYTE
   }
 }
 
-int unpack_sig(uint8_t ctilde[MLDSA_CTILDEBYTES], mldsa_polyvecl *z, mldsa_polyveck *h,
+int unpack_sig(uint8_t ctilde[MLDSA_CTILDEBYTES], mldsa_polyveck *h,
                const uint8_t sig[MLDSA_SIGBYTES]) {
   memcpy(ctilde, sig, MLDSA_CTILDEBYTES);
-  sig += MLDSA_CTILDEBYTES;
-  for (unsigned i = 0; i < MLDSA_L; ++i, sig += MLDSA_POLYZ_PACKEDBYTES)
-    unpack_z_poly(z->v[i].c, sig);
+  sig += MLDSA_CTILDEBYTES + MLDSA_L * MLDSA_POLYZ_PACKEDBYTES;
   /* Hints (Alg. 21), strictly: anything but the one canonical encoding is rejected. */
   unsigned k = 0;
   for (unsigned i = 0; i < MLDSA_K; ++i) {

@@ -37,7 +37,6 @@ typedef struct {
 #define unpack_sig MLDSA_NS(unpack_sig)
 #define pack_w1 MLDSA_NS(pack_w1)
 #define pack_t0 MLDSA_NS(pack_t0)
-#define unpack_z_poly MLDSA_NS(unpack_z_poly)
 #define unpack_t0_poly MLDSA_NS(unpack_t0_poly)
 #define pack_t0_poly MLDSA_NS(pack_t0_poly)
 #define pack_t1_poly MLDSA_NS(pack_t1_poly)
@@ -64,10 +63,11 @@ int unpack_sk(uint8_t rho[MLDSA_SEEDBYTES], uint8_t key[MLDSA_SEEDBYTES],
 void pack_t0(uint8_t out[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES], const mldsa_polyveck *t0);
 void pack_sig(uint8_t sig[MLDSA_SIGBYTES], const uint8_t ctilde[MLDSA_CTILDEBYTES],
               const mldsa_polyvecl *z, const mldsa_polyveck *h);
-/* Strict: -1 unless the hint encoding is canonical (indices strictly increasing within
- * a polynomial, counts non-decreasing and at most omega, unused bytes zero). z is not
- * range-checked here. */
-int unpack_sig(uint8_t ctilde[MLDSA_CTILDEBYTES], mldsa_polyvecl *z, mldsa_polyveck *h,
+/* c~ and the hints of a signature (z is decoded by the caller's ISA: unpack_z of
+ * kernels.h). Strict: -1 unless the hint encoding is canonical (indices strictly
+ * increasing within a polynomial, counts non-decreasing and at most omega, unused bytes
+ * zero). */
+int unpack_sig(uint8_t ctilde[MLDSA_CTILDEBYTES], mldsa_polyveck *h,
                const uint8_t sig[MLDSA_SIGBYTES]);
 void pack_w1(uint8_t out[MLDSA_K * MLDSA_POLYW1_PACKEDBYTES], const mldsa_polyveck *w1);
 /* One polynomial of those encodings, for code that streams them a row at a time: t1 of
@@ -77,9 +77,6 @@ void pack_t0_poly(uint8_t out[MLDSA_POLYT0_PACKEDBYTES], const int32_t a[MLDSA_N
 void unpack_t0_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYT0_PACKEDBYTES]);
 void pack_w1_poly(uint8_t out[MLDSA_POLYW1_PACKEDBYTES], const int32_t a[MLDSA_N]);
 void unpack_w1_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYW1_PACKEDBYTES]);
-/* The one z decoder: a = gamma1 - BitUnpack(in, gamma1 - 1, gamma1) (z of a signature,
- * and y of ExpandMask, which decodes its SHAKE256 output the same way). */
-void unpack_z_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYZ_PACKEDBYTES]);
 
 /* SampleInBall (FIPS 204 Alg. 29); the other samplers are per ISA (expand.h). */
 /* perm: the Keccak-f[1600] of the caller's ISA (fips202.h). */

@@ -382,7 +382,9 @@ typedef struct {
 
 /* 0 when sig is well formed and ||z|| < gamma1 - beta (cheap: done before any key work). */
 static int decode_sig(decoded_sig *d, const uint8_t *sig) {
-  if (unpack_sig(d->ctilde, &d->z, &d->h, sig) != 0) return -1;
+  if (unpack_sig(d->ctilde, &d->h, sig) != 0) return -1;
+  FOR_EACH_POLY(MLDSA_L, i)
+  KERNEL_G1(unpack_z)(d->z.v[i].c, sig + MLDSA_CTILDEBYTES + i * MLDSA_POLYZ_PACKEDBYTES);
   int too_big = 0;
   FOR_EACH_POLY(MLDSA_L, i) too_big |= KERNEL(chknorm)(d->z.v[i].c, MLDSA_GAMMA1 - MLDSA_BETA);
   return too_big ? -1 : 0;

@@ -207,7 +207,7 @@ static const char *call_checked(void *fn, const uint64_t args[4], char *buf, siz
 
 /* ---------------------------------------------------------------- the kernels */
 
-enum shape { ONE_POLY, THREE_POLY, ACC, CHKNORM, KECCAK, REJ };
+enum shape { ONE_POLY, THREE_POLY, ACC, CHKNORM, KECCAK, REJ, UNPACK };
 
 typedef struct {
   const char *name;
@@ -261,6 +261,8 @@ static const kernel kernels[] = {
     ABI_KERNEL(use_hint_g88, THREE_POLY),
     ABI_KERNEL(use_hint_g32, THREE_POLY),
     ABI_KERNEL(chknorm, CHKNORM),
+    ABI_KERNEL(unpack_z_g17, UNPACK),
+    ABI_KERNEL(unpack_z_g19, UNPACK),
     ABI_KERNEL(keccak_f1600_batch, KECCAK),
 #if defined(ABI_HAVE_KECCAK_X1)
     ABI_KERNEL(keccak_f1600_x1, KECCAK),
@@ -312,6 +314,9 @@ static void kernel_args(enum shape s, uint64_t args[4], unsigned iteration) {
       break;
     case REJ: /* a, n, buf, len: 840 random bytes (rej_uniform: 5 SHAKE128 blocks) */
       args[0] = c, args[1] = (iteration * 37) % 257, args[2] = a, args[3] = 840;
+      break;
+    case UNPACK: /* a, buf: 640 bytes or fewer of the random words */
+      args[0] = c, args[1] = a;
       break;
   }
 }

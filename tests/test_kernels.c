@@ -5,7 +5,8 @@
  * (mldsa_cpu_has_<isa>()), every kernel runs on >= 10,000 random inputs inside its
  * contract (MLDSA_TEST_KERNELS_ITERS changes the count) and on the edges of the contract,
  * and its output is compared with mldsa_<kernel>_scalar: exactly where kernels.h says
- * exact, mod q plus the stated output bound where it says mod q. decompose, use_hint,
+ * exact, mod q plus the stated output bound where it says mod q (unpack_z: exactly, on
+ * random bytes and uniform, alternating and single-field patterns). decompose, use_hint,
  * power2round, make_hint and shiftl are also swept over their whole input domain
  * (MLDSA_TEST_KERNELS_EXHAUSTIVE=0 turns the sweeps off, e.g. under an emulator).
  *
@@ -68,6 +69,7 @@ typedef void (*k_two)(int32_t *, int32_t *, const int32_t *);
 typedef unsigned (*k_hint)(int32_t *, const int32_t *, const int32_t *);
 typedef void (*k_acc)(int32_t *, const int32_t *, const int32_t *, unsigned);
 typedef int (*k_norm)(const int32_t *, int32_t);
+typedef void (*k_unpack)(int32_t *, const uint8_t *);
 
 typedef struct {
   const char *name;
@@ -80,6 +82,7 @@ typedef struct {
   k_hint make_hint[2];
   k_bin use_hint[2];
   k_norm chknorm;
+  k_unpack unpack_z[2]; /* [0]: gamma1 = 2^17, [1]: 2^19 */
 } isa_t;
 
 #define ISA_ENTRY(isa)                                                               \
@@ -99,7 +102,8 @@ typedef struct {
    .decompose = {mldsa_decompose_g88_##isa, mldsa_decompose_g32_##isa},              \
    .make_hint = {mldsa_make_hint_g88_##isa, mldsa_make_hint_g32_##isa},              \
    .use_hint = {mldsa_use_hint_g88_##isa, mldsa_use_hint_g32_##isa},                 \
-   .chknorm = mldsa_chknorm_##isa},
+   .chknorm = mldsa_chknorm_##isa,                                                   \
+   .unpack_z = {mldsa_unpack_z_g17_##isa, mldsa_unpack_z_g19_##isa}},
 
 static const isa_t isas[] = {MLDSA_FOR_EACH_ISA(ISA_ENTRY)};
 #define NISAS (sizeof isas / sizeof isas[0])
@@ -259,6 +263,19 @@ static int model_chknorm(const int32_t a[N], int32_t bound) {
     if (llabs((long long)a[i]) >= bound) return 1;
   return 0;
 }
+/* FIPS 204 Alg. 19 with b = bitlen(2 gamma1 - 1): bit j of coefficient i is bit
+ * b i + j of the buffer, bit k of the buffer is bit k mod 8 of byte k / 8. */
+static void model_unpack_z(int g, int32_t a[N], const uint8_t *buf) {
+  const int32_t gamma1 = g ? 1 << 19 : 1 << 17;
+  const unsigned b = g ? 20 : 18;
+  for (unsigned i = 0; i < N; ++i) {
+    int32_t v = 0;
+    for (unsigned j = 0; j < b; ++j) v |= ((buf[(b * i + j) / 8] >> ((b * i + j) % 8)) & 1) << j;
+    a[i] = gamma1 - v;
+  }
+}
+static void model_unpack_z_g17(int32_t *a, const uint8_t *buf) { model_unpack_z(0, a, buf); }
+static void model_unpack_z_g19(int32_t *a, const uint8_t *buf) { model_unpack_z(1, a, buf); }
 static void model_decompose_g88(int32_t *a1, int32_t *a0, const int32_t *a) {
   model_decompose(0, a1, a0, a);
 }
@@ -296,6 +313,7 @@ static const isa_t model = {
     .make_hint = {model_make_hint_g88, model_make_hint_g32},
     .use_hint = {model_use_hint_g88, model_use_hint_g32},
     .chknorm = model_chknorm,
+    .unpack_z = {model_unpack_z_g17, model_unpack_z_g19},
 };
 
 /* Schoolbook a*b mod (X^256 + 1, q), centered. */
@@ -705,6 +723,22 @@ static void run_acc(k_acc k, int pl, int alias, const int32_t *a, const int32_t 
   unchanged(R_IN0, a, alias == 1 ? N : 0, len * N, "a");
   unchanged(R_IN1, b, alias == 2 ? N : 0, len * N, "b");
   memcpy(c, pc, N * sizeof *pc);
+  count_call();
+}
+
+/* a = k(buf), buf of nbytes (a whole number of words) in guarded memory. */
+static void run_unpack(k_unpack k, int pl, const uint8_t *buf, size_t nbytes, int32_t a[N]) {
+  C.pl = pl;
+  snprintf(C.alias, sizeof C.alias, "no aliasing");
+  int32_t words[NPOLY_MAX * N];
+  memcpy(words, buf, nbytes);
+  int32_t *pb = slot_put(R_IN0, pl, words, nbytes / 4);
+  int32_t *pa = slot_poison(R_OUT0, (pl + 1) % NPL, N);
+  k(pa, (const uint8_t *)pb);
+  guards_ok(R_OUT0, "a");
+  guards_ok(R_IN0, "buf");
+  unchanged(R_IN0, words, 0, nbytes / 4, "buf");
+  memcpy(a, pa, N * sizeof *pa);
   count_call();
 }
 
@@ -1679,6 +1713,46 @@ START_TEST(test_chknorm) {
 END_TEST
 
 /* ------------------------------------------------------------------------------------ */
+/* unpack_z                                                                               */
+
+static void unpack_z_test(int g) {
+  const size_t nbytes = g ? 640 : 576;
+  uint8_t buf[640];
+  int32_t got[N], exp[N], words[160];
+  for (long it = 0; it < g_iters + 6; ++it) {
+    const char *what = "random bytes";
+    if (it == 0) memset(buf, 0, nbytes), what = "all bytes 0 (every coefficient gamma1)";
+    else if (it == 1) memset(buf, 0xff, nbytes), what = "all bytes 0xff (every coefficient -gamma1 + 1)";
+    else if (it == 2) memset(buf, 0x55, nbytes), what = "all bytes 0x55";
+    else if (it == 3) memset(buf, 0xaa, nbytes), what = "all bytes 0xaa";
+    else if (it <= 5) /* one coefficient's field all ones, the rest zero, or the reverse */
+      for (size_t k = 0; k < nbytes; ++k) buf[k] = (uint8_t)((k % 5 == (size_t)it % 5) ? 0xff : 0);
+    else
+      for (size_t k = 0; k < nbytes; ++k) buf[k] = (uint8_t)rng();
+    memcpy(words, buf, nbytes);
+    C.nin = 0;
+    set_in(0, "buf (as words)", words, nbytes / 4);
+    snprintf(C.param, sizeof C.param, "gamma1 = 2^%d", g ? 19 : 17);
+    CASE("%s #%ld", what, it);
+    run_unpack(T->unpack_z[g], (int)(it % NPL), buf, nbytes, got);
+    REF->unpack_z[g](exp, buf);
+    expect_exact("a", exp, got, N);
+  }
+}
+
+START_TEST(test_unpack_z_g17) {
+  begin(_i, "unpack_z_g17");
+  unpack_z_test(0);
+}
+END_TEST
+
+START_TEST(test_unpack_z_g19) {
+  begin(_i, "unpack_z_g19");
+  unpack_z_test(1);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------ */
 /* Driver                                                                                 */
 
 
@@ -1722,7 +1796,8 @@ int main(int argc, char **argv) {
                           test_reduce32,      test_caddq,           test_shiftl,
                           test_power2round,   test_decompose_g88,   test_decompose_g32,
                           test_make_hint_g88, test_make_hint_g32,   test_use_hint_g88,
-                          test_use_hint_g32,  test_chknorm};
+                          test_use_hint_g32,  test_chknorm,         test_unpack_z_g17,
+                          test_unpack_z_g19};
   const size_t NTESTS = sizeof tests / sizeof tests[0];
   int failed = 0;
   char lines[NISAS][200];
