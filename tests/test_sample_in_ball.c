@@ -13,8 +13,9 @@
 #include "fips202.h"
 #include "test_common.h"
 
+/* The library's polynomial type: 256 coefficients, 64-byte aligned. */
 typedef struct {
-  int32_t c[256];
+  _Alignas(64) int32_t c[256];
 } test_poly;
 
 /* The three instances (one per set; MLDSA_NS names them). */
