@@ -79,17 +79,6 @@ static inline void message_mu_tr(const mldsa_backend *b, uint8_t mu[64], const u
   mldsa_shake_squeeze(&st, mu, 64);
 }
 
-/* The same from the secret key's tr (sign) or H(pk) (verify). */
-static inline void message_mu(const mldsa_backend *b, uint8_t mu[64], const uint8_t *key,
-                              int key_is_pk, const uint8_t *msg, size_t msg_len) {
-  uint8_t tr[64];
-  if (key_is_pk)
-    mldsa_shake256_with(b->keccak, tr, 64, key, b->pk_bytes);
-  else
-    memcpy(tr, key + 64, 64);
-  message_mu_tr(b, mu, tr, msg, msg_len);
-}
-
 /* Sign a message (pure, empty context) as mldsa_sign does: mu hashed by the backend
  * beside ExpandA. */
 static inline int sign_message(const mldsa_backend *b, uint8_t *sig, const uint8_t *sk,

@@ -426,7 +426,7 @@ static size_t stay_cost(unsigned stay, unsigned n_a, size_t blocks) {
   const unsigned rounds = (n_a + W - 1) / W;
   const unsigned first = (rounds - stay) * W; /* polynomials in bulk */
   const unsigned sched = (n_a - first + stay + W - 1) / W;
-  const unsigned added = rounds - stay + sched - rounds;
+  const unsigned added = sched - stay; /* rounds beyond ExpandA's own */
   const size_t batched = (size_t)A_ROUND_BLOCKS * (2 * rounds + 3 * added) / 2;
   const size_t single = blocks > (size_t)A_ROUND_BLOCKS * stay ? blocks - A_ROUND_BLOCKS * stay : 0;
   return batched * MLDSA_KECCAKX_COST(MLDSA_ISA) + single * 100;
@@ -439,8 +439,11 @@ void expand_a_hash(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], uint8_t 
   for (unsigned i = 0; i < in->n; ++i) inlen += in->len[i];
   const size_t blocks = inlen / MLDSA_SHAKE256_RATE + 1;
   unsigned stay = 0;
-  for (unsigned s = 1; s <= rounds && A_ROUND_BLOCKS * (s - 1) < blocks; ++s)
-    if (stay_cost(s, n_a, blocks) < stay_cost(stay, n_a, blocks)) stay = s;
+  size_t best = stay_cost(0, n_a, blocks);
+  for (unsigned s = 1; s <= rounds && A_ROUND_BLOCKS * (s - 1) < blocks; ++s) {
+    const size_t cost = stay_cost(s, n_a, blocks);
+    if (cost < best) stay = s, best = cost;
+  }
   if (stay == 0) {
     expand_a_bulk(a, rho, 0, n_a);
     hash_alone(out, outlen, in);

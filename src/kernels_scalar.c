@@ -7,6 +7,7 @@
 
 #include "scalar/zetas.h"
 #include "ct.h"
+#include "fips202.h"
 #include "kernels.h"
 #include "util.h"
 
@@ -286,15 +287,6 @@ static inline uint64_t load_le_bytes(const uint8_t *p, unsigned n) {
   for (unsigned i = 0; i < n; ++i) v |= (uint64_t)p[i] << (8 * i);
   return v;
 }
-static inline uint64_t load64_le(const uint8_t *p) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  uint64_t v;
-  memcpy(&v, p, sizeof v);
-  return v;
-#else
-  return load_le_bytes(p, 8);
-#endif
-}
 
 #define DEFINE_UNPACK_Z(g)                                                              \
   void mldsa_unpack_z_g##g##_scalar(int32_t a[MLDSA_N], const uint8_t *buf) {           \
@@ -306,7 +298,7 @@ static inline uint64_t load64_le(const uint8_t *p) {
       for (unsigned j = 0; j < 4; ++j) {                                                \
         const unsigned bit = 2 * b * j;                                                  \
         uint64_t x = k + 1 < MLDSA_N / 8 || j < 3                                        \
-                         ? load64_le(grp + bit / 8)                                      \
+                         ? mldsa_load64_le(grp + bit / 8)                                \
                          : load_le_bytes(grp + bit / 8, b - bit / 8);                    \
         x >>= bit % 8;                                                                   \
         a[8 * k + 2 * j] = ((int32_t)1 << (g)) - (int32_t)(x & mask);                    \
