@@ -105,8 +105,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                (int)p, isas[i].name, o->sign_rc);
     FUZZ_CHECK(o->verify_own == MLDSA_OK, "ML-DSA-%d: %s: its own signature does not verify",
                (int)p, isas[i].name);
-#ifdef MLDSA_FUZZ_PLANT /* ci/fuzz --self-test: a planted divergence of the last ISA */
-    if (i == NUM_ISAS - 1 && ctx_len % 16 == 13) o->sig[sig_len - 1] ^= 1;
+#ifdef MLDSA_FUZZ_PLANT
+    /* ci/fuzz --self-test: a planted divergence of every non-scalar ISA, behind a trigger
+     * that most of libFuzzer's length-changing mutations can reach (a byte-valued trigger
+     * at a fixed offset of a 2.5 KB input may take 10^5 executions to hit) */
+    if (i != 0 && msg_len % 8 == 5) o->sig[sig_len - 1] ^= 1;
 #endif
     if (i == 0) continue; /* scalar: the reference */
     const result *ref = &r[0];
