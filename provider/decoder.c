@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* Decoders: DER SubjectPublicKeyInfo and PKCS#8 PrivateKeyInfo of one parameter set,
+ * through libmldsa's strict RFC 9881 decoders (every private key checked before it is
+ * used). OpenSSL's own decoders do the rest of the chain: PEM to DER, and the decryption
+ * of EncryptedPrivateKeyInfo.
+ *
+ * A decoder is offered every DER input of its structure: one whose AlgorithmIdentifier is
+ * not this set's is passed over without a word (the chain tries the next decoder); one
+ * that names this set but does not decode is an error with libmldsa's reason. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core_object.h>
+#include <openssl/crypto.h>
+
+#include "prov.h"
+
+typedef struct {
+  mldsa_prov_ctx *provctx;
+  const mldsa_prov_alg *alg;
+  mldsa_prov_structure structure;
+} dec_ctx;
+
+static void *dec_newctx(mldsa_prov_ctx *provctx, const mldsa_prov_alg *alg,
+                        mldsa_prov_structure structure) {
+  dec_ctx *ctx = calloc(1, sizeof *ctx);
+  if (ctx == NULL) return NULL;
+  ctx->provctx = provctx;
+  ctx->alg = alg;
+  ctx->structure = structure;
+  return ctx;
+}
+
+static void dec_freectx(void *ctx) { free(ctx); }
+
+/* The offset of the outer SEQUENCE's content, or 0 when in does not start with one. */
+static size_t sequence_content(const uint8_t *in, size_t len) {
+  if (len < 2 || in[0] != 0x30) return 0;
+  if (in[1] < 0x80) return 2;
+  size_t n = in[1] & 0x7f;
+  return n >= 1 && n <= 3 && len > 2 + n ? 2 + n : 0;
+}
+
+/* Whether the DER input's AlgorithmIdentifier is this set's: SPKI starts with it,
+   PKCS#8 has it after the version (INTEGER 0 or 1). */
+static int names_this_set(const dec_ctx *ctx, const uint8_t *in, size_t len) {
+  size_t at = sequence_content(in, len);
+  if (at == 0) return 0;
+  if (ctx->structure == MLDSA_PROV_PKI) {
+    if (len < at + 3 || in[at] != 0x02 || in[at + 1] != 0x01) return 0;
+    at += 3;
+  }
+  const size_t aid_len = sizeof ctx->alg->aid_der;
+  return len >= at + aid_len && memcmp(in + at, ctx->alg->aid_der, aid_len) == 0;
+}
+
+static mldsa_prov_key *decode_key(const dec_ctx *ctx, const uint8_t *in, size_t len) {
+  const mldsa_prov_alg *a = ctx->alg;
+  mldsa_prov_key *key = mldsa_prov_key_new(ctx->provctx, a);
+  if (key == NULL) return NULL;
+  mldsa_param p = 0;
+  int rc, ok = 0;
+  if (ctx->structure == MLDSA_PROV_SPKI) {
+    size_t pk_len = 0;
+    rc = mldsa_public_key_decode(&p, key->pk, sizeof key->pk, &pk_len, in, len);
+    ok = rc == MLDSA_OK ? (key->has_pub = 1) : mldsa_prov_lib_error(rc, "the public key");
+  } else {
+    uint8_t sk[MLDSA_MAX_SECRET_KEY_BYTES], seed[MLDSA_SEED_BYTES];
+    size_t sk_len = 0;
+    int has_seed = 0;
+    rc = mldsa_private_key_decode(&p, sk, sizeof sk, &sk_len, seed, &has_seed, in, len);
+    ok = rc == MLDSA_OK ? mldsa_prov_key_set_secret(key, sk, has_seed ? seed : NULL)
+                        : mldsa_prov_lib_error(rc, "the private key");
+    OPENSSL_cleanse(sk, sizeof sk);
+    OPENSSL_cleanse(seed, sizeof seed);
+  }
+  if (ok && p != a->param) { /* cannot happen after names_this_set; checked all the same */
+    mldsa_prov_raise(MLDSA_PROV_R_WRONG_KEY_TYPE, "not an %s key", a->name);
+    ok = 0;
+  }
+  if (!ok) {
+    mldsa_prov_key_free(key);
+    return NULL;
+  }
+  return key;
+}
+
+static int dec_decode(void *vctx, OSSL_CORE_BIO *in, int selection, OSSL_CALLBACK *data_cb,
+                      void *data_cbarg, OSSL_PASSPHRASE_CALLBACK *pw_cb, void *pw_cbarg) {
+  dec_ctx *ctx = vctx;
+  (void)pw_cb, (void)pw_cbarg; /* encrypted keys are decrypted by OpenSSL's epki2pki */
+  const int mask = ctx->structure == MLDSA_PROV_SPKI ? OSSL_KEYMGMT_SELECT_PUBLIC_KEY
+                                                     : OSSL_KEYMGMT_SELECT_KEYPAIR;
+  if (selection != 0 && (selection & mask) == 0) return 1; /* not what is asked for */
+  uint8_t *der = NULL;
+  size_t len = 0;
+  if (!mldsa_prov_bio_read_all(in, &der, &len)) return 0;
+  int ok = 1;
+  if (names_this_set(ctx, der, len)) {
+    mldsa_prov_key *key = decode_key(ctx, der, len);
+    if (key == NULL) {
+      ok = 0;
+    } else {
+      mldsa_prov_count(MLDSA_PROV_COUNT_DECODE);
+      int type = OSSL_OBJECT_PKEY;
+      OSSL_PARAM params[] = {
+          OSSL_PARAM_int(OSSL_OBJECT_PARAM_TYPE, &type),
+          OSSL_PARAM_utf8_string(OSSL_OBJECT_PARAM_DATA_TYPE, (char *)ctx->alg->name, strlen(ctx->alg->name)),
+          OSSL_PARAM_octet_string(OSSL_OBJECT_PARAM_REFERENCE, &key, sizeof key),
+          OSSL_PARAM_END};
+      ok = data_cb(params, data_cbarg);
+      mldsa_prov_key_free(key); /* NULL when the key manager took it (keymgmt load) */
+    }
+  }
+  OPENSSL_cleanse(der, len);
+  free(der);
+  return ok;
+}
+
+/* The key of a reference, exported to a key manager of another provider. */
+static int dec_export_object(void *vctx, const void *reference, size_t reference_sz,
+                             OSSL_CALLBACK *export_cb, void *export_cbarg) {
+  (void)vctx;
+  if (reference == NULL || reference_sz != sizeof(mldsa_prov_key *)) return 0;
+  mldsa_prov_key *key = *(mldsa_prov_key *const *)reference;
+  return mldsa_prov_key_export(key, OSSL_KEYMGMT_SELECT_ALL, export_cb, export_cbarg);
+}
+
+/* ---- dispatch: one table per set and structure --------------------------------------- */
+
+#define MLDSA_PROV_DECODER_KIND(i, n, kind, structure, mask)                                \
+  static void *dec_newctx_##kind##_##n(void *provctx) {                                    \
+    return dec_newctx(provctx, MLDSA_PROV_ALG(i), structure);                              \
+  }                                                                                         \
+  static int dec_does_selection_##kind##_##n(void *provctx, int selection) {               \
+    (void)provctx;                                                                          \
+    return selection == 0 || (selection & (mask)) != 0;                                    \
+  }                                                                                         \
+  static const OSSL_DISPATCH decoder_##kind##_##n[] = {                                     \
+      {OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))dec_newctx_##kind##_##n},                 \
+      {OSSL_FUNC_DECODER_FREECTX, (void (*)(void))dec_freectx},                            \
+      {OSSL_FUNC_DECODER_DOES_SELECTION, (void (*)(void))dec_does_selection_##kind##_##n}, \
+      {OSSL_FUNC_DECODER_DECODE, (void (*)(void))dec_decode},                              \
+      {OSSL_FUNC_DECODER_EXPORT_OBJECT, (void (*)(void))dec_export_object},                \
+      {0, NULL}};
+
+#define MLDSA_PROV_DECODERS(i, n)                                                            \
+  MLDSA_PROV_DECODER_KIND(i, n, spki, MLDSA_PROV_SPKI, OSSL_KEYMGMT_SELECT_PUBLIC_KEY)      \
+  MLDSA_PROV_DECODER_KIND(i, n, pki, MLDSA_PROV_PKI, OSSL_KEYMGMT_SELECT_KEYPAIR)
+MLDSA_PROV_FOR_EACH_SET(MLDSA_PROV_DECODERS)
+
+#define MLDSA_PROV_DECODER_ENTRIES(i, n)                                                      \
+  {MLDSA_PROV_NAMES_##n, "provider=mldsa,input=der,structure=SubjectPublicKeyInfo",          \
+   decoder_spki_##n, NULL},                                                                   \
+  {MLDSA_PROV_NAMES_##n, "provider=mldsa,input=der,structure=PrivateKeyInfo",                \
+   decoder_pki_##n, NULL},
+
+const OSSL_ALGORITHM mldsa_prov_decoder[] = {
+    MLDSA_PROV_FOR_EACH_SET(MLDSA_PROV_DECODER_ENTRIES){NULL, NULL, NULL, NULL}};
