@@ -51,6 +51,7 @@ typedef struct {
   OSSL_LIB_CTX *libctx; /* a child of the application's library context */
   mldsa_prov_write_form write_form;
   int prepare; /* prepare keys at their first signature or verification (default 1) */
+  char *counters_file; /* mldsa.counters_file: the counters are appended there at the end */
 } mldsa_prov_ctx;
 
 /* A key: public part, expanded secret key and seed, each present or not. The prepared

@@ -233,8 +233,22 @@ static const OSSL_ITEM *provider_reason_strings(void *provctx) {
   return (const OSSL_ITEM *)reason_strings;
 }
 
+/* The counters, appended as one line to the file the configuration names
+   (mldsa.counters_file), so that a script driving the openssl command can see which
+   provider did the work. */
+static void write_counters(const char *path) {
+  FILE *f = fopen(path, "a");
+  if (f == NULL) return;
+  for (int i = 0; i < MLDSA_PROV_NCOUNTS; ++i)
+    fprintf(f, "%s=%llu ", count_names[i], __atomic_load_n(&counts[i], __ATOMIC_RELAXED));
+  fprintf(f, "isa=%s\n", mldsa_isa());
+  fclose(f);
+}
+
 static void provider_teardown(void *vctx) {
   mldsa_prov_ctx *ctx = vctx;
+  if (ctx->counters_file != NULL) write_counters(ctx->counters_file);
+  free(ctx->counters_file);
   OSSL_LIB_CTX_free(ctx->libctx);
   free(ctx);
 }
@@ -250,13 +264,16 @@ static const OSSL_DISPATCH provider_functions[] = {
 
 /* The configuration of this provider's section in openssl.cnf: which private-key form the
    encoders write (OpenSSL 3.5's ml-dsa.output_formats, the first form of the list that is
-   one of seed-priv, seed-only, priv-only) and whether keys are prepared. */
+   one of seed-priv, seed-only, priv-only), whether keys are prepared, and where the
+   counters go at the end. */
 static int read_config(const OSSL_CORE_HANDLE *handle, mldsa_prov_ctx *ctx) {
-  char *formats = NULL, *prepare = NULL;
+  char *formats = NULL, *prepare = NULL, *counters_file = NULL;
   OSSL_PARAM params[] = {
       OSSL_PARAM_utf8_ptr(OSSL_PKEY_PARAM_ML_DSA_OUTPUT_FORMATS, &formats, 0),
-      OSSL_PARAM_utf8_ptr("mldsa.prepare_keys", &prepare, 0), OSSL_PARAM_END};
+      OSSL_PARAM_utf8_ptr("mldsa.prepare_keys", &prepare, 0),
+      OSSL_PARAM_utf8_ptr("mldsa.counters_file", &counters_file, 0), OSSL_PARAM_END};
   if (core_get_params != NULL && !core_get_params(handle, params)) return 0;
+  if (counters_file != NULL && (ctx->counters_file = strdup(counters_file)) == NULL) return 0;
   ctx->write_form = MLDSA_PROV_WRITE_BOTH;
   if (formats != NULL) {
     static const struct { const char *name; mldsa_prov_write_form form; } known[] = {
