@@ -222,6 +222,7 @@ static int prepare_output(output_state *s) {
                 o->what);
     return CLI_OK;
   }
+  if (o->path[0] == 0) return cli_error("%s: an empty file name", o->what);
   struct stat st;
   if (lstat(o->path, &st) == 0) {
     if (o->secret) {

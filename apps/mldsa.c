@@ -293,15 +293,18 @@ static const command commands[] = {
      "                    [--seed-file FILE] [--force]\n"
      "Generates an ML-DSA key pair and writes the private key (PKCS#8, RFC 9881).\n"
      "  --param      parameter set (default 65)\n"
-     "  --out        private key file (default -, standard output); created with mode 0600,\n"
-     "               an existing file is never replaced without --force\n"
-     "  --pubout     also write the public key (SubjectPublicKeyInfo) there\n"
+     "  --out        private key file (default -, standard output, never a terminal);\n"
+     "               created with mode 0600, an existing file is never replaced without\n"
+     "               --force\n"
+     "  --pubout     also write the public key (SubjectPublicKeyInfo) there; both files are\n"
+     "               written or neither (temporary files, renamed when both are complete)\n"
      "  --form       what the private key holds: the 32-byte seed (default, as RFC 9881\n"
      "               recommends), the expanded key, or both (what OpenSSL 3.5 writes)\n"
      "  --format     pem (default), der, or raw (the bare seed or expanded key; raw public\n"
      "               key)\n"
      "  --seed-file  derive the key from this seed: 32 raw bytes or 64 hex digits (default:\n"
-     "               fresh randomness from the OS); - reads it from standard input\n"},
+     "               fresh randomness from the OS); - reads it from standard input\n"
+     "  --force      replace an existing --out (a regular file only)\n"},
     {"pubkey", cmd_pubkey, "--param --in --out --format",
      "usage: mldsa pubkey --in KEY [--out FILE] [--format pem|der|raw] [--param 44|65|87]\n"
      "Writes the public key of KEY (a private or public key in any format).\n"
@@ -360,10 +363,12 @@ static void print_help(void) {
       "  verify   verify a signature, or a batch of them under one key\n"
       "  isa      print the arithmetic in use\n"
       "\n"
-      "mldsa <command> --help describes a command; mldsa --version prints the version.\n"
+      "mldsa <command> --help (or -h, where an option may stand; never an option's value)\n"
+      "describes a command; mldsa --version prints the version.\n"
       "Key files are detected: PEM, DER (RFC 9881 formats, as OpenSSL 3.5 writes them) or\n"
       "raw by their exact length; the parameter set comes from the key (--param is then a\n"
-      "check). A file name of - means standard input or output.\n"
+      "check). A file name of - means standard input or output. An output is never the\n"
+      "same file as an input or another output; files are written whole or not at all.\n"
       "\n%s",
       mldsa_version(), exit_codes);
 }

@@ -164,6 +164,7 @@ expect 2 "--out to standard output, --pubout fails" "--pubout nodir/p.pem" -- ba
 check "... nothing written to standard output" test ! -s k8.pem
 expect 2 "--out in a missing directory" "--out nodir/k.pem: cannot create" -- "$cli" keygen --out nodir/k.pem --pubout p9.pem
 check "... no public key left" test ! -e p9.pem
+expect 2 "an empty --out" "--out: an empty file name" -- "$cli" sign --key k.pem --in msg --out ""
 check "no temporary file left behind" no_temp_files
 expect 0 "keygen --out --pubout" -- "$cli" keygen --out k10.pem --pubout p10.pem
 check "... private key 0600" test "$(stat -c %a k10.pem)" = 600
