@@ -4,6 +4,7 @@
  * buffer ever holds file contents), buffers wiped before they are freed, and strict hex. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,7 +164,35 @@ typedef struct {
   char *tmp;    /* OUT_TEMP: its path (heap), NULL once it is gone or renamed */
   struct stat st; /* OUT_TEMP: the temporary file's identity */
   int committed;
+  size_t slot; /* its index in live_temps */
 } output_state;
+
+/* The temporary files that exist now, for the handler of a terminating signal (SIGINT,
+ * SIGTERM, SIGHUP: say while a write to a pipe or FIFO blocks), which unlinks them and
+ * then dies of the signal as it would have. Set when a file is created, cleared after it
+ * is unlinked or renamed: the handler may unlink a name that is already gone, never
+ * leave one behind. */
+#define MAX_OUTPUTS 4
+static char *volatile live_temps[MAX_OUTPUTS];
+
+static void remove_temps_and_die(int sig) {
+  for (size_t i = 0; i < MAX_OUTPUTS; ++i)
+    if (live_temps[i]) unlink(live_temps[i]);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void catch_terminating_signals(void) {
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; ++i) {
+    struct sigaction old, sa;
+    if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue; /* nohup */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remove_temps_and_die;
+    sigfillset(&sa.sa_mask);
+    sigaction(sigs[i], &sa, NULL);
+  }
+}
 
 /* A temporary file next to path: "<dir>/.<base>.XXXXXX", created 0600 with O_EXCL
  * (mkostemp). The path in *tmp (heap) and the descriptor, or -1 with errno set. */
@@ -194,6 +223,7 @@ static void drop_temp(output_state *s) {
   s->fd = -1;
   if (s->tmp) {
     unlink(s->tmp);
+    live_temps[s->slot] = NULL;
     free(s->tmp);
     s->tmp = NULL;
   }
@@ -245,6 +275,7 @@ static int prepare_output(output_state *s) {
   s->kind = OUT_TEMP;
   s->fd = make_temp(o->path, &s->tmp);
   if (s->fd < 0) return cli_error("%s %s: cannot create: %s", o->what, o->path, strerror(errno));
+  live_temps[s->slot] = s->tmp;
   if (!o->secret) { /* a public file: 0644 less the umask, as open(2) would have made it */
     mode_t mask = umask(0);
     umask(mask);
@@ -316,6 +347,7 @@ static int commit_output(output_state *s) {
     return cli_error("%s %s: cannot rename %s into place: %s", o->what, o->path, s->tmp,
                      strerror(errno));
   }
+  live_temps[s->slot] = NULL;
   free(s->tmp);
   s->tmp = NULL;
   s->committed = 1;
@@ -333,13 +365,15 @@ static void undo_output(output_state *s) {
 }
 
 int cli_write_outputs(const cli_output *outs, size_t count) {
-  output_state st[4];
-  if (count > sizeof st / sizeof st[0]) return cli_error("too many outputs");
+  output_state st[MAX_OUTPUTS];
+  if (count > MAX_OUTPUTS) return cli_error("too many outputs");
   memset(st, 0, sizeof st);
+  catch_terminating_signals();
   int ret = CLI_OK;
   size_t prepared = 0;
   for (; ret == CLI_OK && prepared < count; ++prepared) {
     st[prepared].spec = &outs[prepared];
+    st[prepared].slot = prepared;
     ret = prepare_output(&st[prepared]);
   }
   /* files first, then what streams out (standard output, devices): a stream cannot be

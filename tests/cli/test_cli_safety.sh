@@ -164,6 +164,18 @@ expect 2 "--out to standard output, --pubout fails" "--pubout nodir/p.pem" -- ba
 check "... nothing written to standard output" test ! -s k8.pem
 expect 2 "--out in a missing directory" "--out nodir/k.pem: cannot create" -- "$cli" keygen --out nodir/k.pem --pubout p9.pem
 check "... no public key left" test ! -e p9.pem
+# killed while --pubout (a FIFO with no reader) blocks: the handler removes the temporary file
+mkfifo pubfifo
+"$cli" keygen --out k15.pem --pubout pubfifo 2>/dev/null &
+pid=$!
+for _ in $(seq 100); do ls -A | grep -q k15 && break; sleep 0.05; done
+sleep 0.2
+kill -TERM $pid
+wait $pid
+check "SIGTERM while --pubout blocks: killed by it" test $? = 143
+check "... no private key left" test ! -e k15.pem
+check "... no temporary file left" no_temp_files
+rm pubfifo
 expect 2 "an empty --out" "--out: an empty file name" -- "$cli" sign --key k.pem --in msg --out ""
 check "no temporary file left behind" no_temp_files
 expect 0 "keygen --out --pubout" -- "$cli" keygen --out k10.pem --pubout p10.pem
