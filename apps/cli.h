@@ -92,8 +92,7 @@ typedef struct {
  * another output: the same device and inode for existing regular files (standard input
  * and output, "-", by what they are open on), the same name in the same directory for
  * files not yet there. Devices, FIFOs and terminals are never "the same file". */
-int cli_distinct_files(const cli_file *inputs, size_t n_in, const cli_file *outputs,
-                       size_t n_out);
+int cli_distinct_files(const cli_file *inputs, size_t n_in, const cli_file *outputs, size_t n_out);
 
 /* Strict hex: an even number of [0-9a-fA-F] and nothing else, at most cap bytes decoded.
  * Returns the byte count, or -1 with a message naming what and the offending position. */
@@ -126,8 +125,7 @@ int cli_load_public_key(const char *path, const char *what, mldsa_param want, ml
 
 /* Encodes a secret key in the given format and form (raw: the seed or the expanded key)
  * into out, a buffer from cli_secret_alloc that the caller frees with cli_buf_free. */
-int cli_encode_secret_key(const cli_secret_key *k, cli_format f, mldsa_sk_form form,
-                          cli_buf *out);
+int cli_encode_secret_key(const cli_secret_key *k, cli_format f, mldsa_sk_form form, cli_buf *out);
 /* Encodes a public key (raw: the key itself) into out; *n its length. */
 #define CLI_PUBLIC_KEY_FILE_MAX 4096
 int cli_encode_public_key(mldsa_param p, const uint8_t *pk, size_t pk_len, cli_format f,

@@ -158,10 +158,10 @@ enum { OUT_STDOUT, OUT_TEMP, OUT_DIRECT };
 
 typedef struct {
   const cli_output *spec;
-  int kind;     /* OUT_STDOUT, OUT_TEMP (a temporary file renamed into place), OUT_DIRECT */
-  int replace;  /* OUT_TEMP: an existing regular file is replaced */
-  int fd;       /* OUT_TEMP: the temporary file until it is complete; else -1 */
-  char *tmp;    /* OUT_TEMP: its path (heap), NULL once it is gone or renamed */
+  int kind;       /* OUT_STDOUT, OUT_TEMP (a temporary file renamed into place), OUT_DIRECT */
+  int replace;    /* OUT_TEMP: an existing regular file is replaced */
+  int fd;         /* OUT_TEMP: the temporary file until it is complete; else -1 */
+  char *tmp;      /* OUT_TEMP: its path (heap), NULL once it is gone or renamed */
   struct stat st; /* OUT_TEMP: the temporary file's identity */
   int committed;
   size_t slot; /* its index in live_temps */
@@ -238,18 +238,19 @@ static int prepare_output(output_state *s) {
     if (!o->secret) return CLI_OK;
     struct stat st;
     if (isatty(STDOUT_FILENO))
-      return cli_error("%s: standard output is a terminal; a private key is never written to a "
-                       "terminal (use %s FILE)",
-                       o->what, o->what);
-    if (fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
-        (st.st_mode & (S_IRGRP | S_IROTH)))
-      cli_error("warning: %s: standard output is a regular file of mode %04o, which lets %s read "
-                "the private key written there (use %s FILE, created 0600)",
-                o->what, (unsigned)(st.st_mode & 07777),
-                (st.st_mode & S_IRGRP) && (st.st_mode & S_IROTH) ? "group and others"
-                : (st.st_mode & S_IRGRP)                          ? "its group"
-                                                                  : "others",
-                o->what);
+      return cli_error(
+          "%s: standard output is a terminal; a private key is never written to a "
+          "terminal (use %s FILE)",
+          o->what, o->what);
+    if (fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & (S_IRGRP | S_IROTH)))
+      cli_error(
+          "warning: %s: standard output is a regular file of mode %04o, which lets %s read "
+          "the private key written there (use %s FILE, created 0600)",
+          o->what, (unsigned)(st.st_mode & 07777),
+          (st.st_mode & S_IRGRP) && (st.st_mode & S_IROTH) ? "group and others"
+          : (st.st_mode & S_IRGRP)                         ? "its group"
+                                                           : "others",
+          o->what);
     return CLI_OK;
   }
   if (o->path[0] == 0) return cli_error("%s: an empty file name", o->what);
@@ -341,9 +342,10 @@ static int commit_output(output_state *s) {
   }
   if (rc != 0) {
     if (errno == EEXIST)
-      return cli_error("%s %s: file exists (it appeared while the key was written); a secret "
-                       "key is never overwritten (use --force)",
-                       o->what, o->path);
+      return cli_error(
+          "%s %s: file exists (it appeared while the key was written); a secret "
+          "key is never overwritten (use --force)",
+          o->what, o->path);
     return cli_error("%s %s: cannot rename %s into place: %s", o->what, o->path, s->tmp,
                      strerror(errno));
   }
@@ -359,8 +361,8 @@ static int commit_output(output_state *s) {
 static void undo_output(output_state *s) {
   drop_temp(s);
   struct stat st;
-  if (s->committed && !s->replace && lstat(s->spec->path, &st) == 0 &&
-      st.st_dev == s->st.st_dev && st.st_ino == s->st.st_ino)
+  if (s->committed && !s->replace && lstat(s->spec->path, &st) == 0 && st.st_dev == s->st.st_dev &&
+      st.st_ino == s->st.st_ino)
     unlink(s->spec->path);
 }
 
@@ -395,8 +397,8 @@ int cli_write_outputs(const cli_output *outs, size_t count) {
 
 int cli_write_file(const char *path, const char *what, const uint8_t *p, size_t n, int secret,
                    int force) {
-  const cli_output o = {.path = path, .what = what, .p = p, .n = n, .secret = secret,
-                        .force = force};
+  const cli_output o = {
+      .path = path, .what = what, .p = p, .n = n, .secret = secret, .force = force};
   return cli_write_outputs(&o, 1);
 }
 
@@ -446,8 +448,7 @@ static const char *shown_as(const char *path, int output) {
   return is_stdio(path) ? (output ? "(standard output)" : "(standard input)") : path;
 }
 
-int cli_distinct_files(const cli_file *inputs, size_t n_in, const cli_file *outputs,
-                       size_t n_out) {
+int cli_distinct_files(const cli_file *inputs, size_t n_in, const cli_file *outputs, size_t n_out) {
   file_id in_id[4], out_id[4];
   if (n_in > 4 || n_out > 4) return cli_error("too many files");
   for (size_t i = 0; i < n_in; ++i)

@@ -296,8 +296,7 @@ int cli_load_public_key(const char *path, const char *what, mldsa_param want, ml
 
 /* ---- writing ---- */
 
-int cli_encode_secret_key(const cli_secret_key *k, cli_format f, mldsa_sk_form form,
-                          cli_buf *out) {
+int cli_encode_secret_key(const cli_secret_key *k, cli_format f, mldsa_sk_form form, cli_buf *out) {
   out->p = NULL;
   out->len = out->cap = 0;
   if (form != MLDSA_SK_EXPANDED && !k->has_seed)

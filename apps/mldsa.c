@@ -20,7 +20,7 @@ typedef struct {
   const char *param, *out, *pubout, *form, *format, *seed_file, *in, *key, *pub, *sig, *context,
       *context_hex, *batch;
   const char *deterministic, *force; /* flags: non-NULL when given */
-  int help; /* a bare -h or --help in option position */
+  int help;                          /* a bare -h or --help in option position */
 } options;
 
 typedef struct {
@@ -184,7 +184,11 @@ static int cmd_keygen(const options *o) {
   if (ret == CLI_OK) {
     /* both files or neither: written to temporary files, renamed when both are complete */
     const cli_output w[2] = {
-        {.path = out, .what = "--out", .p = sk_file.p, .n = sk_file.len, .secret = 1,
+        {.path = out,
+         .what = "--out",
+         .p = sk_file.p,
+         .n = sk_file.len,
+         .secret = 1,
          .force = o->force != NULL},
         {.path = o->pubout, .what = "--pubout", .p = pk_file, .n = pk_file_len},
     };
@@ -264,9 +268,10 @@ static int cmd_verify(const options *o) {
   if (ret == CLI_OK) {
     static const char ok[] = "signature OK\n";
     if (write(STDOUT_FILENO, ok, sizeof ok - 1) != (ssize_t)(sizeof ok - 1))
-      ret = cli_error("verify: the signature verifies, but \"signature OK\" cannot be written "
-                      "to standard output: %s",
-                      strerror(errno));
+      ret = cli_error(
+          "verify: the signature verifies, but \"signature OK\" cannot be written "
+          "to standard output: %s",
+          strerror(errno));
   } else if (ret == CLI_BAD_SIGNATURE) {
     cli_error("verify: the signature does not verify (ML-DSA-%d, %zu-byte context)", p, ctx_len);
   }

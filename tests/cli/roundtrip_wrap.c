@@ -12,13 +12,11 @@
 #include "mldsa.h"
 
 int __real_mldsa_private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_cap, size_t *sk_len,
-                                    uint8_t *seed, int *has_seed, const uint8_t *in,
-                                    size_t in_len);
+                                    uint8_t *seed, int *has_seed, const uint8_t *in, size_t in_len);
 int __real_mldsa_public_key_decode(mldsa_param *p, uint8_t *pk, size_t pk_cap, size_t *pk_len,
                                    const uint8_t *in, size_t in_len);
 int __wrap_mldsa_private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_cap, size_t *sk_len,
-                                    uint8_t *seed, int *has_seed, const uint8_t *in,
-                                    size_t in_len);
+                                    uint8_t *seed, int *has_seed, const uint8_t *in, size_t in_len);
 int __wrap_mldsa_public_key_decode(mldsa_param *p, uint8_t *pk, size_t pk_cap, size_t *pk_len,
                                    const uint8_t *in, size_t in_len);
 
