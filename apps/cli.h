@@ -58,11 +58,41 @@ int cli_read_all_quiet(const char *path, size_t max, cli_buf *out, char why[CLI_
 int cli_read_chunks_quiet(const char *path, int (*consume)(void *ctx, const uint8_t *p, size_t n),
                           void *ctx, char why[CLI_WHY_BYTES]);
 
-/* Writes n bytes to path. secret: the file is created with mode 0600 and an existing file
- * is never replaced unless force (then it is removed first and created anew, 0600). A
- * public output is created 0644 (before umask) or truncated. CLI_OK or CLI_ERROR. */
+/* One output of a command: n bytes for path ("-": standard output). what names it in
+ * errors ("--out"). secret: a private key (see cli_write_outputs); force: --force. */
+typedef struct {
+  const char *path, *what;
+  const uint8_t *p;
+  size_t n;
+  int secret, force;
+} cli_output;
+
+/* Writes the outputs all or nothing. Every file output (a new path, or an existing regular
+ * file) is first written to a temporary file in its target directory (mkostemp: 0600,
+ * O_EXCL; a public one then gets 0644 less the umask), fsync'd, and renamed into place
+ * only when every output is complete; on any failure the temporary files are unlinked, a
+ * file this call already renamed into place is removed again, and nothing partial
+ * remains. Standard output and an existing device, FIFO or symbolic link (public outputs
+ * only) are written through, after the files are complete and before the renames.
+ * A secret output: never replaces an existing file unless force, and with force only a
+ * regular file (anything else is an error naming the path); never written to a terminal;
+ * written to a regular-file standard output whose mode lets group or others read it only
+ * with a warning naming the mode. The caller wipes the buffers. CLI_OK or CLI_ERROR. */
+int cli_write_outputs(const cli_output *outs, size_t count);
+/* cli_write_outputs of one output. */
 int cli_write_file(const char *path, const char *what, const uint8_t *p, size_t n, int secret,
                    int force);
+
+/* A file a command names (path NULL: not given), for cli_distinct_files. */
+typedef struct {
+  const char *path, *what;
+} cli_file;
+
+/* Refuses (CLI_ERROR, naming both) an output that is the same file as an input or as
+ * another output: the same device and inode for existing regular files (standard input
+ * and output, "-", by what they are open on), the same name in the same directory for
+ * files not yet there. Devices, FIFOs and terminals are never "the same file". */
+int cli_distinct_files(const cli_file *inputs, size_t n_in, const cli_file *outputs, size_t n_out);
 
 /* Strict hex: an even number of [0-9a-fA-F] and nothing else, at most cap bytes decoded.
  * Returns the byte count, or -1 with a message naming what and the offending position. */
@@ -93,9 +123,14 @@ void cli_secret_key_free(cli_secret_key *k);
 int cli_load_public_key(const char *path, const char *what, mldsa_param want, mldsa_param *p,
                         uint8_t *pk, size_t *pk_len);
 
-/* Writes a secret key in the given format and form (raw: the seed or the expanded key). */
-int cli_save_secret_key(const char *path, const char *what, const cli_secret_key *k, cli_format f,
-                        mldsa_sk_form form, int force);
+/* Encodes a secret key in the given format and form (raw: the seed or the expanded key)
+ * into out, a buffer from cli_secret_alloc that the caller frees with cli_buf_free. */
+int cli_encode_secret_key(const cli_secret_key *k, cli_format f, mldsa_sk_form form, cli_buf *out);
+/* Encodes a public key (raw: the key itself) into out; *n its length. */
+#define CLI_PUBLIC_KEY_FILE_MAX 4096
+int cli_encode_public_key(mldsa_param p, const uint8_t *pk, size_t pk_len, cli_format f,
+                          uint8_t out[CLI_PUBLIC_KEY_FILE_MAX], size_t *n);
+/* Encodes and writes a public key (cli_write_file). */
 int cli_save_public_key(const char *path, const char *what, mldsa_param p, const uint8_t *pk,
                         size_t pk_len, cli_format f);
 

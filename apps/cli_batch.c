@@ -218,9 +218,10 @@ int cli_verify_batch(mldsa_param p, const uint8_t *pk, size_t pk_len, const char
     else if (errors || bad)
       ret = errors ? CLI_ERROR : CLI_BAD_SIGNATURE;
     if (errors || bad)
-      cli_error("verify --batch %s: %ld pairs: %ld OK, %ld FAIL (the signature does not verify), "
-                "%ld ERROR",
-                shown(list_path), pairs, ok, bad, errors);
+      cli_error(
+          "verify --batch %s: %ld pair%s: %ld OK, %ld FAIL (the signature does not "
+          "verify), %ld ERROR",
+          shown(list_path), pairs, pairs == 1 ? "" : "s", ok, bad, errors);
   }
   free(pp);
   free(b.p);

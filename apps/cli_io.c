@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#define _GNU_SOURCE /* mkostemp, renameat2 */
 /* File input and output for the command-line tool, with read(2)/write(2) only (no stdio
  * buffer ever holds file contents), buffers wiped before they are freed, and strict hex. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,33 +152,323 @@ static int write_full(int fd, const uint8_t *p, size_t n) {
   return 0;
 }
 
-int cli_write_file(const char *path, const char *what, const uint8_t *p, size_t n, int secret,
-                   int force) {
-  if (is_stdio(path)) {
-    if (write_full(STDOUT_FILENO, p, n) != 0)
-      return cli_error("%s: cannot write to standard output: %s", what, strerror(errno));
+/* ---- outputs ---- */
+
+enum { OUT_STDOUT, OUT_TEMP, OUT_DIRECT };
+
+typedef struct {
+  const cli_output *spec;
+  int kind;       /* OUT_STDOUT, OUT_TEMP (a temporary file renamed into place), OUT_DIRECT */
+  int replace;    /* OUT_TEMP: an existing regular file is replaced */
+  int fd;         /* OUT_TEMP: the temporary file until it is complete; else -1 */
+  char *tmp;      /* OUT_TEMP: its path (heap), NULL once it is gone or renamed */
+  struct stat st; /* OUT_TEMP: the temporary file's identity */
+  int committed;
+  size_t slot; /* its index in live_temps */
+} output_state;
+
+/* The temporary files that exist now, for the handler of a terminating signal (SIGINT,
+ * SIGTERM, SIGHUP: say while a write to a pipe or FIFO blocks), which unlinks them and
+ * then dies of the signal as it would have. Set when a file is created, cleared after it
+ * is unlinked or renamed: the handler may unlink a name that is already gone, never
+ * leave one behind. */
+#define MAX_OUTPUTS 4
+static char *volatile live_temps[MAX_OUTPUTS];
+
+static void remove_temps_and_die(int sig) {
+  for (size_t i = 0; i < MAX_OUTPUTS; ++i)
+    if (live_temps[i]) unlink(live_temps[i]);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void catch_terminating_signals(void) {
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; ++i) {
+    struct sigaction old, sa;
+    if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue; /* nohup */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remove_temps_and_die;
+    sigfillset(&sa.sa_mask);
+    sigaction(sigs[i], &sa, NULL);
+  }
+}
+
+/* A temporary file next to path: "<dir>/.<base>.XXXXXX", created 0600 with O_EXCL
+ * (mkostemp). The path in *tmp (heap) and the descriptor, or -1 with errno set. */
+static int make_temp(const char *path, char **tmp) {
+  const char *slash = strrchr(path, '/');
+  size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+  const char *base = path + dir_len;
+  if (strlen(base) > 200) base = "mldsa"; /* keep within NAME_MAX */
+  size_t n = dir_len + 1 + strlen(base) + 8;
+  *tmp = malloc(n); /* a file name: not secret */
+  if (*tmp == NULL) {
+    errno = ENOMEM;
+    return -1;
+  }
+  snprintf(*tmp, n, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
+  int fd = mkostemp(*tmp, O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    free(*tmp);
+    *tmp = NULL;
+    errno = err;
+  }
+  return fd;
+}
+
+static void drop_temp(output_state *s) {
+  if (s->fd >= 0) close(s->fd);
+  s->fd = -1;
+  if (s->tmp) {
+    unlink(s->tmp);
+    live_temps[s->slot] = NULL;
+    free(s->tmp);
+    s->tmp = NULL;
+  }
+}
+
+/* Checks an output and, for a file, creates its temporary file. CLI_OK or CLI_ERROR. */
+static int prepare_output(output_state *s) {
+  const cli_output *o = s->spec;
+  s->fd = -1;
+  if (is_stdio(o->path)) {
+    s->kind = OUT_STDOUT;
+    if (!o->secret) return CLI_OK;
+    struct stat st;
+    if (isatty(STDOUT_FILENO))
+      return cli_error(
+          "%s: standard output is a terminal; a private key is never written to a "
+          "terminal (use %s FILE)",
+          o->what, o->what);
+    if (fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & (S_IRGRP | S_IROTH)))
+      cli_error(
+          "warning: %s: standard output is a regular file of mode %04o, which lets %s read "
+          "the private key written there (use %s FILE, created 0600)",
+          o->what, (unsigned)(st.st_mode & 07777),
+          (st.st_mode & S_IRGRP) && (st.st_mode & S_IROTH) ? "group and others"
+          : (st.st_mode & S_IRGRP)                         ? "its group"
+                                                           : "others",
+          o->what);
     return CLI_OK;
   }
-  int fd;
-  if (secret) {
-    /* O_EXCL: a new file, created 0600, never through an existing file or symlink */
-    if (force && unlink(path) != 0 && errno != ENOENT)
-      return cli_error("%s %s: cannot replace: %s", what, path, strerror(errno));
-    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0 && errno == EEXIST)
-      return cli_error("%s %s: file exists; a secret key is never overwritten (use --force)", what,
-                       path);
-  } else {
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (o->path[0] == 0) return cli_error("%s: an empty file name", o->what);
+  struct stat st;
+  if (lstat(o->path, &st) == 0) {
+    if (o->secret) {
+      if (!o->force)
+        return cli_error("%s %s: file exists; a secret key is never overwritten (use --force)",
+                         o->what, o->path);
+      if (!S_ISREG(st.st_mode))
+        return cli_error("%s %s: not a regular file; --force replaces regular files only", o->what,
+                         o->path);
+    } else if (S_ISDIR(st.st_mode)) {
+      return cli_error("%s %s: is a directory", o->what, o->path);
+    } else if (!S_ISREG(st.st_mode)) {
+      s->kind = OUT_DIRECT; /* a device, FIFO or symbolic link: written through, as it is */
+      return CLI_OK;
+    }
+    s->replace = 1;
+  } else if (errno != ENOENT) {
+    return cli_error("%s %s: cannot create: %s", o->what, o->path, strerror(errno));
   }
-  if (fd < 0) return cli_error("%s %s: cannot create: %s", what, path, strerror(errno));
-  int ok = write_full(fd, p, n) == 0;
+  s->kind = OUT_TEMP;
+  s->fd = make_temp(o->path, &s->tmp);
+  if (s->fd < 0) return cli_error("%s %s: cannot create: %s", o->what, o->path, strerror(errno));
+  live_temps[s->slot] = s->tmp;
+  if (!o->secret) { /* a public file: 0644 less the umask, as open(2) would have made it */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(s->fd, 0644 & ~mask) != 0) {
+      int err = errno;
+      drop_temp(s);
+      return cli_error("%s %s: cannot create: %s", o->what, o->path, strerror(err));
+    }
+  }
+  if (fstat(s->fd, &s->st) != 0) {
+    int err = errno;
+    drop_temp(s);
+    return cli_error("%s %s: cannot create: %s", o->what, o->path, strerror(err));
+  }
+  return CLI_OK;
+}
+
+static int write_output(output_state *s) {
+  const cli_output *o = s->spec;
+  if (s->kind == OUT_STDOUT) {
+    if (write_full(STDOUT_FILENO, o->p, o->n) != 0)
+      return cli_error("%s: cannot write to standard output: %s", o->what, strerror(errno));
+    return CLI_OK;
+  }
+  if (s->kind == OUT_DIRECT) {
+    int fd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return cli_error("%s %s: cannot open: %s", o->what, o->path, strerror(errno));
+    int ok = write_full(fd, o->p, o->n) == 0;
+    int err = errno;
+    if (close(fd) != 0 && ok) {
+      ok = 0;
+      err = errno;
+    }
+    return ok ? CLI_OK : cli_error("%s %s: cannot write: %s", o->what, o->path, strerror(err));
+  }
+  int ok = write_full(s->fd, o->p, o->n) == 0 && fsync(s->fd) == 0;
   int err = errno;
-  ok &= fsync(fd) == 0 || !secret;
-  ok &= close(fd) == 0;
-  if (!ok) {
-    if (secret) unlink(path);
-    return cli_error("%s %s: cannot write: %s", what, path, strerror(err));
+  if (close(s->fd) != 0 && ok) {
+    ok = 0;
+    err = errno;
+  }
+  s->fd = -1;
+  return ok ? CLI_OK : cli_error("%s %s: cannot write: %s", o->what, o->path, strerror(err));
+}
+
+/* Renames the temporary file into place; a new secret file never replaces one that
+ * appeared meanwhile (RENAME_NOREPLACE, or link(2) where the file system lacks it). */
+static int commit_output(output_state *s) {
+  const cli_output *o = s->spec;
+  int rc;
+  if (s->replace || !o->secret) {
+    rc = rename(s->tmp, o->path);
+  } else {
+    rc = -1;
+    errno = EINVAL;
+#ifdef RENAME_NOREPLACE
+    rc = renameat2(AT_FDCWD, s->tmp, AT_FDCWD, o->path, RENAME_NOREPLACE);
+#endif
+    if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {
+      rc = link(s->tmp, o->path);
+      if (rc == 0) unlink(s->tmp);
+    }
+  }
+  if (rc != 0) {
+    if (errno == EEXIST)
+      return cli_error(
+          "%s %s: file exists (it appeared while the key was written); a secret "
+          "key is never overwritten (use --force)",
+          o->what, o->path);
+    return cli_error("%s %s: cannot rename %s into place: %s", o->what, o->path, s->tmp,
+                     strerror(errno));
+  }
+  live_temps[s->slot] = NULL;
+  free(s->tmp);
+  s->tmp = NULL;
+  s->committed = 1;
+  return CLI_OK;
+}
+
+/* Undoes what an output left: its temporary file, or the file it created when a later
+ * output failed (only while the name still holds the file this run made). */
+static void undo_output(output_state *s) {
+  drop_temp(s);
+  struct stat st;
+  if (s->committed && !s->replace && lstat(s->spec->path, &st) == 0 && st.st_dev == s->st.st_dev &&
+      st.st_ino == s->st.st_ino)
+    unlink(s->spec->path);
+}
+
+int cli_write_outputs(const cli_output *outs, size_t count) {
+  output_state st[MAX_OUTPUTS];
+  if (count > MAX_OUTPUTS) return cli_error("too many outputs");
+  memset(st, 0, sizeof st);
+  catch_terminating_signals();
+  int ret = CLI_OK;
+  size_t prepared = 0;
+  for (; ret == CLI_OK && prepared < count; ++prepared) {
+    st[prepared].spec = &outs[prepared];
+    st[prepared].slot = prepared;
+    ret = prepare_output(&st[prepared]);
+  }
+  /* files first, then what streams out (standard output, devices): a stream cannot be
+   * taken back, so it is written only when every file is complete */
+  for (size_t i = 0; ret == CLI_OK && i < count; ++i)
+    if (st[i].kind == OUT_TEMP) ret = write_output(&st[i]);
+  for (size_t i = 0; ret == CLI_OK && i < count; ++i)
+    if (st[i].kind != OUT_TEMP) ret = write_output(&st[i]);
+  for (size_t i = 0; ret == CLI_OK && i < count; ++i)
+    if (st[i].kind == OUT_TEMP) ret = commit_output(&st[i]);
+  for (size_t i = 0; i < prepared; ++i) {
+    if (ret != CLI_OK)
+      undo_output(&st[i]);
+    else
+      free(st[i].tmp);
+  }
+  return ret;
+}
+
+int cli_write_file(const char *path, const char *what, const uint8_t *p, size_t n, int secret,
+                   int force) {
+  const cli_output o = {
+      .path = path, .what = what, .p = p, .n = n, .secret = secret, .force = force};
+  return cli_write_outputs(&o, 1);
+}
+
+/* ---- the same file twice ---- */
+
+typedef struct {
+  int exists, regular, parent_known;
+  struct stat st, parent;
+  const char *base;
+} file_id;
+
+static void identify(const char *path, int output, file_id *id) {
+  memset(id, 0, sizeof *id);
+  if (is_stdio(path)) {
+    id->exists = fstat(output ? STDOUT_FILENO : STDIN_FILENO, &id->st) == 0;
+  } else {
+    id->exists = stat(path, &id->st) == 0;
+  }
+  id->regular = id->exists && S_ISREG(id->st.st_mode);
+  if (id->exists || is_stdio(path)) return;
+  /* not yet there: the directory it would be made in, and its name there */
+  const char *slash = strrchr(path, '/');
+  id->base = slash ? slash + 1 : path;
+  if (slash == NULL) {
+    id->parent_known = stat(".", &id->parent) == 0;
+  } else {
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *dir = malloc(n + 1);
+    if (dir == NULL) return;
+    memcpy(dir, path, n);
+    dir[n] = 0;
+    id->parent_known = stat(dir, &id->parent) == 0;
+    free(dir);
+  }
+}
+
+static int same_file(const cli_file *a, const file_id *ia, const cli_file *b, const file_id *ib) {
+  if (ia->regular && ib->regular)
+    return ia->st.st_dev == ib->st.st_dev && ia->st.st_ino == ib->st.st_ino;
+  if (ia->exists || ib->exists || is_stdio(a->path) || is_stdio(b->path)) return 0;
+  if (strcmp(a->path, b->path) == 0) return 1;
+  return ia->parent_known && ib->parent_known && ia->parent.st_dev == ib->parent.st_dev &&
+         ia->parent.st_ino == ib->parent.st_ino && strcmp(ia->base, ib->base) == 0;
+}
+
+static const char *shown_as(const char *path, int output) {
+  return is_stdio(path) ? (output ? "(standard output)" : "(standard input)") : path;
+}
+
+int cli_distinct_files(const cli_file *inputs, size_t n_in, const cli_file *outputs, size_t n_out) {
+  file_id in_id[4], out_id[4];
+  if (n_in > 4 || n_out > 4) return cli_error("too many files");
+  for (size_t i = 0; i < n_in; ++i)
+    if (inputs[i].path) identify(inputs[i].path, 0, &in_id[i]);
+  for (size_t i = 0; i < n_out; ++i)
+    if (outputs[i].path) identify(outputs[i].path, 1, &out_id[i]);
+  for (size_t i = 0; i < n_out; ++i) {
+    const cli_file *o = &outputs[i];
+    if (o->path == NULL) continue;
+    for (size_t j = 0; j < n_in; ++j)
+      if (inputs[j].path && same_file(o, &out_id[i], &inputs[j], &in_id[j]))
+        return cli_error("%s %s and %s %s are the same file; an output never overwrites an input",
+                         o->what, shown_as(o->path, 1), inputs[j].what,
+                         shown_as(inputs[j].path, 0));
+    for (size_t j = 0; j < i; ++j)
+      if (outputs[j].path && (same_file(o, &out_id[i], &outputs[j], &out_id[j]) ||
+                              (is_stdio(o->path) && is_stdio(outputs[j].path))))
+        return cli_error("%s %s and %s %s are the same file; give each output its own",
+                         outputs[j].what, shown_as(outputs[j].path, 1), o->what,
+                         shown_as(o->path, 1));
   }
   return CLI_OK;
 }

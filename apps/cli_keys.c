@@ -296,8 +296,9 @@ int cli_load_public_key(const char *path, const char *what, mldsa_param want, ml
 
 /* ---- writing ---- */
 
-int cli_save_secret_key(const char *path, const char *what, const cli_secret_key *k, cli_format f,
-                        mldsa_sk_form form, int force) {
+int cli_encode_secret_key(const cli_secret_key *k, cli_format f, mldsa_sk_form form, cli_buf *out) {
+  out->p = NULL;
+  out->len = out->cap = 0;
   if (form != MLDSA_SK_EXPANDED && !k->has_seed)
     return cli_error(
         "--form %s needs the seed, and this key has none (expanded form only); "
@@ -306,31 +307,46 @@ int cli_save_secret_key(const char *path, const char *what, const cli_secret_key
   if (f == CLI_FORMAT_RAW) {
     if (form == MLDSA_SK_BOTH)
       return cli_error("--format raw holds one form: use --form seed or --form expanded");
-    return form == MLDSA_SK_SEED ? cli_write_file(path, what, k->seed, SEED_BYTES, 1, force)
-                                 : cli_write_file(path, what, k->sk, k->sk_len, 1, force);
+    size_t n = form == MLDSA_SK_SEED ? SEED_BYTES : k->sk_len;
+    out->p = cli_secret_alloc(n);
+    if (out->p == NULL) return CLI_ERROR;
+    memcpy(out->p, form == MLDSA_SK_SEED ? k->seed : k->sk, n);
+    out->len = out->cap = n;
+    return CLI_OK;
   }
   mldsa_format mf = f == CLI_FORMAT_PEM ? MLDSA_PEM : MLDSA_DER;
   const uint8_t *seed = k->has_seed ? k->seed : NULL;
   size_t need;
   int rc = mldsa_private_key_encode(k->p, mf, form, NULL, 0, &need, seed, k->sk, k->sk_len);
   if (rc != MLDSA_OK) return cli_error("encoding the private key: %s", mldsa_strerror(rc));
-  uint8_t *out = cli_secret_alloc(need);
-  if (out == NULL) return CLI_ERROR;
-  size_t n;
-  rc = mldsa_private_key_encode(k->p, mf, form, out, need, &n, seed, k->sk, k->sk_len);
-  int ret = rc == MLDSA_OK ? cli_write_file(path, what, out, n, 1, force)
-                           : cli_error("encoding the private key: %s", mldsa_strerror(rc));
-  cli_secret_free(out, need);
-  return ret;
+  out->p = cli_secret_alloc(need);
+  if (out->p == NULL) return CLI_ERROR;
+  out->cap = need;
+  rc = mldsa_private_key_encode(k->p, mf, form, out->p, need, &out->len, seed, k->sk, k->sk_len);
+  if (rc != MLDSA_OK) {
+    cli_buf_free(out);
+    return cli_error("encoding the private key: %s", mldsa_strerror(rc));
+  }
+  return CLI_OK;
+}
+
+int cli_encode_public_key(mldsa_param p, const uint8_t *pk, size_t pk_len, cli_format f,
+                          uint8_t out[CLI_PUBLIC_KEY_FILE_MAX], size_t *n) {
+  if (f == CLI_FORMAT_RAW) {
+    memcpy(out, pk, pk_len);
+    *n = pk_len;
+    return CLI_OK;
+  }
+  int rc = mldsa_public_key_encode(p, f == CLI_FORMAT_PEM ? MLDSA_PEM : MLDSA_DER, out,
+                                   CLI_PUBLIC_KEY_FILE_MAX, n, pk, pk_len);
+  if (rc != MLDSA_OK) return cli_error("encoding the public key: %s", mldsa_strerror(rc));
+  return CLI_OK;
 }
 
 int cli_save_public_key(const char *path, const char *what, mldsa_param p, const uint8_t *pk,
                         size_t pk_len, cli_format f) {
-  if (f == CLI_FORMAT_RAW) return cli_write_file(path, what, pk, pk_len, 0, 0);
-  uint8_t out[4096];
+  uint8_t out[CLI_PUBLIC_KEY_FILE_MAX];
   size_t n;
-  int rc = mldsa_public_key_encode(p, f == CLI_FORMAT_PEM ? MLDSA_PEM : MLDSA_DER, out, sizeof out,
-                                   &n, pk, pk_len);
-  if (rc != MLDSA_OK) return cli_error("encoding the public key: %s", mldsa_strerror(rc));
+  if (cli_encode_public_key(p, pk, pk_len, f, out, &n) != CLI_OK) return CLI_ERROR;
   return cli_write_file(path, what, out, n, 0, 0);
 }

@@ -5,6 +5,9 @@
  *
  * Exit status: 0 success, 1 the signature does not verify, 2 anything else (with one line
  * on stderr naming the file or option and what was expected and found). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +20,7 @@ typedef struct {
   const char *param, *out, *pubout, *form, *format, *seed_file, *in, *key, *pub, *sig, *context,
       *context_hex, *batch;
   const char *deterministic, *force; /* flags: non-NULL when given */
+  int help;                          /* a bare -h or --help in option position */
 } options;
 
 typedef struct {
@@ -156,8 +160,13 @@ static int cmd_keygen(const options *o) {
     return cli_error("--format raw holds one form: use --form seed or --form expanded");
   if (o->pubout && strcmp(o->pubout, "-") == 0 && strcmp(out, "-") == 0)
     return cli_error("--out and --pubout are both standard output; at most one can be");
+  const cli_file ins[] = {{o->seed_file, "--seed-file"}};
+  const cli_file outs[] = {{out, "--out"}, {o->pubout, "--pubout"}};
+  if (cli_distinct_files(ins, 1, outs, 2) != CLI_OK) return CLI_ERROR;
   cli_secret_key k = {.p = p, .has_seed = 1};
-  uint8_t pk[2592];
+  cli_buf sk_file = {0};
+  uint8_t pk[2592], pk_file[CLI_PUBLIC_KEY_FILE_MAX];
+  size_t pk_file_len = 0;
   int ret = o->seed_file ? read_seed_file(o->seed_file, k.seed) : CLI_OK;
   if (ret == CLI_OK && !o->seed_file && mldsa_generate_seed(k.seed) != MLDSA_OK)
     ret = cli_error("keygen: the OS gave no randomness");
@@ -166,15 +175,26 @@ static int cmd_keygen(const options *o) {
     k.sk = cli_secret_alloc(4896);
     if (k.sk == NULL) ret = CLI_ERROR;
   }
-  if (ret == CLI_OK) {
-    if (mldsa_keygen_from_seed(p, pk, mldsa_public_key_bytes(p), k.sk, k.sk_len, k.seed) !=
-        MLDSA_OK)
-      ret = cli_error("keygen: key generation failed");
-    else
-      ret = cli_save_secret_key(out, "--out", &k, f, form, o->force != NULL);
-  }
+  if (ret == CLI_OK &&
+      mldsa_keygen_from_seed(p, pk, mldsa_public_key_bytes(p), k.sk, k.sk_len, k.seed) != MLDSA_OK)
+    ret = cli_error("keygen: key generation failed");
+  if (ret == CLI_OK) ret = cli_encode_secret_key(&k, f, form, &sk_file);
   if (ret == CLI_OK && o->pubout)
-    ret = cli_save_public_key(o->pubout, "--pubout", p, pk, mldsa_public_key_bytes(p), f);
+    ret = cli_encode_public_key(p, pk, mldsa_public_key_bytes(p), f, pk_file, &pk_file_len);
+  if (ret == CLI_OK) {
+    /* both files or neither: written to temporary files, renamed when both are complete */
+    const cli_output w[2] = {
+        {.path = out,
+         .what = "--out",
+         .p = sk_file.p,
+         .n = sk_file.len,
+         .secret = 1,
+         .force = o->force != NULL},
+        {.path = o->pubout, .what = "--pubout", .p = pk_file, .n = pk_file_len},
+    };
+    ret = cli_write_outputs(w, o->pubout ? 2 : 1);
+  }
+  cli_buf_free(&sk_file);
   cli_secret_free(k.sk, 4896);
   mldsa_zeroize(&k, sizeof k);
   return ret;
@@ -185,10 +205,13 @@ static int cmd_pubkey(const options *o) {
   cli_format f;
   if (parse_param(o->param, &want) || parse_format(o->format, &f)) return CLI_ERROR;
   if (o->in == NULL) return cli_error("pubkey: --in KEY is required");
+  const char *out = o->out ? o->out : "-";
+  const cli_file ins[] = {{o->in, "--in"}}, outs[] = {{out, "--out"}};
+  if (cli_distinct_files(ins, 1, outs, 1) != CLI_OK) return CLI_ERROR;
   uint8_t pk[2592];
   size_t pk_len;
   if (cli_load_public_key(o->in, "--in", want, &p, pk, &pk_len) != CLI_OK) return CLI_ERROR;
-  return cli_save_public_key(o->out ? o->out : "-", "--out", p, pk, pk_len, f);
+  return cli_save_public_key(out, "--out", p, pk, pk_len, f);
 }
 
 static int cmd_sign(const options *o) {
@@ -199,13 +222,16 @@ static int cmd_sign(const options *o) {
   if (o->key == NULL) return cli_error("sign: --key KEY is required");
   const char *in = o->in ? o->in : "-";
   if (two_stdins(o->key, "--key", in, "--in")) return CLI_ERROR;
+  const char *out = o->out ? o->out : "-";
+  const cli_file ins[] = {{o->key, "--key"}, {in, "--in"}}, outs[] = {{out, "--out"}};
+  if (cli_distinct_files(ins, 2, outs, 1) != CLI_OK) return CLI_ERROR;
   cli_secret_key k;
   if (cli_load_secret_key(o->key, "--key", want, &k) != CLI_OK) return CLI_ERROR;
   static const uint8_t zero_rnd[32];
   size_t sig_len = mldsa_signature_bytes(k.p);
   int ret = cli_sign_file(&k, in, ctx, ctx_len, o->deterministic ? zero_rnd : NULL, sig, sig_len);
   cli_secret_key_free(&k);
-  if (ret == CLI_OK) ret = cli_write_file(o->out ? o->out : "-", "--out", sig, sig_len, 0, 0);
+  if (ret == CLI_OK) ret = cli_write_file(out, "--out", sig, sig_len, 0, 0);
   return ret;
 }
 
@@ -241,17 +267,28 @@ static int cmd_verify(const options *o) {
   cli_buf_free(&sig);
   if (ret == CLI_OK) {
     static const char ok[] = "signature OK\n";
-    if (write(STDOUT_FILENO, ok, sizeof ok - 1) < 0) ret = CLI_ERROR;
+    if (write(STDOUT_FILENO, ok, sizeof ok - 1) != (ssize_t)(sizeof ok - 1))
+      ret = cli_error(
+          "verify: the signature verifies, but \"signature OK\" cannot be written "
+          "to standard output: %s",
+          strerror(errno));
   } else if (ret == CLI_BAD_SIGNATURE) {
     cli_error("verify: the signature does not verify (ML-DSA-%d, %zu-byte context)", p, ctx_len);
   }
   return ret;
 }
 
+/* After printing to stdout with stdio: CLI_OK, or an error naming standard output. */
+static int flush_stdout(void) {
+  if (fflush(stdout) != 0 || ferror(stdout))
+    return cli_error("cannot write to standard output: %s", strerror(errno));
+  return CLI_OK;
+}
+
 static int cmd_isa(const options *o) {
   (void)o;
   printf("%s\n", mldsa_isa());
-  return fflush(stdout) == 0 ? CLI_OK : CLI_ERROR;
+  return flush_stdout();
 }
 
 static const command commands[] = {
@@ -261,15 +298,18 @@ static const command commands[] = {
      "                    [--seed-file FILE] [--force]\n"
      "Generates an ML-DSA key pair and writes the private key (PKCS#8, RFC 9881).\n"
      "  --param      parameter set (default 65)\n"
-     "  --out        private key file (default -, standard output); created with mode 0600,\n"
-     "               an existing file is never replaced without --force\n"
-     "  --pubout     also write the public key (SubjectPublicKeyInfo) there\n"
+     "  --out        private key file (default -, standard output, never a terminal);\n"
+     "               created with mode 0600, an existing file is never replaced without\n"
+     "               --force\n"
+     "  --pubout     also write the public key (SubjectPublicKeyInfo) there; both files are\n"
+     "               written or neither (temporary files, renamed when both are complete)\n"
      "  --form       what the private key holds: the 32-byte seed (default, as RFC 9881\n"
      "               recommends), the expanded key, or both (what OpenSSL 3.5 writes)\n"
      "  --format     pem (default), der, or raw (the bare seed or expanded key; raw public\n"
      "               key)\n"
      "  --seed-file  derive the key from this seed: 32 raw bytes or 64 hex digits (default:\n"
-     "               fresh randomness from the OS); - reads it from standard input\n"},
+     "               fresh randomness from the OS); - reads it from standard input\n"
+     "  --force      replace an existing --out (a regular file only)\n"},
     {"pubkey", cmd_pubkey, "--param --in --out --format",
      "usage: mldsa pubkey --in KEY [--out FILE] [--format pem|der|raw] [--param 44|65|87]\n"
      "Writes the public key of KEY (a private or public key in any format).\n"
@@ -328,10 +368,12 @@ static void print_help(void) {
       "  verify   verify a signature, or a batch of them under one key\n"
       "  isa      print the arithmetic in use\n"
       "\n"
-      "mldsa <command> --help describes a command; mldsa --version prints the version.\n"
+      "mldsa <command> --help (or -h, where an option may stand; never an option's value)\n"
+      "describes a command; mldsa --version prints the version.\n"
       "Key files are detected: PEM, DER (RFC 9881 formats, as OpenSSL 3.5 writes them) or\n"
       "raw by their exact length; the parameter set comes from the key (--param is then a\n"
-      "check). A file name of - means standard input or output.\n"
+      "check). A file name of - means standard input or output. An output is never the\n"
+      "same file as an input or another output; files are written whole or not at all.\n"
       "\n%s",
       mldsa_version(), exit_codes);
 }
@@ -347,6 +389,11 @@ static int parse_options(const command *c, int argc, char **argv, options *o) {
   memset(o, 0, sizeof *o);
   for (int i = 0; i < argc; ++i) {
     const char *arg = argv[i], *value = NULL;
+    /* help only in option position: an option's value (--in -h) is always its value */
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      o->help = 1;
+      return CLI_OK;
+    }
     char name[32];
     const char *eq = strchr(arg, '=');
     size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -378,34 +425,64 @@ static int parse_options(const command *c, int argc, char **argv, options *o) {
   return CLI_OK;
 }
 
+/* A standard descriptor that is closed (mldsa ... >&-) is opened on /dev/null in the
+ * direction that fails: every write to a closed standard output then fails with EBADF
+ * and is reported, and no file this run opens takes its number. */
+static void guard_standard_fds(void) {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+    int n = open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+    if (n >= 0 && n != fd) {
+      dup2(n, fd);
+      close(n);
+    }
+  }
+}
+
+static const command *find_command(const char *name) {
+  for (size_t i = 0; i < N_COMMANDS; ++i)
+    if (strcmp(name, commands[i].name) == 0) return &commands[i];
+  return NULL;
+}
+
+static int command_help(const command *c) {
+  printf("%s\n%s", c->help, exit_codes);
+  return flush_stdout();
+}
+
 int main(int argc, char **argv) {
+  guard_standard_fds();
+  /* a closed pipe is an error with a message (EPIPE), not a silent death by SIGPIPE that
+   * would leave temporary files behind */
+  signal(SIGPIPE, SIG_IGN);
   if (argc < 2) {
     print_help();
+    flush_stdout();
     return CLI_ERROR;
   }
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-    print_help();
-    return CLI_OK;
+    if (argc == 2) {
+      print_help();
+      return flush_stdout();
+    }
+    const command *c = find_command(argv[2]);
+    if (argc == 3 && c != NULL) return command_help(c);
+    return cli_error("%s: unexpected argument \"%s\" (mldsa %s [COMMAND])", cmd, argv[2], cmd);
   }
   if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+    if (argc > 2) return cli_error("%s: unexpected argument \"%s\"", cmd, argv[2]);
     printf("mldsa (libmldsa) %s\n", mldsa_version());
-    return CLI_OK;
+    return flush_stdout();
   }
-  for (size_t i = 0; i < N_COMMANDS; ++i) {
-    const command *c = &commands[i];
-    if (strcmp(cmd, c->name) != 0) continue;
-    for (int j = 2; j < argc; ++j)
-      if (strcmp(argv[j], "--help") == 0 || strcmp(argv[j], "-h") == 0) {
-        printf("%s\n%s", c->help, exit_codes);
-        return CLI_OK;
-      }
-    options o;
-    if (parse_options(c, argc - 2, argv + 2, &o) != CLI_OK) return CLI_ERROR;
-    return c->run(&o);
-  }
-  return cli_error(
-      "unknown command \"%s\" (commands: keygen, pubkey, sign, verify, isa; "
-      "see mldsa --help)",
-      cmd);
+  const command *c = find_command(cmd);
+  if (c == NULL)
+    return cli_error(
+        "unknown command \"%s\" (commands: keygen, pubkey, sign, verify, isa; "
+        "see mldsa --help)",
+        cmd);
+  options o;
+  if (parse_options(c, argc - 2, argv + 2, &o) != CLI_OK) return CLI_ERROR;
+  if (o.help) return command_help(c);
+  return c->run(&o);
 }

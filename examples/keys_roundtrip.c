@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static uint8_t seed[MLDSA_SEED_BYTES];
+static uint8_t seed[MLDSA_SEED_BYTES], seed2[MLDSA_SEED_BYTES];
 static uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES], sk[MLDSA_MAX_SECRET_KEY_BYTES];
 static uint8_t pk2[MLDSA_MAX_PUBLIC_KEY_BYTES], sk2[MLDSA_MAX_SECRET_KEY_BYTES];
 static uint8_t sig[MLDSA_MAX_SIGNATURE_BYTES];
@@ -20,6 +20,12 @@ static int fail(const char *what, int rc) {
   return 1;
 }
 
+/* What was read back is not what was written: a failure that no library call reported. */
+static int mismatch(const char *what) {
+  fprintf(stderr, "round trip: the %s read back differs from the one written\n", what);
+  return 1;
+}
+
 /* The first line of a PEM text, for display. */
 static void show_first_line(const char *name, const uint8_t *pem, size_t len) {
   size_t n = 0;
@@ -27,7 +33,8 @@ static void show_first_line(const char *name, const uint8_t *pem, size_t len) {
   printf("%s: %zu bytes, %.*s ...\n", name, len, (int)n, (const char *)pem);
 }
 
-int main(void) {
+/* 0 when everything read back equals what was written and the signature verifies. */
+static int roundtrip(void) {
   const mldsa_param set = MLDSA_87;
   size_t pk_len = mldsa_public_key_bytes(set), sk_len = mldsa_secret_key_bytes(set);
   size_t priv_len, pub_len, n;
@@ -50,16 +57,19 @@ int main(void) {
   show_first_line("public key ", pub_pem, pub_len);
 
   /* Read back: the set is the one the OID names; the private key comes back expanded,
-     with its seed. */
-  rc = mldsa_private_key_decode(&read_set, sk2, sizeof sk2, &n, seed, &has_seed, priv_pem,
+     with its seed. Each must equal what was written. */
+  rc = mldsa_private_key_decode(&read_set, sk2, sizeof sk2, &n, seed2, &has_seed, priv_pem,
                                 priv_len);
   if (rc != MLDSA_OK) return fail("private_key_decode", rc);
   printf("read a private key of ML-DSA-%d (%zu bytes expanded, seed %s)\n", (int)read_set, n,
          has_seed ? "included" : "absent");
-  if (read_set != set || n != sk_len || memcmp(sk, sk2, n) != 0) return fail("round trip", 0);
+  if (read_set != set) return mismatch("parameter set of the private key");
+  if (n != sk_len || memcmp(sk, sk2, n) != 0) return mismatch("expanded private key");
+  if (!has_seed || memcmp(seed, seed2, sizeof seed) != 0) return mismatch("seed");
   rc = mldsa_public_key_decode(&read_set, pk2, sizeof pk2, &n, pub_pem, pub_len);
   if (rc != MLDSA_OK) return fail("public_key_decode", rc);
-  if (read_set != set || n != pk_len || memcmp(pk, pk2, n) != 0) return fail("round trip", 0);
+  if (read_set != set) return mismatch("parameter set of the public key");
+  if (n != pk_len || memcmp(pk, pk2, n) != 0) return mismatch("public key");
 
   rc = mldsa_sign(read_set, sig, mldsa_signature_bytes(read_set), msg, sizeof msg, NULL, 0,
                   NULL, sk2, sk_len);
@@ -68,12 +78,17 @@ int main(void) {
                     pk2, pk_len);
   printf("sign with the decoded private key, verify with the decoded public key: %s\n",
          mldsa_strerror(rc));
+  return rc == MLDSA_OK ? 0 : 1;
+}
 
-  /* Secrets: the seed, both expanded keys and the private key file. explicit_bzero,
-     unlike memset, is never removed by the compiler as a dead store. */
+int main(void) {
+  int status = roundtrip();
+  /* Secrets, on every path: the seeds, both expanded keys and the private key file.
+     explicit_bzero, unlike memset, is never removed by the compiler as a dead store. */
   explicit_bzero(seed, sizeof seed);
+  explicit_bzero(seed2, sizeof seed2);
   explicit_bzero(sk, sizeof sk);
   explicit_bzero(sk2, sizeof sk2);
   explicit_bzero(priv_pem, sizeof priv_pem);
-  return rc == MLDSA_OK ? 0 : 1;
+  return status;
 }

@@ -119,6 +119,9 @@ OK msgs/m1
 EOF
 expect 2 "missing, short and unreadable files: exit 2" "6 pairs: 1 OK, 1 FAIL .*4 ERROR" -- "$cli" verify --pub p.pem --batch errors.list --context batch
 same_output "missing, short and unreadable files" errors.want
+# one pair: the count says "1 pair", not "1 pairs"
+echo "sigs/m1.tampered.sig msgs/m1" >one.list
+expect 1 "one failing pair: exit 1" "one.list: 1 pair: 0 OK, 1 FAIL" -- "$cli" verify --pub p.pem --batch one.list --context batch
 
 # ---- the verdicts are those of single verifies
 while read -r sig msg; do
