@@ -49,11 +49,10 @@ void mldsa_prov_key_free(mldsa_prov_key *key) {
   free(key);
 }
 
-int mldsa_prov_key_set_secret(mldsa_prov_key *key, const uint8_t *sk, const uint8_t *seed) {
+/* Takes a checked key pair (and its seed, or NULL) in place of what the key held. */
+static int key_set(mldsa_prov_key *key, const uint8_t *sk, const uint8_t *pk,
+                   const uint8_t *seed) {
   const mldsa_prov_alg *a = key->alg;
-  uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES];
-  int rc = mldsa_public_key_from_secret(a->param, pk, a->pk_bytes, sk, a->sk_bytes);
-  if (rc != MLDSA_OK) return mldsa_prov_lib_error(rc, "the secret key");
   uint8_t *copy = malloc(a->sk_bytes);
   if (copy == NULL) {
     mldsa_prov_raise(MLDSA_PROV_R_OUT_OF_MEMORY, "a %s secret key", a->name);
@@ -73,13 +72,21 @@ int mldsa_prov_key_set_secret(mldsa_prov_key *key, const uint8_t *sk, const uint
   return 1;
 }
 
-/* The key pair of a seed (FIPS 204 ML-DSA.KeyGen_internal). */
+int mldsa_prov_key_set_secret(mldsa_prov_key *key, const uint8_t *sk, const uint8_t *seed) {
+  const mldsa_prov_alg *a = key->alg;
+  uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES];
+  int rc = mldsa_public_key_from_secret(a->param, pk, a->pk_bytes, sk, a->sk_bytes);
+  if (rc != MLDSA_OK) return mldsa_prov_lib_error(rc, "the secret key");
+  return key_set(key, sk, pk, seed);
+}
+
+/* The key pair of a seed (FIPS 204 ML-DSA.KeyGen_internal): made here, so not checked
+   again. */
 static int set_from_seed(mldsa_prov_key *key, const uint8_t seed[MLDSA_SEED_BYTES]) {
   const mldsa_prov_alg *a = key->alg;
   uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES], sk[MLDSA_MAX_SECRET_KEY_BYTES];
   int rc = mldsa_keygen_from_seed(a->param, pk, a->pk_bytes, sk, a->sk_bytes, seed);
-  int ok = rc == MLDSA_OK ? mldsa_prov_key_set_secret(key, sk, seed)
-                          : mldsa_prov_lib_error(rc, "key generation");
+  int ok = rc == MLDSA_OK ? key_set(key, sk, pk, seed) : mldsa_prov_lib_error(rc, "key generation");
   OPENSSL_cleanse(sk, sizeof sk);
   return ok;
 }
