@@ -22,6 +22,7 @@ mldsa_prov_key *mldsa_prov_key_new(mldsa_prov_ctx *provctx, const mldsa_prov_alg
 }
 
 static void drop_prepared(mldsa_prov_key *key) {
+  key->pub_uses = key->sec_uses = 0;
   free(key->prepared_pub);
   key->prepared_pub = NULL;
   if (key->prepared_sec != NULL) {
@@ -94,6 +95,8 @@ static int set_from_seed(mldsa_prov_key *key, const uint8_t seed[MLDSA_SEED_BYTE
 const mldsa_prepared_public_key *mldsa_prov_key_prepared_pub(mldsa_prov_key *key) {
   mldsa_prepared_public_key *pp = __atomic_load_n(&key->prepared_pub, __ATOMIC_ACQUIRE);
   if (pp != NULL || !key->provctx->prepare || !key->has_pub) return pp;
+  /* the first verification does without: a key verified once (a TLS peer's) gains nothing */
+  if (__atomic_fetch_add(&key->pub_uses, 1, __ATOMIC_RELAXED) == 0) return NULL;
   pp = aligned_alloc(64, sizeof *pp);
   if (pp == NULL) return NULL; /* the caller falls back to the unprepared call */
   if (mldsa_public_key_prepare(pp, key->alg->param, key->pk, key->alg->pk_bytes) != MLDSA_OK) {
@@ -112,6 +115,7 @@ const mldsa_prepared_public_key *mldsa_prov_key_prepared_pub(mldsa_prov_key *key
 const mldsa_prepared_secret_key *mldsa_prov_key_prepared_sec(mldsa_prov_key *key) {
   mldsa_prepared_secret_key *ps = __atomic_load_n(&key->prepared_sec, __ATOMIC_ACQUIRE);
   if (ps != NULL || !key->provctx->prepare || !key->has_priv) return ps;
+  if (__atomic_fetch_add(&key->sec_uses, 1, __ATOMIC_RELAXED) == 0) return NULL;
   ps = aligned_alloc(64, sizeof *ps);
   if (ps == NULL) return NULL;
   if (mldsa_secret_key_prepare(ps, key->alg->param, key->sk, key->alg->sk_bytes) != MLDSA_OK) {

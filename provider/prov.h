@@ -55,8 +55,9 @@ typedef struct {
 } mldsa_prov_ctx;
 
 /* A key: public part, expanded secret key and seed, each present or not. The prepared
- * forms are made by the first signature or verification that needs them and published
- * once with a compare-and-swap, so threads that share an EVP_PKEY never lock. */
+ * forms are made by the second signature or verification (a key used once gains nothing
+ * from them) and published once with a compare-and-swap, so threads that share an
+ * EVP_PKEY never lock. */
 typedef struct {
   const mldsa_prov_alg *alg;
   mldsa_prov_ctx *provctx;
@@ -66,6 +67,7 @@ typedef struct {
   uint8_t seed[MLDSA_SEED_BYTES];
   mldsa_prepared_public_key *prepared_pub;
   mldsa_prepared_secret_key *prepared_sec;
+  unsigned pub_uses, sec_uses; /* verifications and signatures so far (atomic) */
 } mldsa_prov_key;
 
 /* keymgmt.c */
