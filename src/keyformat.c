@@ -126,8 +126,11 @@ int mldsa_public_key_decode_impl(mldsa_param *p, uint8_t *pk, size_t pk_cap, siz
   else if (pk_cap < mldsa_public_key_bytes_impl(set))
     ret = MLDSA_ERR_LENGTH; /* nothing written */
   if (ret == MLDSA_OK) {
-    *pk_len = mldsa_public_key_bytes_impl(set);
-    memcpy(pk, key, *pk_len);
+    /* key may lie in the input, which pk, p or pk_len may overlap: move the key first,
+     * with memmove, and write the small outputs after it. */
+    size_t n = mldsa_public_key_bytes_impl(set);
+    memmove(pk, key, n);
+    *pk_len = n;
     *p = set;
   } else if (ret == MLDSA_ERR_ENCODING) {
     memset(pk, 0, pk_cap);
@@ -260,16 +263,19 @@ static __attribute__((noinline)) int private_key_decode(mldsa_param *p, uint8_t 
   else
     ret = derive_and_check(&k, sk_derived, pk_derived);
   if (ret == MLDSA_OK) {
-    *sk_len = mldsa_secret_key_bytes_impl(k.p);
-    memcpy(sk, sk_derived, *sk_len);
-    if (seed != NULL) {
-      if (k.seed != NULL)
-        memcpy(seed, k.seed, SEED_BYTES);
-      else
-        memset(seed, 0, SEED_BYTES);
-    }
-    if (has_seed != NULL) *has_seed = k.seed != NULL;
-    *p = k.p;
+    /* k.seed may point into the input, which any output may overlap: copy every input
+     * still needed before writing the first output. */
+    uint8_t seed_copy[SEED_BYTES] = {0};
+    int got_seed = k.seed != NULL;
+    mldsa_param set = k.p;
+    if (got_seed) memcpy(seed_copy, k.seed, SEED_BYTES);
+    size_t n = mldsa_secret_key_bytes_impl(set);
+    memcpy(sk, sk_derived, n);
+    if (seed != NULL) memcpy(seed, seed_copy, SEED_BYTES);
+    if (has_seed != NULL) *has_seed = got_seed;
+    *sk_len = n;
+    *p = set;
+    mldsa_zeroize(seed_copy, sizeof seed_copy);
   } else if (ret != MLDSA_ERR_LENGTH) {
     mldsa_zeroize(sk, sk_cap);
     if (seed != NULL) mldsa_zeroize(seed, SEED_BYTES);
