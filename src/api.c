@@ -72,7 +72,8 @@ const char *mldsa_strerror_impl(int code) {
     case MLDSA_ERR_RANDOM:
       return "the OS gave no randomness";
     case MLDSA_ERR_KEY:
-      return "malformed or inconsistent secret key";
+      /* also the code of a prepared public key that is not one: no "secret" here */
+      return "malformed or mismatched key";
     case MLDSA_ERR_HASH:
       return "unknown pre-hash algorithm";
     case MLDSA_ERR_ENCODING:
@@ -700,4 +701,8 @@ int mldsa_sign_mu_prepared_impl(const mldsa_prepared_secret_key *ps, uint8_t *si
 
 void mldsa_secret_key_unprepare_impl(mldsa_prepared_secret_key *ps) {
   if (ps != NULL) mldsa_zeroize(ps, sizeof *ps);
+}
+
+void mldsa_wipe_impl(void *p, size_t n) {
+  if (p != NULL) mldsa_zeroize(p, n);
 }

@@ -21,9 +21,21 @@ static void fail(const char *what, long off) {
 /* Offsets of the output relative to the input: in place, partly before, partly after. */
 static long offsets(long in_len, long out_len, long *o) {
   long n = 0;
-  const long cand[] = {0,          1,           -1,           7,           -7,
-                       32,         -32,         in_len / 2,   -out_len / 2, in_len - 1,
-                       -out_len + 1, in_len - 32, -out_len + 32, 64,        -64};
+  const long cand[] = {0,
+                       1,
+                       -1,
+                       7,
+                       -7,
+                       32,
+                       -32,
+                       in_len / 2,
+                       -out_len / 2,
+                       in_len - 1,
+                       -out_len + 1,
+                       in_len - 32,
+                       -out_len + 32,
+                       64,
+                       -64};
   for (size_t i = 0; i < sizeof cand / sizeof cand[0]; ++i)
     if (cand[i] < in_len && cand[i] > -out_len) o[n++] = cand[i];
   return n;
@@ -42,8 +54,7 @@ static void public_decode(const uint8_t *in, size_t in_len, const char *what) {
     uint8_t *src = arena + BIG, *dst = src + o[i];
     memmove(src, in, in_len);
     int rc = mldsa_public_key_decode(&p, dst, wlen, &len, src, in_len);
-    if (rc != MLDSA_OK || p != wp || len != wlen || memcmp(dst, want, wlen) != 0)
-      fail(what, o[i]);
+    if (rc != MLDSA_OK || p != wp || len != wlen || memcmp(dst, want, wlen) != 0) fail(what, o[i]);
   }
 }
 
@@ -63,8 +74,8 @@ static void private_decode(const uint8_t *in, size_t in_len, const char *what) {
     uint8_t *src = arena + BIG, *dst = src + o[i];
     memmove(src, in, in_len);
     int rc = mldsa_private_key_decode(&p, dst, wlen, &len, seed, &has, src, in_len);
-    if (rc != MLDSA_OK || p != wp || len != wlen || has != whas ||
-        memcmp(dst, want, wlen) != 0 || memcmp(seed, wseed, 32) != 0)
+    if (rc != MLDSA_OK || p != wp || len != wlen || has != whas || memcmp(dst, want, wlen) != 0 ||
+        memcmp(seed, wseed, 32) != 0)
       fail(what, o[i]);
   }
   /* the seed over the input, sk apart */
@@ -73,8 +84,7 @@ static void private_decode(const uint8_t *in, size_t in_len, const char *what) {
     uint8_t *src = arena + BIG, *sd = src + so[i], *dst = arena + 2 * BIG + 2048;
     memmove(src, in, in_len);
     int rc = mldsa_private_key_decode(&p, dst, wlen, &len, sd, &has, src, in_len);
-    if (rc != MLDSA_OK || has != whas || memcmp(dst, want, wlen) != 0 ||
-        memcmp(sd, wseed, 32) != 0)
+    if (rc != MLDSA_OK || has != whas || memcmp(dst, want, wlen) != 0 || memcmp(sd, wseed, 32) != 0)
       fail(what, so[i]);
   }
 }
