@@ -76,13 +76,23 @@ void mldsa_pem_write(uint8_t *out, const char *label, const uint8_t *der, size_t
  * digit is never whitespace, so the branch on it tells nothing about a valid key's digits:
  * only where the layout puts its spaces and line breaks. */
 static int is_space(uint8_t c) {
-  return MLDSA_CT_PUBLIC(c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f');
+  /* bitwise |, not ||: no branch before the verdict is declared public */
+  return MLDSA_CT_PUBLIC((c == ' ') | (c == '\t') | (c == '\r') | (c == '\n') | (c == '\v') |
+                         (c == '\f'));
 }
 
-/* 1 if in[pos..] starts with the n bytes of s. */
+/* 1 if in[pos..] starts with the n bytes of s. The text may be a private key's: the bytes
+ * are compared without a branch and only the verdict is public (a boundary is never made
+ * of base64 digits alone, so it says nothing about a valid key's digits). */
 static int starts_with(const uint8_t *in, size_t in_len, size_t pos, const char *s, size_t n) {
-  return in_len - pos >= n && memcmp(in + pos, s, n) == 0;
+  if (pos > in_len || in_len - pos < n) return 0;
+  uint8_t diff = 0;
+  for (size_t i = 0; i < n; ++i) diff |= (uint8_t)(in[pos + i] ^ (uint8_t)s[i]);
+  return MLDSA_CT_PUBLIC(diff == 0);
 }
+
+/* 1 if c is a space or a tab (public, as is_space). */
+static int is_blank(uint8_t c) { return MLDSA_CT_PUBLIC((c == ' ') | (c == '\t')); }
 
 /* 1 if "<prefix><label>-----" is at in[pos..] (label of label_len bytes). */
 static int boundary_at(const uint8_t *in, size_t in_len, size_t pos, const char *prefix,
@@ -102,15 +112,14 @@ static size_t find_begin(const uint8_t *in, size_t in_len, const char *label) {
   size_t line = 0;
   while (line < in_len) {
     size_t pos = line;
-    while (pos < in_len && (in[pos] == ' ' || in[pos] == '\t')) ++pos;
+    while (pos < in_len && is_blank(in[pos])) ++pos;
     if (boundary_at(in, in_len, pos, begin_prefix, label, label_len)) {
       size_t end = pos + bp + label_len + sizeof dashes - 1;
-      while (end < in_len && (in[end] == ' ' || in[end] == '\t')) ++end;
-      if (end < in_len && (in[end] == '\n' || in[end] == '\r')) return end;
+      while (end < in_len && is_blank(in[end])) ++end;
+      if (end < in_len && MLDSA_CT_PUBLIC((in[end] == '\n') | (in[end] == '\r'))) return end;
     }
-    const uint8_t *nl = memchr(in + line, '\n', in_len - line);
-    if (nl == NULL) break;
-    line = (size_t)(nl - in) + 1;
+    while (line < in_len && !MLDSA_CT_PUBLIC(in[line] == '\n')) ++line;
+    ++line; /* past the LF (or past the end: the loop stops) */
   }
   return in_len + 1;
 }
@@ -194,6 +203,6 @@ const char *mldsa_pem_error(int code) {
 int mldsa_pem_contains_begin(const uint8_t *in, size_t in_len) {
   size_t n = sizeof begin_prefix - 1;
   for (size_t i = 0; i + n <= in_len; ++i)
-    if (in[i] == '-' && memcmp(in + i, begin_prefix, n) == 0) return 1;
+    if (MLDSA_CT_PUBLIC(in[i] == '-') && starts_with(in, in_len, i, begin_prefix, n)) return 1;
   return 0;
 }
