@@ -89,21 +89,13 @@ static const uint8_t *bit_string_bytes(const mldsa_der *bits, size_t len) {
   return bits->p + 1;
 }
 
-/* 1 if in is one DER element that fills it exactly (a DER file, never PEM text: its
- * first byte would have to be a tag and its length the rest of the text). */
-static int is_one_der_element(const uint8_t *in, size_t in_len) {
-  mldsa_der r = {in, in_len}, body;
-  uint8_t tag;
-  return mldsa_der_get_any(&r, &tag, &body) == 0 && r.len == 0;
-}
-
 /* The DER to parse: the input itself, or the decoded bytes (at most cap) of the first PEM
  * block with this label in buf. The input is PEM when it is not one DER element and holds
  * a BEGIN line somewhere (text may precede it); otherwise it is DER, read strictly. 0, or
  * -1 for PEM that fails (mldsa_pem_read says why). */
 static int der_of(const uint8_t *in, size_t in_len, const char *label, uint8_t *buf, size_t cap,
                   mldsa_der *der) {
-  if (!is_one_der_element(in, in_len) && mldsa_pem_contains_begin(in, in_len)) {
+  if (mldsa_pem_detect(in, in_len)) {
     size_t n;
     if (mldsa_pem_read(in, in_len, label, buf, cap, &n) != MLDSA_PEM_OK) return -1;
     der->p = buf;

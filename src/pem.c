@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ct.h"
+#include "der.h"
 
 #define LINE_CHARS 64
 static const char begin_prefix[] = "-----BEGIN ", end_prefix[] = "-----END ", dashes[] = "-----";
@@ -200,7 +201,16 @@ const char *mldsa_pem_error(int code) {
   }
 }
 
-int mldsa_pem_contains_begin(const uint8_t *in, size_t in_len) {
+/* 1 if in is one DER element that fills it exactly (a DER file, never PEM text: its first
+ * byte would have to be a tag and its length the rest of the text). */
+static int is_one_der_element(const uint8_t *in, size_t in_len) {
+  mldsa_der r = {in, in_len}, body;
+  uint8_t tag;
+  return mldsa_der_get_any(&r, &tag, &body) == 0 && r.len == 0;
+}
+
+int mldsa_pem_detect(const uint8_t *in, size_t in_len) {
+  if (is_one_der_element(in, in_len)) return 0;
   size_t n = sizeof begin_prefix - 1;
   for (size_t i = 0; i + n <= in_len; ++i)
     if (MLDSA_CT_PUBLIC(in[i] == '-') && starts_with(in, in_len, i, begin_prefix, n)) return 1;

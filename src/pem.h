@@ -24,8 +24,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 1 if "-----BEGIN " occurs anywhere in in, else 0. */
-int mldsa_pem_contains_begin(const uint8_t *in, size_t in_len);
+/* 1 if the key decoders read in as PEM: it is not one DER element filling it exactly and
+ * holds "-----BEGIN " somewhere (text may precede the block); else 0 (DER, read strictly).
+ * For callers that explain a failure (the CLI): then mldsa_pem_read and mldsa_pem_error
+ * say what in the PEM is wrong. */
+int mldsa_pem_detect(const uint8_t *in, size_t in_len);
 
 /* Bytes of the PEM text of der_len bytes of DER under this label. */
 size_t mldsa_pem_len(const char *label, size_t der_len);

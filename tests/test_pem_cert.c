@@ -238,6 +238,16 @@ static void pem_lax(void) {
   t.d[1] ^= 1;
   check(priv(&t, &p, sk, &sk_len, seed, &has) == MLDSA_ERR_ENCODING, "DER with a wrong length");
 
+  /* what is read as PEM: the CLI explains a failure by the same rule */
+  t.n = dn;
+  check(mldsa_pem_detect(t.d, t.n) == 0, "DER is not PEM");
+  puts_(&t, "-----BEGIN PRIVATE KEY-----\n");
+  check(mldsa_pem_detect(t.d, t.n) == 1, "not one DER element, with a BEGIN: PEM");
+  t = base;
+  check(mldsa_pem_detect(t.d, t.n) == 1, "PEM");
+  insert_at(&t, 0, "Bag Attributes\n");
+  check(mldsa_pem_detect(t.d, t.n) == 1, "PEM after text");
+
   /* the public decoder: a PRIVATE KEY block before the PUBLIC KEY block */
   check(mldsa_public_key_encode(set, MLDSA_PEM, t.d, sizeof t.d, &n, pk, pkl) == MLDSA_OK,
         "encode public");
