@@ -283,7 +283,8 @@ int mldsa_mu_final(mldsa_mu_state *st, uint8_t mu[64]);
  * contents are in this process's ISA form: they record the parameter set, the ISA and a
  * check word. A prepared key stands for the parameter set in the order of checks: NULL
  * or misaligned is MLDSA_ERR_NULL; made under another ISA (another MLDSA_ISA cap, another
- * machine), never prepared, unprepared or with a damaged header is MLDSA_ERR_KEY. A copy
+ * machine, another build: ISAs have fixed numbers), by a release with another layout of
+ * these structs, never prepared, unprepared or with a damaged header is MLDSA_ERR_KEY. A copy
  * (memcpy) within the process works. The calls that use a prepared key never modify it:
  * many threads may share one. A prepared secret key holds the secret key: wipe it with
  * mldsa_secret_key_unprepare.
