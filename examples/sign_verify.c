@@ -26,6 +26,8 @@ int main(void) {
   /* rnd NULL: hedged signing with fresh randomness; no context. */
   rc = mldsa_sign(MLDSA_65, sig, sizeof sig, (const uint8_t *)msg, strlen(msg), NULL, 0, NULL,
                   sk, sizeof sk);
+  /* The secret key is not needed any more: wipe it (a memset the compiler may not drop). */
+  mldsa_wipe(sk, sizeof sk);
   if (rc != MLDSA_OK) {
     fprintf(stderr, "sign: %s\n", mldsa_strerror(rc));
     return 1;

@@ -104,7 +104,7 @@ typedef enum { MLDSA_44 = 44, MLDSA_65 = 65, MLDSA_87 = 87 } mldsa_param;
 #define MLDSA_ERR_CONTEXT (-4) /* context longer than 255 bytes */
 #define MLDSA_ERR_NULL (-5)   /* NULL pointer with a non-zero length, or a required pointer */
 #define MLDSA_ERR_RANDOM (-6) /* the OS gave no randomness */
-#define MLDSA_ERR_KEY (-7)    /* malformed secret key (coefficient out of range) */
+#define MLDSA_ERR_KEY (-7)    /* malformed or mismatched key (secret, or prepared) */
 #define MLDSA_ERR_HASH (-8)   /* unknown pre-hash algorithm */
 #define MLDSA_ERR_ENCODING (-9) /* malformed or unsupported DER/PEM, or a wrong OID */
 
@@ -283,7 +283,8 @@ int mldsa_mu_final(mldsa_mu_state *st, uint8_t mu[64]);
  * contents are in this process's ISA form: they record the parameter set, the ISA and a
  * check word. A prepared key stands for the parameter set in the order of checks: NULL
  * or misaligned is MLDSA_ERR_NULL; made under another ISA (another MLDSA_ISA cap, another
- * machine), never prepared, unprepared or with a damaged header is MLDSA_ERR_KEY. A copy
+ * machine, another build: ISAs have fixed numbers), by a release with another layout of
+ * these structs, never prepared, unprepared or with a damaged header is MLDSA_ERR_KEY. A copy
  * (memcpy) within the process works. The calls that use a prepared key never modify it:
  * many threads may share one. A prepared secret key holds the secret key: wipe it with
  * mldsa_secret_key_unprepare.
@@ -368,11 +369,15 @@ void mldsa_secret_key_unprepare(mldsa_prepared_secret_key *ps);
  * encoding, an inconsistent key) zeroes every output: the buffer over its whole capacity,
  * the length, the parameter set and the seed outputs.
  *
- * Decoders read DER or PEM (detected by the "-----BEGIN " at the start) and never read
- * past in_len. DER is strict: definite minimal lengths, no trailing bytes, the exact sizes
- * of the set the OID names, AlgorithmIdentifier parameters absent. PEM is strict: the
- * expected label, base64 with lines of any length ending in LF or CRLF, canonical
- * padding, nothing before BEGIN or after END. Every secret the decoder held is wiped. */
+ * Decoders read DER or PEM and never read past in_len. The input is DER when it is one
+ * DER element filling it exactly, or when it holds no "-----BEGIN " at all; otherwise
+ * PEM. DER is strict: definite minimal lengths, no trailing bytes, the exact sizes of the
+ * set the OID names, AlgorithmIdentifier parameters absent. PEM is read as RFC 7468's lax
+ * grammar and as OpenSSL reads it: text before BEGIN and after END is ignored (a pkcs12
+ * "Bag Attributes" header, a certificate in the same file), the first block with the
+ * expected label is used, whitespace anywhere in the base64 text is skipped; the END
+ * label must match, and the padding must be canonical (zero dropped bits). Encrypted PEM
+ * (RFC 1421 headers) is not read. Every secret the decoder held is wiped. */
 
 /* 32 bytes of OS randomness (getrandom): the seed of mldsa_keygen_from_seed, to keep as
  * the private key (the seed form of RFC 9881).
@@ -421,7 +426,10 @@ int mldsa_private_key_encode(mldsa_param p, mldsa_format f, mldsa_sk_form form,
                              const uint8_t *seed, const uint8_t *sk, size_t sk_len);
 
 /* Decodes a PKCS#8 OneAsymmetricKey (DER or PEM, version v1 or v2, attributes allowed and
- * ignored) of in_len bytes at in: the set its OID names in *p; the expanded secret key in
+ * ignored) of in_len bytes at in. Besides the three forms of RFC 9881 it reads the forms
+ * from before it that OpenSSL 3.5 also reads (never written): the bare 32-byte seed, or
+ * the bare expanded key, as the privateKey OCTET STRING's whole content (reported as the
+ * seed or the expanded form). Its outputs: the set its OID names in *p; the expanded secret key in
  * sk (capacity sk_cap; derived from the seed when only the seed was encoded) and its
  * length in *sk_len; the seed in seed (32 bytes; may be NULL when not wanted) with
  * *has_seed = 1 when one was encoded, else seed zeroed and *has_seed = 0 (has_seed may be
@@ -438,6 +446,29 @@ int mldsa_private_key_encode(mldsa_param p, mldsa_format f, mldsa_sk_form form,
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_cap, size_t *sk_len,
                              uint8_t *seed, int *has_seed, const uint8_t *in, size_t in_len);
+
+/* The ML-DSA public key of an X.509 certificate (RFC 5280; DER, or PEM labelled
+ * "CERTIFICATE": the first such block) of in_len bytes at in: the set its
+ * SubjectPublicKeyInfo's OID names in *p, the raw key in pk (capacity pk_cap), its length
+ * in *pk_len. The DER is read strictly down to the SubjectPublicKeyInfo, and the rest of
+ * the certificate is checked to be well-formed elements in their order; nothing is read
+ * past in_len. It does not check the certificate's signature, dates, names, extensions or
+ * chain: that is a certificate library's work. A PEM certificate may hold up to 16 KiB
+ * of DER.
+ * Returns MLDSA_OK; MLDSA_ERR_NULL (p, pk or pk_len NULL, or in NULL with in_len != 0;
+ * nothing written); MLDSA_ERR_ENCODING (not a certificate, malformed, or a key that is not
+ * ML-DSA; pk zeroed over pk_cap, *pk_len and *p set to 0); MLDSA_ERR_LENGTH (pk_cap below
+ * the set's public-key size; nothing written). pk may overlap in. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_certificate_public_key(mldsa_param *p, uint8_t *pk, size_t pk_cap, size_t *pk_len,
+                                 const uint8_t *in, size_t in_len);
+
+/* ---- wiping ------------------------------------------------------------------------ */
+
+/* Zeroes n bytes at p in a way the compiler may not remove (as a dead store before free
+ * or return), for the caller's own copies of seeds and secret keys. p may be NULL when n
+ * is 0 (a NULL p is ignored). */
+void mldsa_wipe(void *p, size_t n);
 
 /* ---- introspection ---------------------------------------------------------------- */
 

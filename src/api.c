@@ -72,7 +72,8 @@ const char *mldsa_strerror_impl(int code) {
     case MLDSA_ERR_RANDOM:
       return "the OS gave no randomness";
     case MLDSA_ERR_KEY:
-      return "malformed or inconsistent secret key";
+      /* also the code of a prepared public key that is not one: no "secret" here */
+      return "malformed or mismatched key";
     case MLDSA_ERR_HASH:
       return "unknown pre-hash algorithm";
     case MLDSA_ERR_ENCODING:
@@ -521,7 +522,7 @@ static int mu_start(mldsa_mu_state *st, mldsa_param p, const uint8_t *key, size_
   m->set = (uint32_t)p;
   m->isa = b->isa_id;
   m->magic = MU_MAGIC;
-  m->check = mldsa_prepared_check(MU_MAGIC, m->set, m->isa);
+  m->check = mldsa_prepared_check(MU_MAGIC, MLDSA_PREPARED_LAYOUT, m->set, m->isa);
   return MLDSA_OK;
 }
 
@@ -529,7 +530,8 @@ static int mu_start(mldsa_mu_state *st, mldsa_param p, const uint8_t *key, size_
  * this process (never initialised, finalised, header overwritten, another ISA). */
 static mu_impl *mu_live(mldsa_mu_state *st) {
   mu_impl *m = (mu_impl *)st;
-  if (m->magic != MU_MAGIC || m->check != mldsa_prepared_check(MU_MAGIC, m->set, m->isa))
+  if (m->magic != MU_MAGIC ||
+      m->check != mldsa_prepared_check(MU_MAGIC, MLDSA_PREPARED_LAYOUT, m->set, m->isa))
     return NULL;
   const mldsa_backend *b = mldsa_backend_for((int)m->set);
   if (b == NULL || m->isa != b->isa_id || m->sponge.rate != MLDSA_SHAKE256_RATE ||
@@ -580,12 +582,14 @@ static void write_header(mldsa_prepared_header *h, uint64_t magic, mldsa_param p
   h->set = (uint32_t)p;
   h->isa = b->isa_id;
   h->magic = magic;
-  h->check = mldsa_prepared_check(magic, h->set, h->isa);
+  h->check = mldsa_prepared_check(magic, MLDSA_PREPARED_LAYOUT, h->set, h->isa);
 }
 
 /* The backend of a key prepared in this process (same ISA), or NULL. */
 static const mldsa_backend *prepared_backend(const mldsa_prepared_header *h, uint64_t magic) {
-  if (h->magic != magic || h->check != mldsa_prepared_check(magic, h->set, h->isa)) return NULL;
+  if (h->magic != magic ||
+      h->check != mldsa_prepared_check(magic, MLDSA_PREPARED_LAYOUT, h->set, h->isa))
+    return NULL;
   const mldsa_backend *b = mldsa_backend_for((int)h->set);
   if (b == NULL || h->isa != b->isa_id) return NULL;
   return b;
@@ -697,4 +701,8 @@ int mldsa_sign_mu_prepared_impl(const mldsa_prepared_secret_key *ps, uint8_t *si
 
 void mldsa_secret_key_unprepare_impl(mldsa_prepared_secret_key *ps) {
   if (ps != NULL) mldsa_zeroize(ps, sizeof *ps);
+}
+
+void mldsa_wipe_impl(void *p, size_t n) {
+  if (p != NULL) mldsa_zeroize(p, n);
 }

@@ -110,11 +110,16 @@
   X(int, mldsa_private_key_decode,                                                                \
     (mldsa_param * p, uint8_t *sk, size_t sk_cap, size_t *sk_len, uint8_t *seed, int *has_seed,   \
      const uint8_t *in, size_t in_len),                                                           \
-    (p, sk, sk_cap, sk_len, seed, has_seed, in, in_len))
+    (p, sk, sk_cap, sk_len, seed, has_seed, in, in_len))                                          \
+  X(int, mldsa_certificate_public_key,                                                            \
+    (mldsa_param * p, uint8_t *pk, size_t pk_cap, size_t *pk_len, const uint8_t *in,              \
+     size_t in_len),                                                                              \
+    (p, pk, pk_cap, pk_len, in, in_len))
 
 /* The same for the functions that return nothing: X(name, (parameters), (arguments)). */
-#define MLDSA_GUARDED_VOID_API(X) \
-  X(mldsa_secret_key_unprepare, (mldsa_prepared_secret_key * ps), (ps))
+#define MLDSA_GUARDED_VOID_API(X)                                     \
+  X(mldsa_secret_key_unprepare, (mldsa_prepared_secret_key * ps), (ps)) \
+  X(mldsa_wipe, (void *p, size_t n), (p, n))
 
 #define MLDSA_DECLARE_IMPL(ret, name, params, args) ret name##_impl params;
 MLDSA_GUARDED_API(MLDSA_DECLARE_IMPL)

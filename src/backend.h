@@ -11,25 +11,32 @@
 #include "isas.h"
 #include "mldsa.h"
 
-/* A number per ISA of this build, for prepared keys and mu states to record which ISA's
- * form they hold; 0 is no ISA (zeroed memory). Valid within one build only. */
-#define MLDSA_ISA_ID_ENTRY(isa) MLDSA_ISA_ID_##isa,
-enum { MLDSA_ISA_ID_NONE = 0, MLDSA_FOR_EACH_ISA(MLDSA_ISA_ID_ENTRY) };
+/* Prepared keys and mu states record which ISA's form they hold as MLDSA_ISA_ID_<isa>
+ * (isas.h: fixed numbers, the same in every build). */
+
+/* The version of the layout of prepared keys and mu states (everything after the
+ * header, the header included): raise it with any change to what they hold, so that a
+ * struct of another layout is refused rather than misread. It enters the check word. */
+#define MLDSA_PREPARED_LAYOUT 2
 
 /* The start of every prepared key (public or secret, any set): who made it, then tr.
  * api.c checks the header and hashes with tr; the backend owns the rest. */
 typedef struct {
   uint64_t magic; /* MLDSA_PREPARED_PUBLIC_MAGIC or _SECRET_MAGIC */
-  uint64_t check; /* mldsa_prepared_check(magic, set, isa) */
+  uint64_t check; /* mldsa_prepared_check(magic, MLDSA_PREPARED_LAYOUT, set, isa) */
   uint32_t set;   /* 44, 65 or 87 */
-  uint32_t isa;   /* MLDSA_ISA_ID_<isa> */
+  uint32_t isa;   /* MLDSA_ISA_ID_<isa> (isas.h) */
   uint8_t pad[40];
   uint8_t tr[64];
 } mldsa_prepared_header;
 #define MLDSA_PREPARED_PUBLIC_MAGIC UINT64_C(0x6d6c64736170726b) /* "mldsaprk" */
 #define MLDSA_PREPARED_SECRET_MAGIC UINT64_C(0x6d6c647361707368) /* "mldsapsh" */
-static inline uint64_t mldsa_prepared_check(uint64_t magic, uint32_t set, uint32_t isa) {
-  return (magic ^ ((uint64_t)set << 32 | isa)) * UINT64_C(0x9e3779b97f4a7c15);
+/* The check word of a header (also of a mu state): every field that says how to read the
+ * rest, so that a struct of another set, ISA or layout is refused. */
+static inline uint64_t mldsa_prepared_check(uint64_t magic, uint32_t layout, uint32_t set,
+                                            uint32_t isa) {
+  uint64_t who = (uint64_t)layout << 48 ^ (uint64_t)set << 32 ^ isa;
+  return (magic ^ who) * UINT64_C(0x9e3779b97f4a7c15);
 }
 
 /* mu from tr (mu = H(tr || M') for the message the caller holds in arg). */

@@ -4,6 +4,17 @@
 #ifndef MLDSA_ISAS_H
 #define MLDSA_ISAS_H
 
+/* The number of every ISA the project knows, fixed for all builds and releases: prepared
+ * keys and mu states record it, so it must not depend on which ISAs a build compiles (a
+ * position in the list below gave avx2 the number of sse2 in a scalar+avx2 build). 0 is
+ * no ISA (zeroed memory). A new ISA takes the next number; none is ever renumbered. */
+#define MLDSA_ISA_ID_NONE 0
+#define MLDSA_ISA_ID_scalar 1
+#define MLDSA_ISA_ID_sse2 2
+#define MLDSA_ISA_ID_avx2 3
+#define MLDSA_ISA_ID_avx512 4
+#define MLDSA_ISA_ID_neon 5
+
 /* The build defines MLDSA_HAVE_<ISA> for each assembly ISA it compiles (CMake option
  * MLDSA_ISAS), and MLDSA_HAVE_ASM when there is at least one. */
 #if defined(MLDSA_HAVE_SSE2)

@@ -89,12 +89,15 @@ static const uint8_t *bit_string_bytes(const mldsa_der *bits, size_t len) {
   return bits->p + 1;
 }
 
-/* The DER to parse: the input itself, or the PEM's decoded bytes in buf. */
-static int der_of(const uint8_t *in, size_t in_len, const char *label, uint8_t *buf,
+/* The DER to parse: the input itself, or the decoded bytes (at most cap) of the first PEM
+ * block with this label in buf. The input is PEM when it is not one DER element and holds
+ * a BEGIN line somewhere (text may precede it); otherwise it is DER, read strictly. 0, or
+ * -1 for PEM that fails (mldsa_pem_read says why). */
+static int der_of(const uint8_t *in, size_t in_len, const char *label, uint8_t *buf, size_t cap,
                   mldsa_der *der) {
   if (mldsa_pem_detect(in, in_len)) {
     size_t n;
-    if (mldsa_pem_read(in, in_len, label, buf, MAX_DER_BYTES, &n) != 0) return -1;
+    if (mldsa_pem_read(in, in_len, label, buf, cap, &n) != MLDSA_PEM_OK) return -1;
     der->p = buf;
     der->len = n;
   } else {
@@ -113,29 +116,103 @@ static int parse_spki(mldsa_der der, mldsa_param *p, const uint8_t **pk) {
   return *pk ? 0 : -1;
 }
 
-int mldsa_public_key_decode_impl(mldsa_param *p, uint8_t *pk, size_t pk_cap, size_t *pk_len,
-                                      const uint8_t *in, size_t in_len) {
-  if (p == NULL || pk == NULL || pk_len == NULL || MISSING(in, in_len)) return MLDSA_ERR_NULL;
-  uint8_t buf[MAX_DER_BYTES];
-  mldsa_der der;
-  mldsa_param set = MLDSA_44;
-  const uint8_t *key = NULL;
-  int ret = MLDSA_OK;
-  if (der_of(in, in_len, pem_public, buf, &der) != 0 || parse_spki(der, &set, &key) != 0)
-    ret = MLDSA_ERR_ENCODING;
-  else if (pk_cap < mldsa_public_key_bytes_impl(set))
+/* The outputs of the public-key decoders: the key found (key, set) or why none was. */
+static int public_key_outputs(int ret, mldsa_param set, const uint8_t *key, mldsa_param *p,
+                              uint8_t *pk, size_t pk_cap, size_t *pk_len) {
+  if (ret == MLDSA_OK && pk_cap < mldsa_public_key_bytes_impl(set))
     ret = MLDSA_ERR_LENGTH; /* nothing written */
   if (ret == MLDSA_OK) {
-    *pk_len = mldsa_public_key_bytes_impl(set);
-    memcpy(pk, key, *pk_len);
+    /* key may lie in the input, which pk, p or pk_len may overlap: move the key first,
+     * with memmove, and write the small outputs after it. */
+    size_t n = mldsa_public_key_bytes_impl(set);
+    memmove(pk, key, n);
+    *pk_len = n;
     *p = set;
   } else if (ret == MLDSA_ERR_ENCODING) {
     memset(pk, 0, pk_cap);
     *pk_len = 0;
     *p = (mldsa_param)0;
   }
+  return ret;
+}
+
+int mldsa_public_key_decode_impl(mldsa_param *p, uint8_t *pk, size_t pk_cap, size_t *pk_len,
+                                 const uint8_t *in, size_t in_len) {
+  if (p == NULL || pk == NULL || pk_len == NULL || MISSING(in, in_len)) return MLDSA_ERR_NULL;
+  uint8_t buf[MAX_DER_BYTES];
+  mldsa_der der;
+  mldsa_param set = MLDSA_44;
+  const uint8_t *key = NULL;
+  int ret = MLDSA_OK;
+  if (der_of(in, in_len, pem_public, buf, sizeof buf, &der) != 0 ||
+      parse_spki(der, &set, &key) != 0)
+    ret = MLDSA_ERR_ENCODING;
+  ret = public_key_outputs(ret, set, key, p, pk, pk_cap, pk_len);
   mldsa_zeroize(buf, sizeof buf);
   return ret;
+}
+
+/* Reads one element with the given tag and hands out its whole encoding (tag and length
+ * included) in *whole; 0 or -1 as mldsa_der_get. */
+static int get_whole(mldsa_der *r, uint8_t tag, mldsa_der *whole) {
+  const uint8_t *start = r->p;
+  mldsa_der body;
+  if (mldsa_der_get(r, tag, &body) != 0) return -1;
+  whole->p = start;
+  whole->len = (size_t)(r->p - start);
+  return 0;
+}
+
+/* RFC 5280 Certificate, read strictly down to the SubjectPublicKeyInfo and no further
+ * (names, validity, extensions and the signature are only checked to be well-formed
+ * elements with their tags, in their order):
+ *   Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm SEQUENCE,
+ *                              signatureValue BIT STRING }
+ *   TBSCertificate ::= SEQUENCE { version [0] EXPLICIT INTEGER OPTIONAL, serialNumber
+ *     INTEGER, signature SEQUENCE, issuer SEQUENCE, validity SEQUENCE, subject SEQUENCE,
+ *     subjectPublicKeyInfo SEQUENCE, issuerUniqueID [1] OPTIONAL, subjectUniqueID [2]
+ *     OPTIONAL, extensions [3] EXPLICIT SEQUENCE OPTIONAL } */
+static int parse_certificate(mldsa_der der, mldsa_param *p, const uint8_t **pk) {
+  mldsa_der cert, tbs, body, version, spki;
+  if (mldsa_der_get(&der, MLDSA_DER_SEQUENCE, &cert) != 0 || der.len != 0) return -1;
+  if (mldsa_der_get(&cert, MLDSA_DER_SEQUENCE, &tbs) != 0) return -1;
+  if (mldsa_der_get(&cert, MLDSA_DER_SEQUENCE, &body) != 0) return -1;
+  if (mldsa_der_get(&cert, MLDSA_DER_BIT_STRING, &body) != 0 || cert.len != 0) return -1;
+  if (mldsa_der_peek(&tbs) == MLDSA_DER_CONTEXT_CONS_0) {
+    if (mldsa_der_get(&tbs, MLDSA_DER_CONTEXT_CONS_0, &version) != 0) return -1;
+    if (mldsa_der_get(&version, MLDSA_DER_INTEGER, &body) != 0 || version.len != 0) return -1;
+  }
+  if (mldsa_der_get(&tbs, MLDSA_DER_INTEGER, &body) != 0) return -1;
+  for (int i = 0; i < 4; ++i) /* signature, issuer, validity, subject */
+    if (mldsa_der_get(&tbs, MLDSA_DER_SEQUENCE, &body) != 0) return -1;
+  if (get_whole(&tbs, MLDSA_DER_SEQUENCE, &spki) != 0) return -1;
+  if (mldsa_der_peek(&tbs) == 0x81 && mldsa_der_get(&tbs, 0x81, &body) != 0) return -1;
+  if (mldsa_der_peek(&tbs) == 0x82 && mldsa_der_get(&tbs, 0x82, &body) != 0) return -1;
+  if (mldsa_der_peek(&tbs) == 0xA3) {
+    mldsa_der ext;
+    if (mldsa_der_get(&tbs, 0xA3, &ext) != 0) return -1;
+    if (mldsa_der_get(&ext, MLDSA_DER_SEQUENCE, &body) != 0 || ext.len != 0) return -1;
+  }
+  if (tbs.len != 0) return -1;
+  return parse_spki(spki, p, pk);
+}
+
+/* A PEM certificate's DER: an ML-DSA-87 certificate signed with ML-DSA-87 is about 7.6 KB;
+ * this leaves room for long names and extensions. DER input has no limit. */
+#define MAX_CERT_DER_BYTES 16384
+
+int mldsa_certificate_public_key_impl(mldsa_param *p, uint8_t *pk, size_t pk_cap,
+                                      size_t *pk_len, const uint8_t *in, size_t in_len) {
+  if (p == NULL || pk == NULL || pk_len == NULL || MISSING(in, in_len)) return MLDSA_ERR_NULL;
+  uint8_t buf[MAX_CERT_DER_BYTES];
+  mldsa_der der;
+  mldsa_param set = MLDSA_44;
+  const uint8_t *key = NULL;
+  int ret = MLDSA_OK;
+  if (der_of(in, in_len, "CERTIFICATE", buf, sizeof buf, &der) != 0 ||
+      parse_certificate(der, &set, &key) != 0)
+    ret = MLDSA_ERR_ENCODING;
+  return public_key_outputs(ret, set, key, p, pk, pk_cap, pk_len);
 }
 
 /* What a OneAsymmetricKey holds: views into the DER. */
@@ -146,10 +223,21 @@ typedef struct {
   const uint8_t *pub;      /* the set's public-key size, or NULL */
 } private_key_parts;
 
-/* The ML-DSA-xx-PrivateKey CHOICE, exactly filling the privateKey OCTET STRING. */
+/* The ML-DSA-xx-PrivateKey CHOICE, exactly filling the privateKey OCTET STRING; or one
+ * of the forms from before RFC 9881 that OpenSSL 3.5 also reads: the bare seed or the bare
+ * expanded key as the whole OCTET STRING. The sizes tell them apart: a CHOICE is never
+ * exactly 32 or exactly the secret-key size (its own tag and length come on top). */
 static int parse_choice(mldsa_der r, private_key_parts *k) {
   size_t sk_bytes = mldsa_secret_key_bytes_impl(k->p);
   mldsa_der seed, expanded, both;
+  if (r.len == SEED_BYTES) {
+    k->seed = r.p;
+    return 0;
+  }
+  if (r.len == sk_bytes) {
+    k->expanded = r.p;
+    return 0;
+  }
   switch (mldsa_der_peek(&r)) {
     case MLDSA_DER_CONTEXT_0:
       if (mldsa_der_get(&r, MLDSA_DER_CONTEXT_0, &seed) != 0 || seed.len != SEED_BYTES) return -1;
@@ -253,23 +341,27 @@ static __attribute__((noinline)) int private_key_decode(mldsa_param *p, uint8_t 
   mldsa_der der;
   private_key_parts k = {MLDSA_44, NULL, NULL, NULL};
   int ret = MLDSA_OK;
-  if (der_of(in, in_len, pem_private, buf, &der) != 0 || parse_one_asymmetric_key(der, &k) != 0)
+  if (der_of(in, in_len, pem_private, buf, sizeof buf, &der) != 0 ||
+      parse_one_asymmetric_key(der, &k) != 0)
     ret = MLDSA_ERR_ENCODING;
   else if (sk_cap < mldsa_secret_key_bytes_impl(k.p))
     ret = MLDSA_ERR_LENGTH; /* nothing written */
   else
     ret = derive_and_check(&k, sk_derived, pk_derived);
   if (ret == MLDSA_OK) {
-    *sk_len = mldsa_secret_key_bytes_impl(k.p);
-    memcpy(sk, sk_derived, *sk_len);
-    if (seed != NULL) {
-      if (k.seed != NULL)
-        memcpy(seed, k.seed, SEED_BYTES);
-      else
-        memset(seed, 0, SEED_BYTES);
-    }
-    if (has_seed != NULL) *has_seed = k.seed != NULL;
-    *p = k.p;
+    /* k.seed may point into the input, which any output may overlap: copy every input
+     * still needed before writing the first output. */
+    uint8_t seed_copy[SEED_BYTES] = {0};
+    int got_seed = k.seed != NULL;
+    mldsa_param set = k.p;
+    if (got_seed) memcpy(seed_copy, k.seed, SEED_BYTES);
+    size_t n = mldsa_secret_key_bytes_impl(set);
+    memcpy(sk, sk_derived, n);
+    if (seed != NULL) memcpy(seed, seed_copy, SEED_BYTES);
+    if (has_seed != NULL) *has_seed = got_seed;
+    *sk_len = n;
+    *p = set;
+    mldsa_zeroize(seed_copy, sizeof seed_copy);
   } else if (ret != MLDSA_ERR_LENGTH) {
     mldsa_zeroize(sk, sk_cap);
     if (seed != NULL) mldsa_zeroize(seed, SEED_BYTES);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ct.h"
+#include "der.h"
 
 #define LINE_CHARS 64
 static const char begin_prefix[] = "-----BEGIN ", end_prefix[] = "-----END ", dashes[] = "-----";
@@ -31,11 +32,6 @@ static uint8_t b64_digit(unsigned v) {
   c += ((61 - x) >> 8) & ('+' - 62 - ('0' - 52)); /* 62: + */
   c += ((62 - x) >> 8) & ('/' - 63 - ('+' - 62)); /* 63: / */
   return (uint8_t)c;
-}
-
-int mldsa_pem_detect(const uint8_t *in, size_t in_len) {
-  size_t n = sizeof begin_prefix - 1;
-  return in_len >= n && memcmp(in, begin_prefix, n) == 0;
 }
 
 size_t mldsa_pem_len(const char *label, size_t der_len) {
@@ -77,76 +73,146 @@ void mldsa_pem_write(uint8_t *out, const char *label, const uint8_t *der, size_t
   *out = '\n';
 }
 
-/* The length of the line ending at in[pos..]: 1 (LF), 2 (CRLF) or 0 (none). Line endings
- * are structure, treated as public. */
-static size_t eol_at(const uint8_t *in, size_t in_len, size_t pos) {
-  if (pos < in_len && MLDSA_CT_PUBLIC(in[pos] == '\n')) return 1;
-  if (in_len - pos >= 2 && MLDSA_CT_PUBLIC(in[pos] == '\r') && MLDSA_CT_PUBLIC(in[pos + 1] == '\n'))
-    return 2;
-  return 0;
+/* RFC 7468 whitespace (WSP, CR, LF, and the VT and FF that OpenSSL also skips). A base64
+ * digit is never whitespace, so the branch on it tells nothing about a valid key's digits:
+ * only where the layout puts its spaces and line breaks. */
+static int is_space(uint8_t c) {
+  /* bitwise |, not ||: no branch before the verdict is declared public */
+  return MLDSA_CT_PUBLIC((c == ' ') | (c == '\t') | (c == '\r') | (c == '\n') | (c == '\v') |
+                         (c == '\f'));
 }
 
-/* Matches "<prefix><label>-----" at in[*pos..] and moves past it; 0 or -1. */
-static int match_boundary(const uint8_t *in, size_t in_len, size_t *pos, const char *prefix,
-                          const char *label) {
-  const char *parts[3] = {prefix, label, dashes};
-  size_t p = *pos;
-  for (int i = 0; i < 3; ++i) {
-    size_t n = strlen(parts[i]);
-    if (in_len - p < n || memcmp(in + p, parts[i], n) != 0) return -1;
-    p += n;
+/* 1 if in[pos..] starts with the n bytes of s. The text may be a private key's: the bytes
+ * are compared without a branch and only the verdict is public (a boundary is never made
+ * of base64 digits alone, so it says nothing about a valid key's digits). */
+static int starts_with(const uint8_t *in, size_t in_len, size_t pos, const char *s, size_t n) {
+  if (pos > in_len || in_len - pos < n) return 0;
+  uint8_t diff = 0;
+  for (size_t i = 0; i < n; ++i) diff |= (uint8_t)(in[pos + i] ^ (uint8_t)s[i]);
+  return MLDSA_CT_PUBLIC(diff == 0);
+}
+
+/* 1 if c is a space or a tab (public, as is_space). */
+static int is_blank(uint8_t c) { return MLDSA_CT_PUBLIC((c == ' ') | (c == '\t')); }
+
+/* 1 if "<prefix><label>-----" is at in[pos..] (label of label_len bytes). */
+static int boundary_at(const uint8_t *in, size_t in_len, size_t pos, const char *prefix,
+                       const char *label, size_t label_len) {
+  size_t n = strlen(prefix);
+  return starts_with(in, in_len, pos, prefix, n) &&
+         starts_with(in, in_len, pos + n, label, label_len) &&
+         starts_with(in, in_len, pos + n + label_len, dashes, sizeof dashes - 1);
+}
+
+/* The position just after the first BEGIN line with this label, or in_len + 1 for none.
+ * A BEGIN line starts a line (after optional spaces or tabs) and may end with spaces or
+ * tabs before its line ending; every other line is explanatory text or another block,
+ * skipped. */
+static size_t find_begin(const uint8_t *in, size_t in_len, const char *label) {
+  size_t label_len = strlen(label), bp = sizeof begin_prefix - 1;
+  size_t line = 0;
+  while (line < in_len) {
+    size_t pos = line;
+    while (pos < in_len && is_blank(in[pos])) ++pos;
+    if (boundary_at(in, in_len, pos, begin_prefix, label, label_len)) {
+      size_t end = pos + bp + label_len + sizeof dashes - 1;
+      while (end < in_len && is_blank(in[end])) ++end;
+      if (end < in_len && MLDSA_CT_PUBLIC((in[end] == '\n') | (in[end] == '\r'))) return end;
+    }
+    while (line < in_len && !MLDSA_CT_PUBLIC(in[line] == '\n')) ++line;
+    ++line; /* past the LF (or past the end: the loop stops) */
   }
-  *pos = p;
-  return 0;
+  return in_len + 1;
 }
 
 int mldsa_pem_read(const uint8_t *in, size_t in_len, const char *label, uint8_t *der, size_t cap,
                    size_t *der_len) {
-  size_t pos = 0, out = 0, chars = 0, pad = 0, eol;
+  size_t pos = find_begin(in, in_len, label), out = 0, chars = 0, pad = 0;
   uint32_t acc = 0;
   int bad = 0; /* accumulated, so that no branch depends on which digit was invalid */
-  if (match_boundary(in, in_len, &pos, begin_prefix, label) != 0) return -1;
-  if ((eol = eol_at(in, in_len, pos)) == 0) return -1;
-  pos += eol;
-  for (;;) {
-    if (pos == in_len) return -1; /* no END line */
-    /* A base64 line never starts with '-': a line that does is the END line. */
-    if (MLDSA_CT_PUBLIC(in[pos] == '-')) break;
-    size_t start = pos;
-    while (pos < in_len && (eol = eol_at(in, in_len, pos)) == 0) {
-      uint8_t c = in[pos++];
-      int v = b64_value(c), is_pad = MLDSA_CT_PUBLIC(c == '=');
-      if (is_pad) {
-        ++pad;
-        v = 0;
-      } else {
-        bad |= pad != 0;   /* a digit after padding */
-        bad |= v >> 8 & 1; /* v == -1: not a base64 digit */
-        v &= 63;
-      }
-      acc = acc << 6 | (uint32_t)v;
-      if (++chars % 4 == 0) {
-        if (out + 3 > cap) {
-          acc = 0;
-          return -1;
-        }
-        der[out++] = (uint8_t)(acc >> 16);
-        der[out++] = (uint8_t)(acc >> 8);
-        der[out++] = (uint8_t)acc;
-        acc = 0;
-      }
+  if (pos > in_len) return MLDSA_PEM_NO_BEGIN;
+  /* The base64 text: digits and padding, whitespace anywhere, up to the first '-' (a
+   * digit is never '-': that is where the END line starts). */
+  for (;; ++pos) {
+    if (pos == in_len) return MLDSA_PEM_NO_END;
+    uint8_t c = in[pos];
+    if (is_space(c)) continue;
+    if (MLDSA_CT_PUBLIC(c == '-')) break;
+    int v = b64_value(c), is_pad = MLDSA_CT_PUBLIC(c == '=');
+    if (is_pad) {
+      ++pad;
+      v = 0;
+    } else {
+      bad |= pad != 0;   /* a digit after padding */
+      bad |= v >> 8 & 1; /* v == -1: not a base64 digit */
+      v &= 63;
     }
-    if (pos == start || eol == 0) return -1; /* an empty line, or text ends inside a line */
-    pos += eol;
+    acc = acc << 6 | (uint32_t)v;
+    if (++chars % 4 == 0) {
+      if (out + 3 > cap) {
+        acc = 0;
+        return MLDSA_PEM_TOO_LONG;
+      }
+      der[out++] = (uint8_t)(acc >> 16);
+      der[out++] = (uint8_t)(acc >> 8);
+      der[out++] = (uint8_t)acc;
+      acc = 0;
+    }
   }
-  if (MLDSA_CT_PUBLIC(bad) || chars % 4 != 0 || pad > 2 || chars == 0) return -1;
+  acc = 0;
+  size_t ep = sizeof end_prefix - 1, label_len = strlen(label);
+  if (!starts_with(in, in_len, pos, end_prefix, ep))
+    /* "-----" of another boundary (a BEGIN: this block's END is missing), else a lone '-' */
+    return starts_with(in, in_len, pos, dashes, sizeof dashes - 1) ? MLDSA_PEM_NO_END
+                                                                   : MLDSA_PEM_BAD_BASE64;
+  if (!boundary_at(in, in_len, pos, end_prefix, label, label_len)) return MLDSA_PEM_END_LABEL;
+  if (MLDSA_CT_PUBLIC(bad) || pad > 2) return MLDSA_PEM_BAD_BASE64;
+  if (chars % 4 != 0) return MLDSA_PEM_BAD_LENGTH;
+  if (chars == 0) return MLDSA_PEM_EMPTY;
   /* The padding drops the low bits of the last group: they must be zero (canonical). */
   uint8_t dropped = pad == 2 ? der[out - 2] | der[out - 1] : pad == 1 ? der[out - 1] : 0;
-  if (MLDSA_CT_PUBLIC(dropped != 0)) return -1;
-  out -= pad;
-  if (match_boundary(in, in_len, &pos, end_prefix, label) != 0) return -1;
-  pos += eol_at(in, in_len, pos);
-  if (pos != in_len) return -1; /* anything after the END line */
-  *der_len = out;
+  if (MLDSA_CT_PUBLIC(dropped != 0)) return MLDSA_PEM_BAD_PADDING;
+  *der_len = out - pad;
+  return MLDSA_PEM_OK; /* anything after the END line is text outside the block */
+}
+
+const char *mldsa_pem_error(int code) {
+  switch (code) {
+    case MLDSA_PEM_OK:
+      return "PEM: well-formed";
+    case MLDSA_PEM_NO_BEGIN:
+      return "PEM: no BEGIN line with the expected label";
+    case MLDSA_PEM_NO_END:
+      return "PEM: no END line after the BEGIN line";
+    case MLDSA_PEM_END_LABEL:
+      return "PEM: the END line's label differs from the BEGIN line's";
+    case MLDSA_PEM_BAD_BASE64:
+      return "PEM: a character that is not base64 (or one after the padding, or more than two '=')";
+    case MLDSA_PEM_BAD_LENGTH:
+      return "PEM: the base64 text is not a multiple of 4 characters";
+    case MLDSA_PEM_BAD_PADDING:
+      return "PEM: the bits dropped by the base64 padding are not zero";
+    case MLDSA_PEM_EMPTY:
+      return "PEM: no base64 text between BEGIN and END";
+    case MLDSA_PEM_TOO_LONG:
+      return "PEM: the encoded data is longer than any accepted key";
+    default:
+      return "PEM: unknown error";
+  }
+}
+
+/* 1 if in is one DER element that fills it exactly (a DER file, never PEM text: its first
+ * byte would have to be a tag and its length the rest of the text). */
+static int is_one_der_element(const uint8_t *in, size_t in_len) {
+  mldsa_der r = {in, in_len}, body;
+  uint8_t tag;
+  return mldsa_der_get_any(&r, &tag, &body) == 0 && r.len == 0;
+}
+
+int mldsa_pem_detect(const uint8_t *in, size_t in_len) {
+  if (is_one_der_element(in, in_len)) return 0;
+  size_t n = sizeof begin_prefix - 1;
+  for (size_t i = 0; i + n <= in_len; ++i)
+    if (MLDSA_CT_PUBLIC(in[i] == '-') && starts_with(in, in_len, i, begin_prefix, n)) return 1;
   return 0;
 }
