@@ -4,7 +4,7 @@
  *
  * Secret hygiene: every buffer that may hold key material (a key file's bytes, a decoded
  * key, an encoded key being written, a seed) comes from cli_secret_alloc and goes back
- * through cli_secret_free, which wipes it with mldsa_zeroize (never elided) before free.
+ * through cli_secret_free, which wipes it with mldsa_wipe (never elided) before free.
  * Such buffers are allocated once at their final size (no realloc, which would free an
  * unwiped copy) and are read and written with read(2)/write(2) (no stdio buffer holds a
  * copy). Secrets on the stack are wiped before the function returns. */
@@ -15,7 +15,6 @@
 #include <stdint.h>
 
 #include "mldsa.h"
-#include "util.h" /* mldsa_zeroize: the library's wipe, which the compiler cannot elide */
 
 /* Exit status: the signature does not verify (1), anything else that went wrong (2). */
 #define CLI_OK 0

@@ -37,7 +37,7 @@ uint8_t *cli_secret_alloc(size_t cap) {
 
 void cli_secret_free(uint8_t *p, size_t cap) {
   if (p == NULL) return;
-  mldsa_zeroize(p, cap);
+  mldsa_wipe(p, cap);
   free(p);
 }
 

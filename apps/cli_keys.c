@@ -2,10 +2,12 @@
 /* Key files for the command-line tool: detection (PEM, DER, or raw by its exact length),
  * checking on load, error messages that say what was expected and what was found, and
  * writing keys in every format and form. */
+#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "pem.h" /* mldsa_pem_read and mldsa_pem_error say what in a PEM file is wrong */
 
 /* Key files are small: the largest (ML-DSA-87 "both" in PEM with CRLF) is under 7 KiB. */
 #define KEY_FILE_MAX 65536
@@ -30,39 +32,18 @@ static int check_want(const char *what, const char *path, mldsa_param want, mlds
 
 /* ---- saying why an encoding was refused ---- */
 
-static int b64_value(uint8_t c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
-/* The PEM label of in (up to the first "-----" after "-----BEGIN "), or "" */
+/* The label of the first PEM block in in (after "-----BEGIN ", up to "-----"), or "". */
 static void pem_label(const cli_buf *in, char *label, size_t cap) {
-  const char *start = (const char *)in->p + 11;
-  size_t rest = in->len - 11, n = 0;
-  while (n < rest && n + 1 < cap && start[n] != '-' && start[n] != '\n') ++n;
-  memcpy(label, start, n);
-  label[n] = 0;
-}
-
-/* Base64 of the PEM body, decoded leniently (for the diagnosis only) into a buffer that
- * the caller wipes. */
-static size_t pem_body(const cli_buf *in, uint8_t *der, size_t cap) {
-  const uint8_t *p = in->p, *end = in->p + in->len;
-  while (p < end && *p != '\n') ++p; /* past the BEGIN line */
-  uint32_t acc = 0;
-  size_t bits = 0, n = 0;
-  for (; p < end && *p != '-' && n < cap; ++p) {
-    int v = b64_value(*p);
-    if (v < 0) continue;
-    acc = acc << 6 | (uint32_t)v;
-    if ((bits += 6) >= 8) der[n++] = (uint8_t)(acc >> (bits -= 8));
+  static const char begin[] = "-----BEGIN ";
+  const char *at = memmem(in->p, in->len, begin, sizeof begin - 1);
+  size_t n = 0;
+  if (at != NULL) {
+    const char *start = at + sizeof begin - 1;
+    size_t rest = in->len - (size_t)(start - (const char *)in->p);
+    while (n < rest && n + 1 < cap && start[n] != '-' && start[n] != '\n') ++n;
+    memcpy(label, start, n);
   }
-  acc = 0;
-  return n;
+  label[n] = 0;
 }
 
 /* Reads a DER header at *pos (within n); the contents length, or -1. */
@@ -129,14 +110,19 @@ static int explain(const char *what, const char *path, const cli_buf *in, int se
   uint8_t *der = NULL;
   size_t n = in->len;
   const uint8_t *d = in->p;
-  int pem = in->len >= 11 && memcmp(in->p, "-----BEGIN ", 11) == 0;
+  int pem = mldsa_pem_detect(in->p, in->len);
   if (pem) {
-    pem_label(in, label, sizeof label);
-    if (strcmp(label, want) != 0)
-      return cli_error("%s %s: PEM label \"%s\", expected \"%s\"", what, path, label, want);
     der = cli_secret_alloc(in->len);
     if (der == NULL) return CLI_ERROR;
-    n = pem_body(in, der, in->len);
+    int prc = mldsa_pem_read(in->p, in->len, want, der, in->len, &n);
+    if (prc != MLDSA_PEM_OK) {
+      cli_secret_free(der, in->len);
+      pem_label(in, label, sizeof label);
+      if (prc == MLDSA_PEM_NO_BEGIN)
+        return cli_error("%s %s: PEM without a \"%s\" block (its first block is \"%s\")", what,
+                         path, want, label);
+      return cli_error("%s %s: PEM \"%s\" block: %s", what, path, want, mldsa_pem_error(prc));
+    }
     d = der;
   } else if (in->len == 0 || in->p[0] != 0x30) {
     return cli_error("%s %s: %zu bytes, neither PEM, DER nor a raw key (raw keys are %s bytes)",
@@ -250,7 +236,7 @@ int cli_load_secret_key(const char *path, const char *what, mldsa_param want, cl
 
 void cli_secret_key_free(cli_secret_key *k) {
   cli_secret_free(k->sk, SK_MAX);
-  mldsa_zeroize(k, sizeof *k);
+  mldsa_wipe(k, sizeof *k);
 }
 
 int cli_load_public_key(const char *path, const char *what, mldsa_param want, mldsa_param *p,
@@ -265,6 +251,10 @@ int cli_load_public_key(const char *path, const char *what, mldsa_param want, ml
     memcpy(pk, in.p, in.len);
   } else {
     int rc = mldsa_public_key_decode(p, pk, PK_MAX, pk_len, in.p, in.len);
+    /* a certificate will do: its subject's ML-DSA public key (not validated here) */
+    if (rc == MLDSA_ERR_ENCODING &&
+        mldsa_certificate_public_key(p, pk, PK_MAX, pk_len, in.p, in.len) == MLDSA_OK)
+      rc = MLDSA_OK;
     if (rc == MLDSA_ERR_ENCODING) {
       /* a private key will do: its public key is derived */
       cli_secret_key k;

@@ -28,9 +28,9 @@ static int message_mu(mldsa_mu_state *st, const char *path, const char *what,
   int ret = why ? cli_read_chunks_quiet(path, absorb, st, why)
                 : cli_read_chunks(path, what, absorb, st);
   int rc = mldsa_mu_final(st, mu);
-  mldsa_zeroize(st, sizeof *st);
+  mldsa_wipe(st, sizeof *st);
   if (ret == CLI_OK && rc != MLDSA_OK) ret = cli_error("mu: %s", mldsa_strerror(rc));
-  if (ret != CLI_OK) mldsa_zeroize(mu, 64);
+  if (ret != CLI_OK) mldsa_wipe(mu, 64);
   return ret;
 }
 
@@ -40,12 +40,12 @@ int cli_sign_file(const cli_secret_key *k, const char *msg_path, const uint8_t *
   uint8_t mu[64];
   int rc = mldsa_mu_init_secret(&st, k->p, k->sk, k->sk_len, ctx, ctx_len);
   if (rc != MLDSA_OK) {
-    mldsa_zeroize(&st, sizeof st);
+    mldsa_wipe(&st, sizeof st);
     return cli_error("sign: %s", mldsa_strerror(rc));
   }
   if (message_mu(&st, msg_path, "--in", NULL, mu) != CLI_OK) return CLI_ERROR;
   rc = mldsa_sign_mu(k->p, sig, sig_len, mu, rnd, k->sk, k->sk_len);
-  mldsa_zeroize(mu, sizeof mu);
+  mldsa_wipe(mu, sizeof mu);
   if (rc != MLDSA_OK) return cli_error("sign: %s", mldsa_strerror(rc));
   return CLI_OK;
 }
@@ -56,12 +56,12 @@ int cli_verify_file(mldsa_param p, const uint8_t *pk, size_t pk_len, const char 
   uint8_t mu[64];
   int rc = mldsa_mu_init(&st, p, pk, pk_len, ctx, ctx_len);
   if (rc != MLDSA_OK) {
-    mldsa_zeroize(&st, sizeof st);
+    mldsa_wipe(&st, sizeof st);
     return cli_error("verify: %s", mldsa_strerror(rc));
   }
   if (message_mu(&st, msg_path, "--in", NULL, mu) != CLI_OK) return CLI_ERROR;
   rc = mldsa_verify_mu(p, sig, sig_len, mu, pk, pk_len);
-  mldsa_zeroize(mu, sizeof mu);
+  mldsa_wipe(mu, sizeof mu);
   if (rc == MLDSA_ERR_VERIFY) return CLI_BAD_SIGNATURE;
   if (rc != MLDSA_OK) return cli_error("verify: %s", mldsa_strerror(rc));
   return CLI_OK;
@@ -77,7 +77,7 @@ int cli_verify_file_prepared(const mldsa_prepared_public_key *pp, mldsa_param p,
   /* tr = H(pk) again for every pair: the documented way to start a state. */
   int rc = mldsa_mu_init(&st, p, pk, pk_len, ctx, ctx_len);
   if (rc != MLDSA_OK) {
-    mldsa_zeroize(&st, sizeof st);
+    mldsa_wipe(&st, sizeof st);
     snprintf(why, CLI_WHY_BYTES, "mu: %s", mldsa_strerror(rc));
     return CLI_ERROR;
   }
@@ -86,7 +86,7 @@ int cli_verify_file_prepared(const mldsa_prepared_public_key *pp, mldsa_param p,
     return CLI_ERROR;
   }
   rc = mldsa_verify_mu_prepared(pp, sig, sig_len, mu);
-  mldsa_zeroize(mu, sizeof mu);
+  mldsa_wipe(mu, sizeof mu);
   if (rc == MLDSA_ERR_VERIFY) return CLI_BAD_SIGNATURE;
   if (rc != MLDSA_OK) {
     snprintf(why, CLI_WHY_BYTES, "%s", mldsa_strerror(rc));

@@ -196,7 +196,7 @@ static int cmd_keygen(const options *o) {
   }
   cli_buf_free(&sk_file);
   cli_secret_free(k.sk, 4896);
-  mldsa_zeroize(&k, sizeof k);
+  mldsa_wipe(&k, sizeof k);
   return ret;
 }
 

@@ -4,7 +4,6 @@
  * the public key as PEM, read both back (the parameter set comes from the file), and sign
  * and verify with what was read. The seed is the secret: wipe it when done.
  *   cc keys_roundtrip.c $(pkg-config --cflags --libs mldsa) -o keys_roundtrip */
-#define _DEFAULT_SOURCE /* explicit_bzero */
 #include <mldsa.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,11 +83,11 @@ static int roundtrip(void) {
 int main(void) {
   int status = roundtrip();
   /* Secrets, on every path: the seeds, both expanded keys and the private key file.
-     explicit_bzero, unlike memset, is never removed by the compiler as a dead store. */
-  explicit_bzero(seed, sizeof seed);
-  explicit_bzero(seed2, sizeof seed2);
-  explicit_bzero(sk, sizeof sk);
-  explicit_bzero(sk2, sizeof sk2);
-  explicit_bzero(priv_pem, sizeof priv_pem);
+     mldsa_wipe, unlike memset, is never removed by the compiler as a dead store. */
+  mldsa_wipe(seed, sizeof seed);
+  mldsa_wipe(seed2, sizeof seed2);
+  mldsa_wipe(sk, sizeof sk);
+  mldsa_wipe(sk2, sizeof sk2);
+  mldsa_wipe(priv_pem, sizeof priv_pem);
   return status;
 }

@@ -99,7 +99,7 @@ expect 2 "short seed" "31 bytes, expected 32 raw bytes or 64 hex digits" -- bash
 expect 0 "raw expanded key detected" -- "$cli" sign --key k87.raw --in msg --out s87
 expect 2 "--param mismatch" "ML-DSA-87 key, but --param 44" -- "$cli" sign --key k87.raw --param 44 --in msg --out x
 expect 2 "raw seed needs --param" "a raw seed; say which set" -- bash -c "'$cli' keygen --form seed --format raw | '$cli' sign --key - --in /dev/null --out x"
-expect 2 "public key as a private key" 'PEM label "PUBLIC KEY", expected "PRIVATE KEY"' -- "$cli" sign --key p.pem --in msg --out x
+expect 2 "public key as a private key" 'PEM without a "PRIVATE KEY" block \(its first block is "PUBLIC KEY"\)' -- "$cli" sign --key p.pem --in msg --out x
 expect 2 "not a key" "7 bytes, neither PEM, DER nor a raw key" -- bash -c "printf 'garbage' >g; '$cli' sign --key g --in msg --out x"
 expect 2 "raw both" "--format raw holds one form" -- "$cli" keygen --form both --format raw --out x
 # a corrupted tr (byte 64 of the expanded key) is refused before signing

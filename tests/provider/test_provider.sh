@@ -242,6 +242,15 @@ ours x509 -in leaf.crt -noout -text | grep -q 'Signature Algorithm: ML-DSA-87' |
   fail "the leaf's signature algorithm is not ML-DSA-87"
 ok "the leaf names ML-DSA-87 as its signature algorithm"
 refused "verify a chain against the wrong CA" ours verify -CAfile leaf.crt leaf.crt
+"$cli" verify --pub leaf.crt --in msg --sig sig65 >/dev/null ||
+  fail "mldsa verify --pub leaf.crt refuses a signature of the leaf's key"
+ok "mldsa verify takes the public key of a certificate (PEM)"
+ours x509 -in leaf.crt -outform DER -out leaf.der
+"$cli" verify --pub leaf.der --in msg --sig sig65 >/dev/null ||
+  fail "mldsa verify --pub leaf.der refuses a signature of the leaf's key"
+ok "mldsa verify takes the public key of a certificate (DER)"
+refused "mldsa verify with the CA's certificate for the leaf's signature" \
+  "$cli" verify --pub ca.crt --in msg --sig sig65
 if [ $native = 1 ]; then
   dflt verify -CAfile ca.crt leaf.crt >/dev/null || fail "the default provider refuses this provider's chain"
   ok "the default provider verifies the chain this provider signed"
