@@ -439,6 +439,23 @@ MLDSA_WARN_UNUSED_RESULT
 int mldsa_private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_cap, size_t *sk_len,
                              uint8_t *seed, int *has_seed, const uint8_t *in, size_t in_len);
 
+/* ---- self-tests ------------------------------------------------------------------- */
+
+#define MLDSA_ERR_SELFTEST (-10) /* a self-test failed: the library refuses to work */
+
+/* Known-answer tests (ACVP vectors; SHA3-256 of the expected keys and signatures) of
+ * keygen from a seed, deterministic signing and verification, and a verification that
+ * must fail (one signature bit flipped), for every parameter set of this build on the ISA
+ * in use. Returns MLDSA_OK or MLDSA_ERR_SELFTEST. Concurrent calls run one after another.
+ * Built with the CMake option MLDSA_SELFTEST=ON, the first call of any function that
+ * returns an int runs these tests once per process, every key generation (and every key
+ * derived from a seed) runs a pairwise consistency test (a signature made with the new
+ * key and verified with it), and a failure of either is sticky: from then on every such
+ * call (mldsa_selftest too) returns MLDSA_ERR_SELFTEST, with every output buffer that is
+ * not NULL zeroed over its stated length or capacity. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_selftest(void);
+
 /* ---- introspection ---------------------------------------------------------------- */
 
 /* The arithmetic the calls above use: "scalar", "sse2", "avx2" or "avx512". Never NULL. */

@@ -110,7 +110,8 @@
   X(int, mldsa_private_key_decode,                                                                \
     (mldsa_param * p, uint8_t *sk, size_t sk_cap, size_t *sk_len, uint8_t *seed, int *has_seed,   \
      const uint8_t *in, size_t in_len),                                                           \
-    (p, sk, sk_cap, sk_len, seed, has_seed, in, in_len))
+    (p, sk, sk_cap, sk_len, seed, has_seed, in, in_len))                                          \
+  X(int, mldsa_selftest, (void), ())
 
 /* The same for the functions that return nothing: X(name, (parameters), (arguments)). */
 #define MLDSA_GUARDED_VOID_API(X) \
