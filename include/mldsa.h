@@ -447,12 +447,14 @@ int mldsa_private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_cap, size_t 
  * keygen from a seed, deterministic signing and verification, and a verification that
  * must fail (one signature bit flipped), for every parameter set of this build on the ISA
  * in use. Returns MLDSA_OK or MLDSA_ERR_SELFTEST. Concurrent calls run one after another.
- * Built with the CMake option MLDSA_SELFTEST=ON, the first call of any function that
- * returns an int runs these tests once per process, every key generation (and every key
- * derived from a seed) runs a pairwise consistency test (a signature made with the new
- * key and verified with it), and a failure of either is sticky: from then on every such
- * call (mldsa_selftest too) returns MLDSA_ERR_SELFTEST, with every output buffer that is
- * not NULL zeroed over its stated length or capacity. */
+ *
+ * Built with the CMake option MLDSA_SELFTEST=ON: the first call of any function that
+ * returns an int runs these tests once per process; mldsa_keygen and
+ * mldsa_keygen_from_seed run a pairwise consistency test (a signature made with the new
+ * key and verified with it; the key decoders import keys and run none); and a failure of
+ * either is sticky: from then on every such call, mldsa_selftest included, returns
+ * MLDSA_ERR_SELFTEST with every output buffer that is not NULL zeroed over its stated
+ * length or capacity. */
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_selftest(void);
 

@@ -27,6 +27,12 @@ int mldsa_selftest_pairwise(const mldsa_backend *b, const uint8_t *pk, const uin
 #define MLDSA_SELFTEST_REFUSED() 0
 #endif
 
+/* Keygen from a seed (api.c) with mldsa_keygen_from_seed's argument checks and codes but
+ * without the pairwise test: the derivation of a key imported as its seed (keyformat.c),
+ * which is no new key pair, and whose callers' frames leave no room for a signature. */
+int mldsa_keygen_derive(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk, size_t sk_len,
+                        const uint8_t seed[32]);
+
 /* Zeroes an output of a call refused with MLDSA_ERR_SELFTEST: n bytes at p unless p is
  * NULL (every length the caller states is taken as its buffer's size). */
 static inline void mldsa_selftest_zero(void *p, size_t n) {
