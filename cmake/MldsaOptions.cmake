@@ -116,3 +116,11 @@ option(MLDSA_SIGN_CHECK "Verify every signature before returning it" OFF)
 if(MLDSA_SIGN_CHECK)
   add_compile_definitions(MLDSA_SIGN_CHECK) # the library, and the tests' expectations
 endif()
+
+# FIPS 140-3 style self-tests (src/selftest.c). mldsa_selftest() is always there; with
+# this option the first call of the library runs it once per process, every keygen runs a
+# pairwise consistency test, and a failure is sticky (MLDSA_ERR_SELFTEST from then on).
+option(MLDSA_SELFTEST "Power-on known-answer tests, keygen pairwise tests, sticky failure" OFF)
+if(MLDSA_SELFTEST)
+  list(APPEND MLDSA_BUILD_DEFINITIONS MLDSA_SELFTEST) # the library, and the tests' expectations
+endif()

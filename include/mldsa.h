@@ -470,6 +470,25 @@ int mldsa_certificate_public_key(mldsa_param *p, uint8_t *pk, size_t pk_cap, siz
  * is 0 (a NULL p is ignored). */
 void mldsa_wipe(void *p, size_t n);
 
+/* ---- self-tests ------------------------------------------------------------------- */
+
+#define MLDSA_ERR_SELFTEST (-10) /* a self-test failed: the library refuses to work */
+
+/* Known-answer tests (ACVP vectors; SHA3-256 of the expected keys and signatures) of
+ * keygen from a seed, deterministic signing and verification, and a verification that
+ * must fail (one signature bit flipped), for every parameter set of this build on the ISA
+ * in use. Returns MLDSA_OK or MLDSA_ERR_SELFTEST. Concurrent calls run one after another.
+ *
+ * Built with the CMake option MLDSA_SELFTEST=ON: the first call of any function that
+ * returns an int runs these tests once per process; mldsa_keygen and
+ * mldsa_keygen_from_seed run a pairwise consistency test (a signature made with the new
+ * key and verified with it; the key decoders import keys and run none); and a failure of
+ * either is sticky: from then on every such call, mldsa_selftest included, returns
+ * MLDSA_ERR_SELFTEST with every output buffer that is not NULL zeroed over its stated
+ * length or capacity. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_selftest(void);
+
 /* ---- introspection ---------------------------------------------------------------- */
 
 /* The arithmetic the calls above use: "scalar", "sse2", "avx2" or "avx512". Never NULL. */

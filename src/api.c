@@ -26,6 +26,7 @@
 #include "backend.h"
 #include "fips202.h"
 #include "mldsa.h"
+#include "selftest.h"
 #include "util.h"
 
 #define TR_BYTES 64
@@ -36,6 +37,12 @@
 
 /* A pointer may be NULL only when its length is 0. */
 #define MISSING(ptr, len) ((ptr) == NULL && (len) != 0)
+
+/* Self-tests (selftest.h): in an MLDSA_SELFTEST build, a call made after a self-test
+ * failed (or whose power-on tests fail) zeroes its outputs and returns
+ * MLDSA_ERR_SELFTEST before anything else; otherwise REFUSED() is 0. */
+#define REFUSED() MLDSA_SELFTEST_REFUSED()
+#define ZERO(ptr, len) mldsa_selftest_zero((ptr), (len))
 
 /* A leaf that returns a constant: exported as it is (no MXCSR protection needed). */
 MLDSA_API const char *mldsa_version(void) { return MLDSA_VERSION_STRING; }
@@ -78,6 +85,8 @@ const char *mldsa_strerror_impl(int code) {
       return "unknown pre-hash algorithm";
     case MLDSA_ERR_ENCODING:
       return "malformed or unsupported DER/PEM, or a wrong OID";
+    case MLDSA_ERR_SELFTEST:
+      return "a self-test failed: the library refuses to work";
     default:
       return "unknown error code";
   }
@@ -159,8 +168,15 @@ static void hash_oid(uint8_t oid[11], const hash_info *info) {
 
 /* ---- keygen ---- */
 
-int mldsa_keygen_from_seed_impl(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk,
-                                     size_t sk_len, const uint8_t seed[32]) {
+/* Keygen from a seed with the argument checks and without the pairwise test: also the
+ * derivation of a key imported as its seed (keyformat.c), which makes no new key pair. */
+int mldsa_keygen_derive(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk, size_t sk_len,
+                        const uint8_t seed[32]) {
+  if (REFUSED()) {
+    ZERO(pk, pk_len);
+    ZERO(sk, sk_len);
+    return MLDSA_ERR_SELFTEST;
+  }
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
   if (b == NULL)
@@ -174,7 +190,26 @@ int mldsa_keygen_from_seed_impl(mldsa_param p, uint8_t *pk, size_t pk_len, uint8
   return MLDSA_OK;
 }
 
+int mldsa_keygen_from_seed_impl(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk,
+                                     size_t sk_len, const uint8_t seed[32]) {
+  int ret = mldsa_keygen_derive(p, pk, pk_len, sk, sk_len, seed);
+#ifdef MLDSA_SELFTEST
+  /* a new key pair: the pairwise test (which leaves the library refusing when it fails) */
+  if (ret == MLDSA_OK && mldsa_selftest_pairwise(mldsa_backend_for(p), pk, sk) != MLDSA_OK) {
+    mldsa_zeroize(sk, sk_len);
+    memset(pk, 0, pk_len);
+    ret = MLDSA_ERR_SELFTEST;
+  }
+#endif
+  return ret;
+}
+
 int mldsa_keygen_impl(mldsa_param p, uint8_t *pk, size_t pk_len, uint8_t *sk, size_t sk_len) {
+  if (REFUSED()) {
+    ZERO(pk, pk_len);
+    ZERO(sk, sk_len);
+    return MLDSA_ERR_SELFTEST;
+  }
   uint8_t seed[SEED_BYTES];
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
@@ -318,6 +353,10 @@ static int sign_mprime(const mldsa_backend *b, uint8_t *sig, const mprime *m, co
 int mldsa_sign_impl(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t *msg,
                          size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *rnd,
                          const uint8_t *sk, size_t sk_len) {
+  if (REFUSED()) {
+    ZERO(sig, sig_len);
+    return MLDSA_ERR_SELFTEST;
+  }
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret =
       check_sign_args(b, sig, sig_len, sk, sk_len, MISSING(msg, msg_len) || MISSING(ctx, ctx_len));
@@ -335,6 +374,10 @@ int mldsa_sign_prehash_impl(mldsa_param p, uint8_t *sig, size_t sig_len, const u
                                  size_t digest_len, mldsa_hash h, const uint8_t *ctx,
                                  size_t ctx_len, const uint8_t *rnd, const uint8_t *sk,
                                  size_t sk_len) {
+  if (REFUSED()) {
+    ZERO(sig, sig_len);
+    return MLDSA_ERR_SELFTEST;
+  }
   const mldsa_backend *b = mldsa_backend_for(p);
   const hash_info *info = hash_lookup(h);
   int ret = check_sign_args(b, sig, sig_len, sk, sk_len, digest == NULL || MISSING(ctx, ctx_len));
@@ -355,6 +398,10 @@ int mldsa_sign_prehash_impl(mldsa_param p, uint8_t *sig, size_t sig_len, const u
 int mldsa_sign_internal_impl(mldsa_param p, uint8_t *sig, size_t sig_len,
                                   const uint8_t *mprime_bytes, size_t mprime_len,
                                   const uint8_t rnd[32], const uint8_t *sk, size_t sk_len) {
+  if (REFUSED()) {
+    ZERO(sig, sig_len);
+    return MLDSA_ERR_SELFTEST;
+  }
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = check_sign_args(b, sig, sig_len, sk, sk_len, MISSING(mprime_bytes, mprime_len));
   if (ret == MLDSA_OK) {
@@ -367,6 +414,10 @@ int mldsa_sign_internal_impl(mldsa_param p, uint8_t *sig, size_t sig_len,
 
 int mldsa_sign_mu_impl(mldsa_param p, uint8_t *sig, size_t sig_len, const uint8_t mu[64],
                             const uint8_t *rnd, const uint8_t *sk, size_t sk_len) {
+  if (REFUSED()) {
+    ZERO(sig, sig_len);
+    return MLDSA_ERR_SELFTEST;
+  }
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = check_sign_args(b, sig, sig_len, sk, sk_len, mu == NULL);
   if (ret == MLDSA_OK) ret = sign_mu(b, sig, mu, rnd, sk);
@@ -396,6 +447,7 @@ static int verify_mprime(const mldsa_backend *b, const uint8_t *sig, const mprim
 int mldsa_verify_impl(mldsa_param p, const uint8_t *sig, size_t sig_len, const uint8_t *msg,
                            size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *pk,
                            size_t pk_len) {
+  if (REFUSED()) return MLDSA_ERR_SELFTEST;
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = check_verify_args(b, sig, sig_len, pk, pk_len,
                               MISSING(msg, msg_len) || MISSING(ctx, ctx_len));
@@ -410,6 +462,7 @@ int mldsa_verify_prehash_impl(mldsa_param p, const uint8_t *sig, size_t sig_len,
                                    const uint8_t *digest, size_t digest_len, mldsa_hash h,
                                    const uint8_t *ctx, size_t ctx_len, const uint8_t *pk,
                                    size_t pk_len) {
+  if (REFUSED()) return MLDSA_ERR_SELFTEST;
   const mldsa_backend *b = mldsa_backend_for(p);
   const hash_info *info = hash_lookup(h);
   int ret = check_verify_args(b, sig, sig_len, pk, pk_len, digest == NULL || MISSING(ctx, ctx_len));
@@ -427,6 +480,7 @@ int mldsa_verify_prehash_impl(mldsa_param p, const uint8_t *sig, size_t sig_len,
 int mldsa_verify_internal_impl(mldsa_param p, const uint8_t *sig, size_t sig_len,
                                     const uint8_t *mprime_bytes, size_t mprime_len,
                                     const uint8_t *pk, size_t pk_len) {
+  if (REFUSED()) return MLDSA_ERR_SELFTEST;
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = check_verify_args(b, sig, sig_len, pk, pk_len, MISSING(mprime_bytes, mprime_len));
   if (ret != MLDSA_OK) return ret;
@@ -436,6 +490,7 @@ int mldsa_verify_internal_impl(mldsa_param p, const uint8_t *sig, size_t sig_len
 
 int mldsa_verify_mu_impl(mldsa_param p, const uint8_t *sig, size_t sig_len,
                               const uint8_t mu[64], const uint8_t *pk, size_t pk_len) {
+  if (REFUSED()) return MLDSA_ERR_SELFTEST;
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = check_verify_args(b, sig, sig_len, pk, pk_len, mu == NULL);
   if (ret != MLDSA_OK) return ret;
@@ -445,6 +500,10 @@ int mldsa_verify_mu_impl(mldsa_param p, const uint8_t *sig, size_t sig_len,
 int mldsa_compute_mu_impl(mldsa_param p, uint8_t mu[64], const uint8_t *pk, size_t pk_len,
                                const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
                                size_t ctx_len) {
+  if (REFUSED()) {
+    ZERO(mu, MU_BYTES);
+    return MLDSA_ERR_SELFTEST;
+  }
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
   if (b == NULL)
@@ -471,6 +530,10 @@ int mldsa_compute_mu_impl(mldsa_param p, uint8_t mu[64], const uint8_t *pk, size
 
 int mldsa_public_key_from_secret_impl(mldsa_param p, uint8_t *pk, size_t pk_len,
                                            const uint8_t *sk, size_t sk_len) {
+  if (REFUSED()) {
+    ZERO(pk, pk_len);
+    return MLDSA_ERR_SELFTEST;
+  }
   const mldsa_backend *b = mldsa_backend_for(p);
   int ret = MLDSA_OK;
   if (b == NULL)
@@ -543,15 +606,27 @@ static mu_impl *mu_live(mldsa_mu_state *st) {
 
 int mldsa_mu_init_impl(mldsa_mu_state *st, mldsa_param p, const uint8_t *pk, size_t pk_len,
                             const uint8_t *ctx, size_t ctx_len) {
+  if (REFUSED()) {
+    ZERO(st, sizeof *st);
+    return MLDSA_ERR_SELFTEST;
+  }
   return mu_start(st, p, pk, pk_len, 0, ctx, ctx_len);
 }
 
 int mldsa_mu_init_secret_impl(mldsa_mu_state *st, mldsa_param p, const uint8_t *sk,
                                    size_t sk_len, const uint8_t *ctx, size_t ctx_len) {
+  if (REFUSED()) {
+    ZERO(st, sizeof *st);
+    return MLDSA_ERR_SELFTEST;
+  }
   return mu_start(st, p, sk, sk_len, 1, ctx, ctx_len);
 }
 
 int mldsa_mu_update_impl(mldsa_mu_state *st, const uint8_t *m, size_t m_len) {
+  if (REFUSED()) {
+    ZERO(st, sizeof *st);
+    return MLDSA_ERR_SELFTEST;
+  }
   if (st == NULL) return MLDSA_ERR_NULL;
   mu_impl *live = mu_live(st);
   if (live == NULL) return MLDSA_ERR_PARAM;
@@ -561,6 +636,11 @@ int mldsa_mu_update_impl(mldsa_mu_state *st, const uint8_t *m, size_t m_len) {
 }
 
 int mldsa_mu_final_impl(mldsa_mu_state *st, uint8_t mu[64]) {
+  if (REFUSED()) {
+    ZERO(st, sizeof *st);
+    ZERO(mu, MU_BYTES);
+    return MLDSA_ERR_SELFTEST;
+  }
   if (st == NULL) return MLDSA_ERR_NULL;
   mu_impl *live = mu_live(st);
   if (live == NULL) return MLDSA_ERR_PARAM;
@@ -599,6 +679,10 @@ static const mldsa_backend *prepared_backend(const mldsa_prepared_header *h, uin
 
 int mldsa_public_key_prepare_impl(mldsa_prepared_public_key *pp, mldsa_param p,
                                        const uint8_t *pk, size_t pk_len) {
+  if (REFUSED()) {
+    ZERO(pp, sizeof *pp);
+    return MLDSA_ERR_SELFTEST;
+  }
   const mldsa_backend *b = mldsa_backend_for(p);
   if (b == NULL) return MLDSA_ERR_PARAM;
   if (pp == NULL || pk == NULL || MISALIGNED(pp)) return MLDSA_ERR_NULL;
@@ -622,6 +706,7 @@ static int check_prepared_verify(const mldsa_backend **bp, const mldsa_prepared_
 int mldsa_verify_prepared_impl(const mldsa_prepared_public_key *pp, const uint8_t *sig,
                                     size_t sig_len, const uint8_t *msg, size_t msg_len,
                                     const uint8_t *ctx, size_t ctx_len) {
+  if (REFUSED()) return MLDSA_ERR_SELFTEST;
   const mldsa_backend *b = NULL;
   int ret =
       check_prepared_verify(&b, pp, sig, sig_len, MISSING(msg, msg_len) || MISSING(ctx, ctx_len));
@@ -636,6 +721,7 @@ int mldsa_verify_prepared_impl(const mldsa_prepared_public_key *pp, const uint8_
 
 int mldsa_verify_mu_prepared_impl(const mldsa_prepared_public_key *pp, const uint8_t *sig,
                                        size_t sig_len, const uint8_t mu[64]) {
+  if (REFUSED()) return MLDSA_ERR_SELFTEST;
   const mldsa_backend *b = NULL;
   int ret = check_prepared_verify(&b, pp, sig, sig_len, mu == NULL);
   if (ret != MLDSA_OK) return ret;
@@ -644,6 +730,10 @@ int mldsa_verify_mu_prepared_impl(const mldsa_prepared_public_key *pp, const uin
 
 int mldsa_secret_key_prepare_impl(mldsa_prepared_secret_key *ps, mldsa_param p,
                                        const uint8_t *sk, size_t sk_len) {
+  if (REFUSED()) {
+    ZERO(ps, sizeof *ps);
+    return MLDSA_ERR_SELFTEST;
+  }
   const mldsa_backend *b = mldsa_backend_for(p);
   if (b == NULL) return MLDSA_ERR_PARAM;
   if (ps == NULL || sk == NULL || MISALIGNED(ps)) return MLDSA_ERR_NULL;
@@ -671,6 +761,10 @@ static int check_prepared_sign(const mldsa_backend **bp, const mldsa_prepared_se
 int mldsa_sign_prepared_impl(const mldsa_prepared_secret_key *ps, uint8_t *sig, size_t sig_len,
                                   const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
                                   size_t ctx_len, const uint8_t *rnd) {
+  if (REFUSED()) {
+    ZERO(sig, sig_len);
+    return MLDSA_ERR_SELFTEST;
+  }
   const mldsa_backend *b = NULL;
   int ret =
       check_prepared_sign(&b, ps, sig, sig_len, MISSING(msg, msg_len) || MISSING(ctx, ctx_len));
@@ -691,6 +785,10 @@ int mldsa_sign_prepared_impl(const mldsa_prepared_secret_key *ps, uint8_t *sig, 
 
 int mldsa_sign_mu_prepared_impl(const mldsa_prepared_secret_key *ps, uint8_t *sig,
                                      size_t sig_len, const uint8_t mu[64], const uint8_t *rnd) {
+  if (REFUSED()) {
+    ZERO(sig, sig_len);
+    return MLDSA_ERR_SELFTEST;
+  }
   const mldsa_backend *b = NULL;
   int ret = check_prepared_sign(&b, ps, sig, sig_len, mu == NULL);
   if (ret != MLDSA_OK) return ret;

@@ -114,7 +114,8 @@
   X(int, mldsa_certificate_public_key,                                                            \
     (mldsa_param * p, uint8_t *pk, size_t pk_cap, size_t *pk_len, const uint8_t *in,              \
      size_t in_len),                                                                              \
-    (p, pk, pk_cap, pk_len, in, in_len))
+    (p, pk, pk_cap, pk_len, in, in_len))                                                          \
+  X(int, mldsa_selftest, (void), ())
 
 /* The same for the functions that return nothing: X(name, (parameters), (arguments)). */
 #define MLDSA_GUARDED_VOID_API(X)                                     \

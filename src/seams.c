@@ -13,3 +13,4 @@ unsigned long mldsa_seam_sign_attempts;
 int mldsa_seam_reject_all;
 int mldsa_seam_fault_z;
 void (*mldsa_seam_kernel_probe)(void);
+int mldsa_seam_selftest_fault;

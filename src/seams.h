@@ -6,6 +6,19 @@
 #ifndef MLDSA_SEAMS_H
 #define MLDSA_SEAMS_H
 
+/* The steps of the self-tests (src/selftest.c) a test can make fail: the known-answer
+ * keygen (pk damaged), deterministic sign (signature damaged), verify of the good
+ * signature (signature damaged before it), verify that must fail (signature left
+ * intact), pairwise test of a new key (its signature damaged). */
+enum {
+  MLDSA_SEAM_SELFTEST_NONE = 0,
+  MLDSA_SEAM_SELFTEST_KEYGEN,
+  MLDSA_SEAM_SELFTEST_SIGN,
+  MLDSA_SEAM_SELFTEST_VERIFY,
+  MLDSA_SEAM_SELFTEST_VERIFY_BAD,
+  MLDSA_SEAM_SELFTEST_PAIRWISE
+};
+
 #ifdef MLDSA_TEST_SEAMS
 #include <stddef.h>
 #include <sys/types.h>
@@ -21,18 +34,22 @@ extern int mldsa_seam_reject_all;
 extern int mldsa_seam_fault_z;
 /* Called right before every kernel call of the C layer (KERNEL()) when set. */
 extern void (*mldsa_seam_kernel_probe)(void);
+/* The self-test step (MLDSA_SEAM_SELFTEST_*) made to fail while set. */
+extern int mldsa_seam_selftest_fault;
 
 #define MLDSA_SEAM_GETRANDOM mldsa_seam_getrandom
 #define MLDSA_SEAM_COUNT_ATTEMPT() (++mldsa_seam_sign_attempts)
 #define MLDSA_SEAM_REJECT(accepted) ((accepted) && !mldsa_seam_reject_all)
 #define MLDSA_SEAM_FAULT_Z(z) ((z) ^= mldsa_seam_fault_z ? 1 : 0)
 #define MLDSA_SEAM_PROBE() (mldsa_seam_kernel_probe ? mldsa_seam_kernel_probe() : (void)0)
+#define MLDSA_SEAM_SELFTEST(step) (mldsa_seam_selftest_fault == (step))
 #else
 #define MLDSA_SEAM_GETRANDOM getrandom
 #define MLDSA_SEAM_COUNT_ATTEMPT() ((void)0)
 #define MLDSA_SEAM_REJECT(accepted) (accepted)
 #define MLDSA_SEAM_FAULT_Z(z) ((void)0)
 #define MLDSA_SEAM_PROBE() ((void)0)
+#define MLDSA_SEAM_SELFTEST(step) 0
 #endif
 
 #endif

@@ -567,7 +567,7 @@ END_TEST
 START_TEST(test_strerror) {
   const int known[] = {MLDSA_OK,          MLDSA_ERR_VERIFY, MLDSA_ERR_PARAM,
                        MLDSA_ERR_LENGTH,  MLDSA_ERR_CONTEXT, MLDSA_ERR_NULL,
-                       MLDSA_ERR_RANDOM,  MLDSA_ERR_KEY,    MLDSA_ERR_HASH};
+                       MLDSA_ERR_RANDOM,  MLDSA_ERR_KEY,    MLDSA_ERR_HASH,   MLDSA_ERR_SELFTEST};
   const int unknown[] = {1, -9, 2, 100, -100, INT_MAX, INT_MIN};
   const size_t nk = sizeof known / sizeof known[0];
   for (size_t i = 0; i < nk; ++i) {

@@ -2,7 +2,8 @@
 /* What a build compiled in (CMake options MLDSA_PARAMS and MLDSA_ISAS) is what the API
  * offers: a compiled set has the header's sizes and signs and verifies; a set left out
  * reports size 0 and MLDSA_ERR_PARAM from every call; the ISA in use is one of those
- * compiled; the library's version is the header's. Needs only the library.
+ * compiled; the library's version is the header's; mldsa_selftest passes (the sets
+ * compiled in). Needs only the library.
  *   test_build_config */
 #include <stdio.h>
 #include <string.h>
@@ -98,6 +99,9 @@ int main(void) {
         "version: library %s, header %s, parts %s\n", mldsa_version(), MLDSA_VERSION_STRING,
         want);
   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; ++i) check_set(&sets[i]);
+  /* the known-answer tests of the sets compiled in */
+  int st = mldsa_selftest();
+  CHECK(st == MLDSA_OK, "mldsa_selftest: %d\n", st);
 
 #define ISA_NAME(isa) #isa,
   static const char *const compiled[] = {MLDSA_FOR_EACH_ISA(ISA_NAME)};

@@ -5,7 +5,9 @@
  * variants), key import (mldsa_public_key_from_secret), the streaming mu (init from pk
  * and from sk, update, final), the prepared keys (prepare, sign, sign from mu, verify,
  * verify from mu, unprepare), and key files (RFC 9881 PEM: private key in the form "both",
- * encoded and decoded; public key encoded and decoded). Each call runs on its own thread, and its result is compared with
+ * encoded and decoded; public key encoded and decoded), the self-tests (mldsa_selftest,
+ * also as the first call of the process: the power-on run of an MLDSA_SELFTEST build).
+ * Each call runs on its own thread, and its result is compared with
  * the same call made on the main thread (whose stack is the process's, 8 MiB): the same
  * bytes and return codes. An operation that needs more stack dies with SIGSEGV on its
  * guard page; the name of the operation is printed before it starts.
@@ -57,6 +59,7 @@ enum op {
   UNPREPARE,
   PRIVATE_KEY_FILE,
   PUBLIC_KEY_FILE,
+  SELFTEST,
   NUM_OPS
 };
 static const char *const op_names[NUM_OPS] = {
@@ -66,7 +69,7 @@ static const char *const op_names[NUM_OPS] = {
     "public_key_from_secret", "mu_init/update/final", "mu_init_secret/update/final",
     "public_key_prepare", "verify_prepared", "verify_mu_prepared", "secret_key_prepare",
     "sign_prepared",    "sign_mu_prepared", "secret_key_unprepare",
-    "private_key_encode/decode (both, PEM)", "public_key_encode/decode (PEM)"};
+    "private_key_encode/decode (both, PEM)", "public_key_encode/decode (PEM)", "selftest"};
 
 /* Inputs shared by both runs, and one set of outputs per run. */
 static uint8_t seed[32], rnd[32], msg[1000], ctx[17], digest[64];
@@ -195,6 +198,9 @@ static void run(enum op op, mldsa_param p, result *r) {
         r->rc2 = mldsa_public_key_decode(&r->p, r->pk, sizeof r->pk, &r->len, r->file,
                                          r->file_len);
       break;
+    case SELFTEST:
+      r->rc = mldsa_selftest();
+      break;
     default: /* UNPREPARE, then prepare again for the next run */
       mldsa_secret_key_unprepare(&prepared_sk);
       r->rc = mldsa_secret_key_prepare(&prepared_sk, p, sk, skl);
@@ -237,6 +243,15 @@ int main(void) {
   mldsa_test_randbytes(msg, sizeof msg);
   mldsa_test_randbytes(ctx, sizeof ctx);
   mldsa_test_randbytes(digest, sizeof digest);
+  /* The first call of the process, on a small stack: in an MLDSA_SELFTEST build it runs
+   * the power-on self-tests there. */
+  printf("test_small_stack: first call (mldsa_selftest)           ");
+  fflush(stdout);
+  if (run_small(SELFTEST, MLDSA_44, &small) != 0 || small.rc != MLDSA_OK) {
+    printf(" FAIL: rc %d\n", small.rc);
+    return EXIT_FAILURE;
+  }
+  printf(" ok\n");
   for (int s = 0; s < 3; ++s) {
     mldsa_param p = sets[s];
     size_t pkl = mldsa_public_key_bytes(p), skl = mldsa_secret_key_bytes(p),
