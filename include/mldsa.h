@@ -5,7 +5,8 @@
  *
  * - Thread safety: every function may be called from any number of threads at once. The
  *   library's only global state is the choice of arithmetic (ISA), made once, thread-safely,
- *   on the first call that needs it.
+ *   on the first call that needs it (and, built with MLDSA_SELFTEST=ON, the self-tests'
+ *   result: see mldsa_selftest).
  * - Arguments are checked in this order, and the first failure gives the code: parameter
  *   set (MLDSA_ERR_PARAM), NULL pointers (MLDSA_ERR_NULL), lengths (MLDSA_ERR_LENGTH), then
  *   the function's own checks (context length, pre-hash algorithm, key contents). A pointer
