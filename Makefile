@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm prove bench install size deb peers bench-peers bench-kernels bench-chart clean
+.PHONY: all deps configure test run regen check-asm prove bench install size deb fresh peers bench-peers bench-kernels bench-chart clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -55,6 +55,12 @@ deb:
 	cmake --build build-deb -j $(JOBS)
 	cd build-deb && cpack -G DEB
 	@ls build-deb/*.deb
+
+# make test and ci/prove (FRESH_FLAGS=--all: the whole of .ci/run) on the committed tree
+# in a freshly bootstrapped Debian 12 root (ci/fresh; needs root).
+FRESH_FLAGS ?=
+fresh:
+	ci/fresh $(FRESH_FLAGS)
 
 # Side by side with peer implementations (bench/peers/, README "Performance"). `make peers
 # PQCRYSTALS=<dilithium snapshot> MLDSA_NATIVE=<mldsa-native snapshot>` builds them into
