@@ -15,8 +15,10 @@ all: configure
 deps:
 	@ci/install-deps
 
+# The tests are required here (BUILD_TESTING=ON): a missing dependency is an error.
 configure: deps
-	@cmake -S . -B $(BUILD) -DPython3_EXECUTABLE=$$(ci/python -c 'import sys; print(sys.executable)') $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) -DBUILD_TESTING=ON \
+	  -DPython3_EXECUTABLE=$$(ci/python -c 'import sys; print(sys.executable)') $(CMAKE_FLAGS) >/dev/null
 
 test: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -38,9 +40,14 @@ prove:
 bench: all
 	$(BUILD)/mldsa-bench
 
-# Header, libraries, CLI, man pages, pkg-config file and CMake package under PREFIX.
-install: all
-	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
+# Header, libraries, CLI, man pages, pkg-config file and CMake package under PREFIX, from
+# a build of its own without tests (no test dependency is needed or installed).
+INSTALL_BUILD ?= build-install
+install:
+	cmake -S . -B $(INSTALL_BUILD) -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+	  -DMLDSA_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(INSTALL_BUILD) -j $(JOBS)
+	DESTDIR=$(DESTDIR) cmake --install $(INSTALL_BUILD) --prefix $(PREFIX)
 
 # .text and .rodata of the library per ISA and per parameter set.
 size: all
@@ -99,4 +106,4 @@ bench-chart:
 	$(CHART_PYTHON) bench/peers/chart.py $(PEERS_JSON) bench/peers
 
 clean:
-	rm -rf $(BUILD) build-deb
+	rm -rf $(BUILD) $(INSTALL_BUILD) build-deb
