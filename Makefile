@@ -54,11 +54,15 @@ size: all
 	@ci/size $(BUILD)
 
 # Debian packages libmldsa0, libmldsa-dev and mldsa-tools in build-deb/ (library and CLI
-# only: no test dependencies).
+# only: no test dependencies; ci/lintian checks them).
+# Built with -g: the debug information goes to the -dbgsym packages (.ddeb), the packaged
+# objects are stripped.
 deb:
-	@ci/install-deps dpkg-dev
+	@ci/install-deps --only cmake gcc make dpkg-dev file binutils gzip
 	cmake -S . -B build-deb -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
-	  -DBUILD_TESTING=OFF >/dev/null
+	  -DBUILD_TESTING=OFF -DMLDSA_BUILD_BENCH=OFF -DMLDSA_DEBIAN=ON \
+	  -DCMAKE_C_FLAGS=-g -DCMAKE_ASM_FLAGS=-g "-DCMAKE_EXE_LINKER_FLAGS=-Wl,-z,relro -Wl,-z,now" \
+	  >/dev/null
 	cmake --build build-deb -j $(JOBS)
 	cd build-deb && cpack -G DEB
 	@ls build-deb/*.deb
