@@ -87,8 +87,13 @@ libmldsa signs and verifies with ML-DSA-44, -65 and -87 (FIPS 204), with
 SSE2, AVX2 and AVX-512 kernels chosen at run time and a portable fallback.")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libmldsa-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+if(MLDSA_DEBIAN)
+  set(_mldsa_deb_version ${MLDSA_DEB_REVISION_VERSION}) # with the Debian revision
+else()
+  set(_mldsa_deb_version ${PROJECT_VERSION})
+endif()
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-  "libmldsa${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION})")
+  "libmldsa${PROJECT_VERSION_MAJOR} (= ${_mldsa_deb_version})")
 set(CPACK_DEBIAN_DEV_DESCRIPTION
   "ML-DSA (FIPS 204) post-quantum signatures - development files
 libmldsa signs and verifies with ML-DSA-44, -65 and -87 (FIPS 204).
