@@ -60,7 +60,7 @@ size: all
 # the linked library is marked only where libc's crti.o/crtn.o are too, not on Debian 12)
 # and -z relro -z now for the CLI as for the library.
 deb:
-	@ci/install-deps --only cmake gcc make dpkg-dev file binutils gzip
+	@ci/install-deps --only cmake gcc libc6-dev make dpkg-dev file binutils gzip
 	cmake -S . -B build-deb -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
 	  -DBUILD_TESTING=OFF -DMLDSA_BUILD_BENCH=OFF -DMLDSA_DEBIAN=ON \
 	  "-DCMAKE_C_FLAGS=-g -fcf-protection=full" -DCMAKE_ASM_FLAGS=-g \
