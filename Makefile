@@ -53,8 +53,9 @@ install:
 size: all
 	@ci/size $(BUILD)
 
-# Debian packages libmldsa0, libmldsa-dev and mldsa-tools in build-deb/ (library and CLI
-# only: no test dependencies; ci/lintian checks them).
+# Debian packages libmldsa0, libmldsa-dev, mldsa-tools and the -dbgsym packages of the
+# first and the last in build-deb/ (library and CLI only: no test dependencies; ci/lintian
+# checks them).
 # Built with -g (the debug information goes to the -dbgsym packages, the packaged objects
 # are stripped), -fcf-protection=full (CET: every object IBT/SHSTK-marked as ci/cet checks;
 # the linked library is marked only where libc's crti.o/crtn.o are too, not on Debian 12)

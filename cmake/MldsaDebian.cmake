@@ -3,9 +3,8 @@
 #   /usr/share/doc/<package>/copyright            packaging/debian/copyright (DEP-5)
 #   /usr/share/doc/<package>/changelog.Debian.gz  packaging/debian/changelog, gzip -9n
 #   man pages gzip -9n; libmldsa.a without debug sections
-#   libmldsa0's control files: symbols (generated from src/exports.map and the library
-#   as built, cmake/MldsaDebFiles.cmake) and triggers (activate-noawait ldconfig)
-#   libmldsa0's control files: shlibs (libmldsa 0 libmldsa0 (>= the newest version node)),
+#   libmldsa0's control files: symbols and shlibs (generated from src/exports.map and the
+#   library as built, cmake/MldsaDebFiles.cmake) and triggers (activate-noawait ldconfig)
 #   <package>-dbgsym with the debug information of libmldsa.so.0 and mldsa, which are
 #   stripped in their packages (build with -g: `make deb` does)
 # The packages' version is the first entry of packaging/debian/changelog, whose upstream
