@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm prove bench install size deb peers bench-peers bench-kernels bench-chart clean
+.PHONY: all deps configure test run regen check-asm prove bench install size deb fresh peers bench-peers bench-kernels bench-chart clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -15,8 +15,10 @@ all: configure
 deps:
 	@ci/install-deps
 
+# The tests are required here (BUILD_TESTING=ON): a missing dependency is an error.
 configure: deps
-	@cmake -S . -B $(BUILD) -DPython3_EXECUTABLE=$$(ci/python -c 'import sys; print(sys.executable)') $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) -DBUILD_TESTING=ON \
+	  -DPython3_EXECUTABLE=$$(ci/python -c 'import sys; print(sys.executable)') $(CMAKE_FLAGS) >/dev/null
 
 test: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -38,23 +40,42 @@ prove:
 bench: all
 	$(BUILD)/mldsa-bench
 
-# Header, libraries, CLI, man pages, pkg-config file and CMake package under PREFIX.
-install: all
-	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
+# Header, libraries, CLI, man pages, pkg-config file and CMake package under PREFIX, from
+# a build of its own without tests (no test dependency is needed or installed).
+INSTALL_BUILD ?= build-install
+install:
+	cmake -S . -B $(INSTALL_BUILD) -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+	  -DMLDSA_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(INSTALL_BUILD) -j $(JOBS)
+	DESTDIR=$(DESTDIR) cmake --install $(INSTALL_BUILD) --prefix $(PREFIX)
 
 # .text and .rodata of the library per ISA and per parameter set.
 size: all
 	@ci/size $(BUILD)
 
-# Debian packages libmldsa0, libmldsa-dev and mldsa-tools in build-deb/ (library and CLI
-# only: no test dependencies).
+# Debian packages libmldsa0, libmldsa-dev, mldsa-tools and the -dbgsym packages of the
+# first and the last in build-deb/ (library and CLI only: no test dependencies; ci/lintian
+# checks them).
+# Built with -g (the debug information goes to the -dbgsym packages, the packaged objects
+# are stripped), -fcf-protection=full (CET: every object IBT/SHSTK-marked as ci/cet checks;
+# the linked library is marked only where libc's crti.o/crtn.o are too, not on Debian 12)
+# and -z relro -z now for the CLI as for the library.
 deb:
-	@ci/install-deps dpkg-dev
+	@ci/install-deps --only cmake gcc libc6-dev make dpkg-dev file binutils gzip
 	cmake -S . -B build-deb -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
-	  -DBUILD_TESTING=OFF >/dev/null
+	  -DBUILD_TESTING=OFF -DMLDSA_BUILD_BENCH=OFF -DMLDSA_DEBIAN=ON \
+	  "-DCMAKE_C_FLAGS=-g -fcf-protection=full" -DCMAKE_ASM_FLAGS=-g \
+	  "-DCMAKE_EXE_LINKER_FLAGS=-Wl,-z,relro -Wl,-z,now" \
+	  >/dev/null
 	cmake --build build-deb -j $(JOBS)
 	cd build-deb && cpack -G DEB
 	@ls build-deb/*.deb
+
+# make test and ci/prove (FRESH_FLAGS=--all: the whole of .ci/run) on the committed tree
+# in a freshly bootstrapped Debian 12 root (ci/fresh; needs root).
+FRESH_FLAGS ?=
+fresh:
+	ci/fresh $(FRESH_FLAGS)
 
 # Side by side with peer implementations (bench/peers/, README "Performance"). `make peers
 # PQCRYSTALS=<dilithium snapshot> MLDSA_NATIVE=<mldsa-native snapshot>` builds them into
@@ -93,4 +114,4 @@ bench-chart:
 	$(CHART_PYTHON) bench/peers/chart.py $(PEERS_JSON) bench/peers
 
 clean:
-	rm -rf $(BUILD) build-deb
+	rm -rf $(BUILD) $(INSTALL_BUILD) build-deb

@@ -6,6 +6,17 @@
 #   tools    the mldsa command and mldsa(1)          -> mldsa-tools
 include(CMakePackageConfigHelpers)
 
+option(MLDSA_DEBIAN "Install in the layout of the Debian packages (make deb; cmake/MldsaDebian.cmake)"
+  OFF)
+set(MLDSA_HOMEPAGE "https://github.com/libmldsa/libmldsa" CACHE STRING
+  "The project's home page (the packages' Homepage field)")
+set(MLDSA_DEB_COMPONENTS runtime dev)
+set(MLDSA_DEB_PACKAGES libmldsa${PROJECT_VERSION_MAJOR} libmldsa-dev)
+if(MLDSA_BUILD_CLI)
+  list(APPEND MLDSA_DEB_COMPONENTS tools)
+  list(APPEND MLDSA_DEB_PACKAGES mldsa-tools)
+endif()
+
 set(MLDSA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/mldsa)
 set(MLDSA_PKGCONFIG_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
@@ -15,13 +26,20 @@ install(TARGETS mldsa_shared EXPORT mldsaTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev NAMELINK_ONLY)
 install(TARGETS mldsa_static EXPORT mldsaTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
-install(FILES LICENSE LICENSE-APACHE LICENSE-MIT DESTINATION ${CMAKE_INSTALL_DOCDIR}
-  COMPONENT runtime)
 install(FILES include/mldsa.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
-install(FILES man/libmldsa.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3 COMPONENT dev)
 if(MLDSA_BUILD_CLI)
   install(TARGETS mldsa_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
-  install(FILES man/mldsa.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools)
+endif()
+if(MLDSA_DEBIAN)
+  # the licence in each package's copyright file, gzipped man pages
+  include(${CMAKE_CURRENT_LIST_DIR}/MldsaDebian.cmake)
+else()
+  install(FILES LICENSE LICENSE-APACHE LICENSE-MIT DESTINATION ${CMAKE_INSTALL_DOCDIR}
+    COMPONENT runtime)
+  install(FILES man/libmldsa.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3 COMPONENT dev)
+  if(MLDSA_BUILD_CLI)
+    install(FILES man/mldsa.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools)
+  endif()
 endif()
 
 # pkg-config: paths relative to the .pc file (${pcfiledir}), so that the package works
@@ -49,31 +67,44 @@ set(CPACK_PACKAGE_NAME libmldsa)
 set(CPACK_PACKAGE_VENDOR "The libmldsa authors")
 set(CPACK_PACKAGE_CONTACT "libmldsa maintainers <libmldsa@users.noreply.github.com>")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+if(MLDSA_DEBIAN)
+  set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${MLDSA_DEB_SUMMARY}")
+else()
+  set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+endif()
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_GENERATOR DEB)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL runtime dev tools)
+set(CPACK_COMPONENTS_ALL ${MLDSA_DEB_COMPONENTS})
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libmldsa${PROJECT_VERSION_MAJOR})
-set(CPACK_DEBIAN_RUNTIME_PACKAGE_GENERATE_SHLIBS ON)
+# The first line is the package's summary; CPack indents the others.
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
   "ML-DSA (FIPS 204) post-quantum signatures - shared library
- libmldsa signs and verifies with ML-DSA-44, -65 and -87 (FIPS 204), with
- SSE2, AVX2 and AVX-512 kernels chosen at run time and a portable fallback.")
+libmldsa signs and verifies with ML-DSA-44, -65 and -87 (FIPS 204), with
+SSE2, AVX2 and AVX-512 kernels chosen at run time and a portable fallback.")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libmldsa-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+if(MLDSA_DEBIAN)
+  set(_mldsa_deb_version ${MLDSA_DEB_REVISION_VERSION}) # with the Debian revision
+else()
+  set(_mldsa_deb_version ${PROJECT_VERSION})
+endif()
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-  "libmldsa${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION})")
+  "libmldsa${PROJECT_VERSION_MAJOR} (= ${_mldsa_deb_version})")
 set(CPACK_DEBIAN_DEV_DESCRIPTION
   "ML-DSA (FIPS 204) post-quantum signatures - development files
- The header, the static library, the pkg-config file, the CMake package
- (find_package(mldsa)) and the libmldsa(3) manual page.")
+libmldsa signs and verifies with ML-DSA-44, -65 and -87 (FIPS 204).
+This package holds what programs using it are built with: the header, the
+static library, the pkg-config file, the CMake package (find_package(mldsa))
+and the libmldsa(3) manual page.")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME mldsa-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_TOOLS_DESCRIPTION
   "ML-DSA (FIPS 204) post-quantum signatures - command-line tool
- mldsa generates keys, signs and verifies files with ML-DSA.")
+mldsa generates ML-DSA-44, -65 and -87 keys (PEM, DER as in RFC 9881, or raw),
+signs files of any size with them (streamed, with an optional context string)
+and verifies such signatures, one at a time or many under one key in a batch.")
 include(CPack)

@@ -82,12 +82,22 @@ endif()
 
 option(MLDSA_BUILD_CLI "Build the command-line tool mldsa" ${MLDSA_TOP_LEVEL})
 option(MLDSA_INSTALL "Generate install rules (cmake --install, packages)" ${MLDSA_TOP_LEVEL})
+# BUILD_TESTING (top level): ON builds the tests and requires their dependencies, OFF
+# looks for none of them; not given, the tests are built when every dependency is found
+# and left out with a one-line message otherwise (cmake/MldsaTestDeps.cmake), so that a
+# machine with only a compiler, CMake and GNU as builds and installs the library.
 if(MLDSA_TOP_LEVEL)
-  option(BUILD_TESTING "Build the tests" ON)
-  set(MLDSA_BUILD_TESTS ${BUILD_TESTING})
+  if(DEFINED CACHE{BUILD_TESTING})
+    set(MLDSA_BUILD_TESTS ${BUILD_TESTING})
+    set(MLDSA_TESTS_REQUIRED ${BUILD_TESTING})
+  else()
+    set(MLDSA_BUILD_TESTS ON)
+    set(MLDSA_TESTS_REQUIRED OFF)
+  endif()
 else()
   # Inside a parent project the parent's BUILD_TESTING does not build our tests.
   option(MLDSA_BUILD_TESTS "Build libmldsa's tests inside a parent project" OFF)
+  set(MLDSA_TESTS_REQUIRED ${MLDSA_BUILD_TESTS})
 endif()
 option(MLDSA_FULL_TESTS
   "Build the Check test suites (need check, cJSON, OpenSSL, zlib, Python 3)" ON)
