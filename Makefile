@@ -53,17 +53,21 @@ install:
 size: all
 	@ci/size $(BUILD)
 
-# Debian packages libmldsa0, libmldsa-dev, mldsa-tools and the -dbgsym packages of the
-# first and the last in build-deb/ (library and CLI only: no test dependencies; ci/lintian
-# checks them).
+# Debian packages libmldsa0, libmldsa-dev, mldsa-tools, openssl-provider-mldsa and the
+# -dbgsym packages of the library, the CLI and the provider in build-deb/ (no test
+# dependencies; ci/lintian checks them). The provider's package needs OpenSSL 3's headers
+# (libssl-dev): built when they are there, or with DEB_PROVIDER=ON (which installs them).
+DEB_PROVIDER ?= $(shell [ -e /usr/include/openssl/core_dispatch.h ] && echo ON || echo OFF)
 # Built with -g (the debug information goes to the -dbgsym packages, the packaged objects
 # are stripped), -fcf-protection=full (CET: every object IBT/SHSTK-marked as ci/cet checks;
 # the linked library is marked only where libc's crti.o/crtn.o are too, not on Debian 12)
 # and -z relro -z now for the CLI as for the library.
 deb:
 	@ci/install-deps --only cmake gcc libc6-dev make dpkg-dev file binutils gzip
+	@[ "$(DEB_PROVIDER)" = OFF ] || ci/install-deps --only libssl-dev
 	cmake -S . -B build-deb -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
 	  -DBUILD_TESTING=OFF -DMLDSA_BUILD_BENCH=OFF -DMLDSA_DEBIAN=ON \
+	  -DMLDSA_BUILD_PROVIDER=$(DEB_PROVIDER) \
 	  "-DCMAKE_C_FLAGS=-g -fcf-protection=full" -DCMAKE_ASM_FLAGS=-g \
 	  "-DCMAKE_EXE_LINKER_FLAGS=-Wl,-z,relro -Wl,-z,now" \
 	  >/dev/null

@@ -5,7 +5,8 @@
 #   man pages gzip -9n; libmldsa.a without debug sections
 #   libmldsa0's control files: symbols and shlibs (generated from src/exports.map and the
 #   library as built, cmake/MldsaDebFiles.cmake) and triggers (activate-noawait ldconfig)
-#   <package>-dbgsym with the debug information of libmldsa.so.0 and mldsa, which are
+#   <package>-dbgsym with the debug information of libmldsa.so.0, mldsa and the provider
+#   module mldsa.so, which are
 #   stripped in their packages (build with -g: `make deb` does)
 # The packages' version is the first entry of packaging/debian/changelog, whose upstream
 # part must be the project's version (include/mldsa.h).
@@ -36,6 +37,10 @@ if(MLDSA_BUILD_CLI)
   list(APPEND _mldsa_deb_man ${PROJECT_SOURCE_DIR}/man/mldsa.1)
   list(APPEND _mldsa_deb_outputs ${MLDSA_DEB_DIR}/man/mldsa.1.gz)
 endif()
+if(TARGET mldsa_provider)
+  list(APPEND _mldsa_deb_man ${PROJECT_SOURCE_DIR}/man/mldsa-provider.7)
+  list(APPEND _mldsa_deb_outputs ${MLDSA_DEB_DIR}/man/mldsa-provider.7.gz)
+endif()
 add_custom_command(OUTPUT ${_mldsa_deb_outputs}
   COMMAND ${CMAKE_COMMAND} -DSRC=${MLDSA_DEB_SRC} -DOUT=${MLDSA_DEB_DIR}
     "-DMAN_PAGES=${_mldsa_deb_man}" -DMAP=${PROJECT_SOURCE_DIR}/src/exports.map
@@ -59,6 +64,13 @@ install(FILES ${MLDSA_DEB_DIR}/man/libmldsa.3.gz DESTINATION ${CMAKE_INSTALL_MAN
 if(MLDSA_BUILD_CLI)
   install(FILES ${MLDSA_DEB_DIR}/man/mldsa.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1
     COMPONENT tools)
+endif()
+if(TARGET mldsa_provider)
+  install(FILES ${MLDSA_DEB_DIR}/man/mldsa-provider.7.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man7
+    COMPONENT provider)
+  install(FILES ${PROJECT_SOURCE_DIR}/provider/mldsa-provider.cnf
+    DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/openssl-provider-mldsa/examples
+    COMPONENT provider)
 endif()
 # Stripped objects, as dh_strip leaves them: the debug information of libmldsa.so.0 and
 # mldsa in <package>-dbgsym (components <component>_dbgsym), the static library without
@@ -97,6 +109,11 @@ if(MLDSA_BUILD_CLI)
   mldsa_deb_strip(tools ${CMAKE_INSTALL_BINDIR}/$<TARGET_FILE_NAME:mldsa_cli>
     --remove-section=.comment --remove-section=.note)
   mldsa_deb_dbgsym(mldsa_cli tools mldsa-tools)
+endif()
+if(TARGET mldsa_provider)
+  mldsa_deb_strip(provider ${MLDSA_PROVIDER_INSTALL_DIR}/$<TARGET_FILE_NAME:mldsa_provider>
+    --remove-section=.comment --remove-section=.note --strip-unneeded)
+  mldsa_deb_dbgsym(mldsa_provider provider openssl-provider-mldsa)
 endif()
 list(APPEND MLDSA_DEB_COMPONENTS ${_mldsa_deb_dbgsym})
 

@@ -4,6 +4,8 @@
 #   dev      header, libmldsa.a, libmldsa.so, mldsa.pc, CMake package, libmldsa(3)
 #                                                    -> libmldsa-dev
 #   tools    the mldsa command and mldsa(1)          -> mldsa-tools
+#   provider the OpenSSL provider module mldsa.so, mldsa-provider(7), an example
+#            openssl.cnf                             -> openssl-provider-mldsa
 include(CMakePackageConfigHelpers)
 
 option(MLDSA_DEBIAN "Install in the layout of the Debian packages (make deb; cmake/MldsaDebian.cmake)"
@@ -15,6 +17,10 @@ set(MLDSA_DEB_PACKAGES libmldsa${PROJECT_VERSION_MAJOR} libmldsa-dev)
 if(MLDSA_BUILD_CLI)
   list(APPEND MLDSA_DEB_COMPONENTS tools)
   list(APPEND MLDSA_DEB_PACKAGES mldsa-tools)
+endif()
+if(TARGET mldsa_provider)
+  list(APPEND MLDSA_DEB_COMPONENTS provider)
+  list(APPEND MLDSA_DEB_PACKAGES openssl-provider-mldsa)
 endif()
 
 set(MLDSA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/mldsa)
@@ -39,6 +45,12 @@ else()
   install(FILES man/libmldsa.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3 COMPONENT dev)
   if(MLDSA_BUILD_CLI)
     install(FILES man/mldsa.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools)
+  endif()
+  if(TARGET mldsa_provider)
+    install(FILES man/mldsa-provider.7 DESTINATION ${CMAKE_INSTALL_MANDIR}/man7
+      COMPONENT provider)
+    install(FILES provider/mldsa-provider.cnf DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples
+      COMPONENT provider)
   endif()
 endif()
 
@@ -107,4 +119,11 @@ set(CPACK_DEBIAN_TOOLS_DESCRIPTION
 mldsa generates ML-DSA-44, -65 and -87 keys (PEM, DER as in RFC 9881, or raw),
 signs files of any size with them (streamed, with an optional context string)
 and verifies such signatures, one at a time or many under one key in a batch.")
+set(CPACK_DEBIAN_PROVIDER_PACKAGE_NAME openssl-provider-mldsa)
+set(CPACK_DEBIAN_PROVIDER_DESCRIPTION
+  "ML-DSA (FIPS 204) post-quantum signatures - OpenSSL 3 provider
+The OpenSSL provider module mldsa gives programs built on OpenSSL 3 (the
+openssl command, X.509, CMS, TLS 1.3) ML-DSA-44, -65 and -87 computed by
+libmldsa: on OpenSSL 3.0 to 3.4, which have none, and in place of OpenSSL
+3.5's own where it is preferred. See mldsa-provider(7).")
 include(CPack)

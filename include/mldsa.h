@@ -57,11 +57,11 @@ extern "C" {
 /* The version of this header. The build reads it from here (CMake, pkg-config, SONAME),
  * so these lines are the one place it is written. */
 #define MLDSA_VERSION_MAJOR 0
-#define MLDSA_VERSION_MINOR 1
+#define MLDSA_VERSION_MINOR 2
 #define MLDSA_VERSION_PATCH 0
-#define MLDSA_VERSION_STRING "0.1.0"
+#define MLDSA_VERSION_STRING "0.2.0"
 
-/* The version of the library linked at run time ("0.1.0"); compare it with
+/* The version of the library linked at run time ("0.2.0"); compare it with
  * MLDSA_VERSION_STRING to detect a header/library mismatch. Never NULL. */
 const char *mldsa_version(void);
 
