@@ -63,19 +63,19 @@ static mldsa_prov_key *decode_key(const dec_ctx *ctx, const uint8_t *in, size_t 
   if (ctx->structure == MLDSA_PROV_SPKI) {
     size_t pk_len = 0;
     rc = mldsa_public_key_decode(&p, key->pk, sizeof key->pk, &pk_len, in, len);
-    ok = rc == MLDSA_OK ? (key->has_pub = 1) : mldsa_prov_lib_error(rc, "the public key");
+    ok = rc == MLDSA_OK ? (key->has_pub = 1) : mldsa_prov_lib_error(ctx->provctx, rc, "the public key");
   } else {
     uint8_t sk[MLDSA_MAX_SECRET_KEY_BYTES], seed[MLDSA_SEED_BYTES];
     size_t sk_len = 0;
     int has_seed = 0;
     rc = mldsa_private_key_decode(&p, sk, sizeof sk, &sk_len, seed, &has_seed, in, len);
     ok = rc == MLDSA_OK ? mldsa_prov_key_set_secret(key, sk, has_seed ? seed : NULL)
-                        : mldsa_prov_lib_error(rc, "the private key");
+                        : mldsa_prov_lib_error(ctx->provctx, rc, "the private key");
     OPENSSL_cleanse(sk, sizeof sk);
     OPENSSL_cleanse(seed, sizeof seed);
   }
   if (ok && p != a->param) { /* cannot happen after names_this_set; checked all the same */
-    mldsa_prov_raise(MLDSA_PROV_R_WRONG_KEY_TYPE, "not an %s key", a->name);
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_WRONG_KEY_TYPE, "not an %s key", a->name);
     ok = 0;
   }
   if (!ok) {
@@ -94,7 +94,7 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *in, int selection, OSSL_CALLBAC
   if (selection != 0 && (selection & mask) == 0) return 1; /* not what is asked for */
   uint8_t *der = NULL;
   size_t len = 0;
-  if (!mldsa_prov_bio_read_all(in, &der, &len)) return 0;
+  if (!mldsa_prov_bio_read_all(ctx->provctx, in, &der, &len)) return 0;
   int ok = 1;
   if (names_this_set(ctx, der, len)) {
     mldsa_prov_key *key = decode_key(ctx, der, len);

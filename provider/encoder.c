@@ -60,7 +60,7 @@ static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
   const char *name = NULL, *props = NULL;
   if (!OSSL_PARAM_get_utf8_string_ptr(cipher_p, &name) ||
       (props_p != NULL && !OSSL_PARAM_get_utf8_string_ptr(props_p, &props))) {
-    mldsa_prov_raise(MLDSA_PROV_R_BAD_PARAMETER, "the cipher parameter is not a string");
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_BAD_PARAMETER, "the cipher parameter is not a string");
     return 0;
   }
   EVP_CIPHER_free(ctx->cipher);
@@ -68,7 +68,7 @@ static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
   if (name == NULL) return 1; /* no cipher: written in the clear */
   ctx->cipher = EVP_CIPHER_fetch(ctx->provctx->libctx, name, props);
   if (ctx->cipher == NULL) {
-    mldsa_prov_raise(MLDSA_PROV_R_ENCRYPTION, "no cipher \"%s\" available", name);
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_ENCRYPTION, "no cipher \"%s\" available", name);
     return 0;
   }
   return 1;
@@ -116,10 +116,10 @@ static int encode_key(const enc_ctx *ctx, const mldsa_prov_key *key, mldsa_forma
   int rc = private ? mldsa_private_key_encode(a->param, f, form, NULL, 0, &need, seed, key->sk,
                                               a->sk_bytes)
                    : mldsa_public_key_encode(a->param, f, NULL, 0, &need, key->pk, a->pk_bytes);
-  if (rc != MLDSA_OK) return mldsa_prov_lib_error(rc, "encoding the key");
+  if (rc != MLDSA_OK) return mldsa_prov_lib_error(ctx->provctx, rc, "encoding the key");
   uint8_t *buf = malloc(need);
   if (buf == NULL) {
-    mldsa_prov_raise(MLDSA_PROV_R_OUT_OF_MEMORY, "a %zu-byte encoding", need);
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_OUT_OF_MEMORY, "a %zu-byte encoding", need);
     return 0;
   }
   rc = private ? mldsa_private_key_encode(a->param, f, form, buf, need, out_len, seed, key->sk,
@@ -128,7 +128,7 @@ static int encode_key(const enc_ctx *ctx, const mldsa_prov_key *key, mldsa_forma
   if (rc != MLDSA_OK) {
     OPENSSL_cleanse(buf, need);
     free(buf);
-    return mldsa_prov_lib_error(rc, "encoding the key");
+    return mldsa_prov_lib_error(ctx->provctx, rc, "encoding the key");
   }
   *out = buf;
   return 1;
@@ -147,23 +147,23 @@ static int write_encrypted(const enc_ctx *ctx, OSSL_CORE_BIO *out, const uint8_t
   BIO *mem = NULL;
   int ok = 0;
   if (cb == NULL || !cb(pass, sizeof pass, &pass_len, no_params, cbarg)) {
-    mldsa_prov_raise(MLDSA_PROV_R_ENCRYPTION, "no passphrase for the private key");
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_ENCRYPTION, "no passphrase for the private key");
     goto done;
   }
   if ((p8 = d2i_PKCS8_PRIV_KEY_INFO(NULL, &p, (long)der_len)) == NULL ||
       (enc = PKCS8_encrypt_ex(-1, ctx->cipher, pass, (int)pass_len, NULL, 0, 0, p8,
                               ctx->provctx->libctx, NULL)) == NULL ||
       (mem = BIO_new(BIO_s_mem())) == NULL) {
-    mldsa_prov_raise(MLDSA_PROV_R_ENCRYPTION, "encrypting the %s private key", ctx->alg->name);
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_ENCRYPTION, "encrypting the %s private key", ctx->alg->name);
     goto done;
   }
   if (!(ctx->pem ? PEM_write_bio_PKCS8(mem, enc) : i2d_PKCS8_bio(mem, enc))) {
-    mldsa_prov_raise(MLDSA_PROV_R_ENCRYPTION, "writing the encrypted private key");
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_ENCRYPTION, "writing the encrypted private key");
     goto done;
   }
   char *data = NULL;
   long n = BIO_get_mem_data(mem, &data);
-  ok = n > 0 && mldsa_prov_bio_write(out, data, (size_t)n);
+  ok = n > 0 && mldsa_prov_bio_write(ctx->provctx, out, data, (size_t)n);
 done:
   OPENSSL_cleanse(pass, sizeof pass);
   BIO_free(mem);
@@ -178,35 +178,35 @@ static int enc_encode(void *vctx, OSSL_CORE_BIO *out, const void *obj_raw,
   enc_ctx *ctx = vctx;
   const mldsa_prov_key *key = obj_raw;
   if (obj_abstract != NULL || key == NULL) {
-    mldsa_prov_raise(MLDSA_PROV_R_NO_KEY, "nothing to encode");
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_NO_KEY, "nothing to encode");
     return 0;
   }
   if (!selection_fits(selection, structure_mask(ctx->structure))) {
-    mldsa_prov_raise(MLDSA_PROV_R_BAD_PARAMETER, "this encoder writes another part of the key");
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_BAD_PARAMETER, "this encoder writes another part of the key");
     return 0;
   }
   if (key->alg != ctx->alg) {
-    mldsa_prov_raise(MLDSA_PROV_R_WRONG_KEY_TYPE, "a %s key for the %s encoder", key->alg->name,
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_WRONG_KEY_TYPE, "a %s key for the %s encoder", key->alg->name,
                      ctx->alg->name);
     return 0;
   }
   if (ctx->structure == MLDSA_PROV_TEXT) return mldsa_prov_key_to_text(out, key, selection);
   const int private = ctx->structure != MLDSA_PROV_SPKI;
   if (private ? !key->has_priv : !key->has_pub) {
-    mldsa_prov_raise(MLDSA_PROV_R_NO_KEY, "the %s key has no %s part", key->alg->name,
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_NO_KEY, "the %s key has no %s part", key->alg->name,
                      private ? "private" : "public");
     return 0;
   }
   const int encrypt = private && (ctx->cipher != NULL || ctx->structure == MLDSA_PROV_EPKI);
   if (encrypt && ctx->cipher == NULL) {
-    mldsa_prov_raise(MLDSA_PROV_R_ENCRYPTION, "EncryptedPrivateKeyInfo needs a cipher");
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_ENCRYPTION, "EncryptedPrivateKeyInfo needs a cipher");
     return 0;
   }
   uint8_t *buf = NULL;
   size_t len = 0;
   if (!encode_key(ctx, key, encrypt || !ctx->pem ? MLDSA_DER : MLDSA_PEM, &buf, &len)) return 0;
   int ok = encrypt ? write_encrypted(ctx, out, buf, len, cb, cbarg)
-                   : mldsa_prov_bio_write(out, buf, len);
+                   : mldsa_prov_bio_write(ctx->provctx, out, buf, len);
   OPENSSL_cleanse(buf, len);
   free(buf);
   if (ok) mldsa_prov_count(MLDSA_PROV_COUNT_ENCODE);

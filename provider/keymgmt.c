@@ -13,7 +13,7 @@
 mldsa_prov_key *mldsa_prov_key_new(mldsa_prov_ctx *provctx, const mldsa_prov_alg *alg) {
   mldsa_prov_key *key = calloc(1, sizeof *key);
   if (key == NULL) {
-    mldsa_prov_raise(MLDSA_PROV_R_OUT_OF_MEMORY, "a new %s key", alg->name);
+    mldsa_prov_raise(provctx, MLDSA_PROV_R_OUT_OF_MEMORY, "a new %s key", alg->name);
     return NULL;
   }
   key->alg = alg;
@@ -56,7 +56,7 @@ static int key_set(mldsa_prov_key *key, const uint8_t *sk, const uint8_t *pk,
   const mldsa_prov_alg *a = key->alg;
   uint8_t *copy = malloc(a->sk_bytes);
   if (copy == NULL) {
-    mldsa_prov_raise(MLDSA_PROV_R_OUT_OF_MEMORY, "a %s secret key", a->name);
+    mldsa_prov_raise(key->provctx, MLDSA_PROV_R_OUT_OF_MEMORY, "a %s secret key", a->name);
     return 0;
   }
   memcpy(copy, sk, a->sk_bytes);
@@ -77,7 +77,7 @@ int mldsa_prov_key_set_secret(mldsa_prov_key *key, const uint8_t *sk, const uint
   const mldsa_prov_alg *a = key->alg;
   uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES];
   int rc = mldsa_public_key_from_secret(a->param, pk, a->pk_bytes, sk, a->sk_bytes);
-  if (rc != MLDSA_OK) return mldsa_prov_lib_error(rc, "the secret key");
+  if (rc != MLDSA_OK) return mldsa_prov_lib_error(key->provctx, rc, "the secret key");
   return key_set(key, sk, pk, seed);
 }
 
@@ -87,7 +87,7 @@ static int set_from_seed(mldsa_prov_key *key, const uint8_t seed[MLDSA_SEED_BYTE
   const mldsa_prov_alg *a = key->alg;
   uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES], sk[MLDSA_MAX_SECRET_KEY_BYTES];
   int rc = mldsa_keygen_from_seed(a->param, pk, a->pk_bytes, sk, a->sk_bytes, seed);
-  int ok = rc == MLDSA_OK ? key_set(key, sk, pk, seed) : mldsa_prov_lib_error(rc, "key generation");
+  int ok = rc == MLDSA_OK ? key_set(key, sk, pk, seed) : mldsa_prov_lib_error(key->provctx, rc, "key generation");
   OPENSSL_cleanse(sk, sizeof sk);
   return ok;
 }
@@ -179,9 +179,9 @@ static int keymgmt_validate(const void *vkey, int selection, int checktype) {
     uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES];
     int rc = mldsa_public_key_from_secret(key->alg->param, pk, key->alg->pk_bytes, key->sk,
                                           key->alg->sk_bytes);
-    if (rc != MLDSA_OK) return mldsa_prov_lib_error(rc, "validating the secret key");
+    if (rc != MLDSA_OK) return mldsa_prov_lib_error(key->provctx, rc, "validating the secret key");
     if (memcmp(pk, key->pk, key->alg->pk_bytes) != 0) {
-      mldsa_prov_raise(MLDSA_PROV_R_NO_KEY, "the public key is not the secret key's");
+      mldsa_prov_raise(key->provctx, MLDSA_PROV_R_NO_KEY, "the public key is not the secret key's");
       return 0;
     }
   }
@@ -209,13 +209,13 @@ static const OSSL_PARAM *keymgmt_key_types(int selection) {
 }
 
 /* An octet-string parameter of exactly len bytes: 1 found, 0 absent, -1 malformed. */
-static int get_octets(const OSSL_PARAM params[], const char *name, size_t len,
-                      const void **value) {
+static int get_octets(const mldsa_prov_ctx *pc, const OSSL_PARAM params[], const char *name,
+                      size_t len, const void **value) {
   const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, name);
   size_t got = 0;
   if (p == NULL) return 0;
   if (!OSSL_PARAM_get_octet_string_ptr(p, value, &got) || got != len) {
-    mldsa_prov_raise(MLDSA_PROV_R_BAD_PARAMETER, "\"%s\": %zu bytes, expected %zu", name, got,
+    mldsa_prov_raise(pc, MLDSA_PROV_R_BAD_PARAMETER, "\"%s\": %zu bytes, expected %zu", name, got,
                      len);
     return -1;
   }
@@ -227,18 +227,18 @@ static int get_octets(const OSSL_PARAM params[], const char *name, size_t len,
 int mldsa_prov_key_import(mldsa_prov_key *key, int selection, const OSSL_PARAM params[]) {
   const mldsa_prov_alg *a = key->alg;
   const void *seed = NULL, *priv = NULL, *pub = NULL;
-  int has_seed = get_octets(params, OSSL_PKEY_PARAM_ML_DSA_SEED, MLDSA_SEED_BYTES, &seed);
-  int has_priv = get_octets(params, OSSL_PKEY_PARAM_PRIV_KEY, a->sk_bytes, &priv);
-  int has_pub = get_octets(params, OSSL_PKEY_PARAM_PUB_KEY, a->pk_bytes, &pub);
+  int has_seed = get_octets(key->provctx, params, OSSL_PKEY_PARAM_ML_DSA_SEED, MLDSA_SEED_BYTES, &seed);
+  int has_priv = get_octets(key->provctx, params, OSSL_PKEY_PARAM_PRIV_KEY, a->sk_bytes, &priv);
+  int has_pub = get_octets(key->provctx, params, OSSL_PKEY_PARAM_PUB_KEY, a->pk_bytes, &pub);
   if (has_seed < 0 || has_priv < 0 || has_pub < 0) return 0;
   if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && (has_seed || has_priv)) {
     int ok = has_seed ? set_from_seed(key, seed) : mldsa_prov_key_set_secret(key, priv, NULL);
     if (ok && has_seed && has_priv && CRYPTO_memcmp(priv, key->sk, a->sk_bytes) != 0) {
-      mldsa_prov_raise(MLDSA_PROV_R_BAD_PARAMETER, "the seed and the secret key disagree");
+      mldsa_prov_raise(key->provctx, MLDSA_PROV_R_BAD_PARAMETER, "the seed and the secret key disagree");
       ok = 0;
     }
     if (ok && has_pub && memcmp(pub, key->pk, a->pk_bytes) != 0) {
-      mldsa_prov_raise(MLDSA_PROV_R_BAD_PARAMETER, "the public key is not the secret key's");
+      mldsa_prov_raise(key->provctx, MLDSA_PROV_R_BAD_PARAMETER, "the public key is not the secret key's");
       ok = 0;
     }
     if (!ok) drop_secret(key), key->has_pub = 0;
@@ -251,7 +251,7 @@ int mldsa_prov_key_import(mldsa_prov_key *key, int selection, const OSSL_PARAM p
     key->has_pub = 1;
     return 1;
   }
-  mldsa_prov_raise(MLDSA_PROV_R_NO_KEY, "no %s key material to import", a->name);
+  mldsa_prov_raise(key->provctx, MLDSA_PROV_R_NO_KEY, "no %s key material to import", a->name);
   return 0;
 }
 
@@ -271,7 +271,7 @@ int mldsa_prov_key_export(const mldsa_prov_key *key, int selection, OSSL_CALLBAC
                                                       MLDSA_SEED_BYTES);
   }
   if (n == 0) {
-    mldsa_prov_raise(MLDSA_PROV_R_NO_KEY, "the %s key has no part to export", key->alg->name);
+    mldsa_prov_raise(key->provctx, MLDSA_PROV_R_NO_KEY, "the %s key has no part to export", key->alg->name);
     return 0;
   }
   params[n] = OSSL_PARAM_construct_end();
@@ -350,7 +350,7 @@ static const OSSL_PARAM *keymgmt_gen_settable_params(void *genctx, void *provctx
 static int keymgmt_gen_set_params(void *vgen, const OSSL_PARAM params[]) {
   gen_ctx *gen = vgen;
   const void *seed = NULL;
-  switch (get_octets(params, OSSL_PKEY_PARAM_ML_DSA_SEED, MLDSA_SEED_BYTES, &seed)) {
+  switch (get_octets(gen->provctx, params, OSSL_PKEY_PARAM_ML_DSA_SEED, MLDSA_SEED_BYTES, &seed)) {
   case 1:
     memcpy(gen->seed, seed, MLDSA_SEED_BYTES);
     gen->has_seed = 1;
@@ -381,7 +381,7 @@ static void *keymgmt_gen(void *vgen, OSSL_CALLBACK *cb, void *cbarg) {
   (void)cb, (void)cbarg;
   if (!gen->has_seed) {
     int rc = mldsa_generate_seed(gen->seed);
-    if (rc != MLDSA_OK) return mldsa_prov_lib_error(rc, "a key's seed"), NULL;
+    if (rc != MLDSA_OK) return mldsa_prov_lib_error(gen->provctx, rc, "a key's seed"), NULL;
   }
   mldsa_prov_key *key = mldsa_prov_key_new(gen->provctx, gen->alg);
   if (key != NULL && !set_from_seed(key, gen->seed)) {

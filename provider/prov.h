@@ -107,16 +107,20 @@ int mldsa_prov_key_to_text(OSSL_CORE_BIO *out, const mldsa_prov_key *key, int se
 #define MLDSA_PROV_R_BAD_STATE 7
 #define MLDSA_PROV_R_IO 8
 #define MLDSA_PROV_R_ENCRYPTION 9
-void mldsa_prov_raise(int reason, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+/* Errors are raised with the handle of the provider instance that meets them (the module
+   is loaded once per library context that activates it, its own child included). */
+void mldsa_prov_raise(const mldsa_prov_ctx *pc, int reason, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Raises libmldsa's code (with what was being done) and returns 0. */
-int mldsa_prov_lib_error(int code, const char *what);
+int mldsa_prov_lib_error(const mldsa_prov_ctx *pc, int code, const char *what);
 
 /* The core's BIO upcalls, for encoders and decoders. */
-int mldsa_prov_bio_read_all(OSSL_CORE_BIO *in, uint8_t **data, size_t *len);
-int mldsa_prov_bio_write(OSSL_CORE_BIO *out, const void *data, size_t len);
-int mldsa_prov_bio_printf(OSSL_CORE_BIO *out, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+int mldsa_prov_bio_read_all(const mldsa_prov_ctx *pc, OSSL_CORE_BIO *in, uint8_t **data,
+                            size_t *len);
+int mldsa_prov_bio_write(const mldsa_prov_ctx *pc, OSSL_CORE_BIO *out, const void *data,
+                         size_t len);
+int mldsa_prov_bio_printf(const mldsa_prov_ctx *pc, OSSL_CORE_BIO *out, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Counters of the work done here, gettable from the provider ("mldsa-keygens", ...), so
  * that tests can prove this provider, not another, did it. */

@@ -2,6 +2,7 @@
 /* The provider's entry: the parameter sets as OpenSSL names them, the algorithm tables,
  * the TLS capabilities, the OIDs registered with the core (OpenSSL 3.0-3.4 do not know
  * them), errors raised through the core, and the core's BIO calls. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,22 +40,19 @@ static OSSL_FUNC_core_obj_create_fn *core_obj_create;
 static OSSL_FUNC_core_obj_add_sigid_fn *core_obj_add_sigid;
 static OSSL_FUNC_BIO_read_ex_fn *core_bio_read_ex;
 static OSSL_FUNC_BIO_write_ex_fn *core_bio_write_ex;
-/* Errors need the handle of the provider that raises them; one module, one handle. */
-static const OSSL_CORE_HANDLE *error_handle;
-
-void mldsa_prov_raise(int reason, const char *fmt, ...) {
-  if (core_new_error == NULL || core_vset_error == NULL) return;
+void mldsa_prov_raise(const mldsa_prov_ctx *pc, int reason, const char *fmt, ...) {
+  if (pc == NULL || core_new_error == NULL || core_vset_error == NULL) return;
   va_list ap;
   va_start(ap, fmt);
-  core_new_error(error_handle);
-  if (core_set_error_debug != NULL) core_set_error_debug(error_handle, NULL, 0, NULL);
-  core_vset_error(error_handle, reason, fmt, ap);
+  core_new_error(pc->handle);
+  if (core_set_error_debug != NULL) core_set_error_debug(pc->handle, NULL, 0, NULL);
+  core_vset_error(pc->handle, reason, fmt, ap);
   va_end(ap);
 }
 
-int mldsa_prov_lib_error(int code, const char *what) {
+int mldsa_prov_lib_error(const mldsa_prov_ctx *pc, int code, const char *what) {
   int reason = code < 0 && code >= -20 ? MLDSA_PROV_R_LIB_BASE - code : MLDSA_PROV_R_BAD_STATE;
-  mldsa_prov_raise(reason, "%s", what); /* the reason string is mldsa_strerror(code) */
+  mldsa_prov_raise(pc, reason, "%s", what); /* the reason string is mldsa_strerror(code) */
   return 0;
 }
 
@@ -62,7 +60,8 @@ int mldsa_prov_lib_error(int code, const char *what) {
    is refused rather than read. */
 #define MLDSA_PROV_MAX_INPUT (1u << 20)
 
-int mldsa_prov_bio_read_all(OSSL_CORE_BIO *in, uint8_t **data, size_t *len) {
+int mldsa_prov_bio_read_all(const mldsa_prov_ctx *pc, OSSL_CORE_BIO *in, uint8_t **data,
+                            size_t *len) {
   size_t cap = 8192, n = 0;
   uint8_t *buf = malloc(cap);
   if (buf == NULL) return 0;
@@ -84,28 +83,29 @@ int mldsa_prov_bio_read_all(OSSL_CORE_BIO *in, uint8_t **data, size_t *len) {
   }
   OPENSSL_cleanse(buf, n);
   free(buf);
-  mldsa_prov_raise(MLDSA_PROV_R_IO, "input longer than %u bytes, or out of memory",
+  mldsa_prov_raise(pc, MLDSA_PROV_R_IO, "input longer than %u bytes, or out of memory",
                    MLDSA_PROV_MAX_INPUT);
   return 0;
 }
 
-int mldsa_prov_bio_write(OSSL_CORE_BIO *out, const void *data, size_t len) {
+int mldsa_prov_bio_write(const mldsa_prov_ctx *pc, OSSL_CORE_BIO *out, const void *data,
+                         size_t len) {
   size_t written = 0;
   if (!core_bio_write_ex(out, data, len, &written) || written != len) {
-    mldsa_prov_raise(MLDSA_PROV_R_IO, "writing %zu bytes failed", len);
+    mldsa_prov_raise(pc, MLDSA_PROV_R_IO, "writing %zu bytes failed", len);
     return 0;
   }
   return 1;
 }
 
-int mldsa_prov_bio_printf(OSSL_CORE_BIO *out, const char *fmt, ...) {
+int mldsa_prov_bio_printf(const mldsa_prov_ctx *pc, OSSL_CORE_BIO *out, const char *fmt, ...) {
   char line[256];
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
   if (n < 0 || (size_t)n >= sizeof line) return 0;
-  return mldsa_prov_bio_write(out, line, (size_t)n);
+  return mldsa_prov_bio_write(pc, out, line, (size_t)n);
 }
 
 /* ---- counters ------------------------------------------------------------------------ */
@@ -311,9 +311,16 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                        const OSSL_DISPATCH **out, void **provctx)
     __attribute__((visibility("default")));
 
-int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
-                       const OSSL_DISPATCH **out, void **provctx) {
-  for (const OSSL_DISPATCH *f = in; f->function_id != 0; ++f) {
+/* The module is initialised once per library context that activates it, maybe from two
+   threads at once: the core's functions (the same for every instance) and the reason
+   strings are set under a lock. */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int take_core_functions(const OSSL_DISPATCH *in) {
+  static int taken;
+  pthread_mutex_lock(&init_lock);
+  /* the first instance's: later ones (the same functions) write nothing that others read */
+  for (const OSSL_DISPATCH *f = in; !taken && f->function_id != 0; ++f) {
     switch (f->function_id) {
     case OSSL_FUNC_CORE_GET_PARAMS: core_get_params = OSSL_FUNC_core_get_params(f); break;
     case OSSL_FUNC_CORE_NEW_ERROR: core_new_error = OSSL_FUNC_core_new_error(f); break;
@@ -330,13 +337,20 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     default: break;
     }
   }
-  if (core_bio_read_ex == NULL || core_bio_write_ex == NULL) return 0;
-  error_handle = handle;
-  for (int code = -1; code >= -10; --code) {
+  for (int code = -1; !taken && code >= -10; --code) {
     ERR_STRING_DATA *r = &reason_strings[MLDSA_PROV_OWN_REASONS - 1 - code];
     r->error = ERR_PACK(0, 0, MLDSA_PROV_R_LIB_BASE - code);
     r->string = mldsa_strerror(code);
   }
+  taken = core_bio_read_ex != NULL && core_bio_write_ex != NULL;
+  int ok = taken;
+  pthread_mutex_unlock(&init_lock);
+  return ok;
+}
+
+int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+                       const OSSL_DISPATCH **out, void **provctx) {
+  if (!take_core_functions(in)) return 0;
   mldsa_prov_ctx *ctx = calloc(1, sizeof *ctx);
   if (ctx == NULL) return 0;
   ctx->handle = handle;

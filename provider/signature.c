@@ -93,12 +93,13 @@ static const OSSL_PARAM *sig_settable_ctx_params(void *vctx, void *provctx) {
   return settable_types;
 }
 
-static int get_flag(const OSSL_PARAM params[], const char *name, int *flag) {
+static int get_flag(const mldsa_prov_ctx *pc, const OSSL_PARAM params[], const char *name,
+                    int *flag) {
   const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, name);
   int v;
   if (p == NULL) return 1;
   if (!OSSL_PARAM_get_int(p, &v) || (v != 0 && v != 1)) {
-    mldsa_prov_raise(MLDSA_PROV_R_BAD_PARAMETER, "\"%s\" must be 0 or 1", name);
+    mldsa_prov_raise(pc, MLDSA_PROV_R_BAD_PARAMETER, "\"%s\" must be 0 or 1", name);
     return 0;
   }
   *flag = v;
@@ -112,17 +113,17 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
   if (ctx->streaming && (OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_CONTEXT_STRING) ||
                          OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_MESSAGE_ENCODING) ||
                          OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_MU))) {
-    mldsa_prov_raise(MLDSA_PROV_R_BAD_STATE, "the message encoding is fixed once data came");
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_BAD_STATE, "the message encoding is fixed once data came");
     return 0;
   }
   if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_CONTEXT_STRING)) != NULL) {
     const void *v = NULL;
     size_t n = 0;
     if (!OSSL_PARAM_get_octet_string_ptr(p, &v, &n)) {
-      mldsa_prov_raise(MLDSA_PROV_R_BAD_PARAMETER, "\"context-string\" is not an octet string");
+      mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_BAD_PARAMETER, "\"context-string\" is not an octet string");
       return 0;
     }
-    if (n > MLDSA_CONTEXT_MAX_BYTES) return mldsa_prov_lib_error(MLDSA_ERR_CONTEXT, "the context");
+    if (n > MLDSA_CONTEXT_MAX_BYTES) return mldsa_prov_lib_error(ctx->provctx, MLDSA_ERR_CONTEXT, "the context");
     if (n != 0) memcpy(ctx->context, v, n);
     ctx->context_len = n;
   }
@@ -130,7 +131,7 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
     const void *v = NULL;
     size_t n = 0;
     if (!OSSL_PARAM_get_octet_string_ptr(p, &v, &n) || (n != 0 && n != MLDSA_RND_BYTES)) {
-      mldsa_prov_raise(MLDSA_PROV_R_BAD_PARAMETER, "\"test-entropy\": %zu bytes, expected 32", n);
+      mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_BAD_PARAMETER, "\"test-entropy\": %zu bytes, expected 32", n);
       return 0;
     }
     ctx->has_entropy = n != 0;
@@ -140,7 +141,7 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
     const void *v = NULL;
     size_t n = 0;
     if (!OSSL_PARAM_get_octet_string_ptr(p, &v, &n)) {
-      mldsa_prov_raise(MLDSA_PROV_R_BAD_PARAMETER, "\"signature\" is not an octet string");
+      mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_BAD_PARAMETER, "\"signature\" is not an octet string");
       return 0;
     }
     uint8_t *copy = malloc(n ? n : 1);
@@ -150,9 +151,9 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
     ctx->sig = copy;
     ctx->sig_len = n;
   }
-  return get_flag(params, OSSL_SIGNATURE_PARAM_DETERMINISTIC, &ctx->deterministic) &&
-         get_flag(params, OSSL_SIGNATURE_PARAM_MESSAGE_ENCODING, &ctx->message_encoding) &&
-         get_flag(params, OSSL_SIGNATURE_PARAM_MU, &ctx->external_mu);
+  return get_flag(ctx->provctx, params, OSSL_SIGNATURE_PARAM_DETERMINISTIC, &ctx->deterministic) &&
+         get_flag(ctx->provctx, params, OSSL_SIGNATURE_PARAM_MESSAGE_ENCODING, &ctx->message_encoding) &&
+         get_flag(ctx->provctx, params, OSSL_SIGNATURE_PARAM_MU, &ctx->external_mu);
 }
 
 static const OSSL_PARAM gettable_types[] = {
@@ -176,16 +177,16 @@ static int sig_init(void *vctx, void *vkey, const OSSL_PARAM params[], int opera
   sig_ctx *ctx = vctx;
   mldsa_prov_key *key = vkey != NULL ? vkey : ctx->key;
   if (key == NULL) {
-    mldsa_prov_raise(MLDSA_PROV_R_NO_KEY, "no key");
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_NO_KEY, "no key");
     return 0;
   }
   if (key->alg != ctx->alg) {
-    mldsa_prov_raise(MLDSA_PROV_R_WRONG_KEY_TYPE, "a %s key for %s", key->alg->name,
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_WRONG_KEY_TYPE, "a %s key for %s", key->alg->name,
                      ctx->alg->name);
     return 0;
   }
   if (operation == OP_SIGN ? !key->has_priv : !key->has_pub) {
-    mldsa_prov_raise(MLDSA_PROV_R_NO_KEY, "%s needs a %s key", operation == OP_SIGN ? "signing" : "verification",
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_NO_KEY, "%s needs a %s key", operation == OP_SIGN ? "signing" : "verification",
                      operation == OP_SIGN ? "private" : "public");
     return 0;
   }
@@ -203,18 +204,19 @@ static int sig_verify_init(void *ctx, void *key, const OSSL_PARAM params[]) {
 }
 
 /* ML-DSA hashes the message itself: a digest named here is an error. */
-static int no_digest(const char *mdname) {
+static int no_digest(const sig_ctx *ctx, const char *mdname) {
   if (mdname == NULL || mdname[0] == '\0') return 1;
-  mldsa_prov_raise(MLDSA_PROV_R_BAD_PARAMETER, "ML-DSA takes no digest (\"%s\" given)", mdname);
+  mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_BAD_PARAMETER,
+                   "ML-DSA takes no digest (\"%s\" given)", mdname);
   return 0;
 }
 static int sig_digest_sign_init(void *ctx, const char *mdname, void *key,
                                 const OSSL_PARAM params[]) {
-  return no_digest(mdname) && sig_init(ctx, key, params, OP_SIGN);
+  return no_digest(ctx, mdname) && sig_init(ctx, key, params, OP_SIGN);
 }
 static int sig_digest_verify_init(void *ctx, const char *mdname, void *key,
                                   const OSSL_PARAM params[]) {
-  return no_digest(mdname) && sig_init(ctx, key, params, OP_VERIFY);
+  return no_digest(ctx, mdname) && sig_init(ctx, key, params, OP_VERIFY);
 }
 
 /* ---- the work -------------------------------------------------------------------------- */
@@ -285,7 +287,7 @@ static int verify_input(sig_ctx *ctx, const uint8_t *sig, size_t sig_len, const 
 
 static int check_operation(const sig_ctx *ctx, int operation) {
   if (ctx->operation == operation && ctx->key != NULL) return 1;
-  mldsa_prov_raise(MLDSA_PROV_R_BAD_STATE, "not initialised for %s",
+  mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_BAD_STATE, "not initialised for %s",
                    operation == OP_SIGN ? "signing" : "verification");
   return 0;
 }
@@ -300,12 +302,12 @@ static int sign_out(sig_ctx *ctx, uint8_t *sig, size_t *sig_len, size_t sig_size
     return 1;
   }
   if (sig_size < need) {
-    mldsa_prov_raise(MLDSA_PROV_R_BUFFER_TOO_SMALL, "%zu bytes for a %zu-byte %s signature",
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_BUFFER_TOO_SMALL, "%zu bytes for a %zu-byte %s signature",
                      sig_size, need, ctx->alg->name);
     return 0;
   }
   int rc = sign_input(ctx, sig, in, in_len);
-  if (rc != MLDSA_OK) return mldsa_prov_lib_error(rc, "signing");
+  if (rc != MLDSA_OK) return mldsa_prov_lib_error(ctx->provctx, rc, "signing");
   *sig_len = need;
   mldsa_prov_count(MLDSA_PROV_COUNT_SIGN);
   return 1;
@@ -316,7 +318,7 @@ static int verify_out(sig_ctx *ctx, const uint8_t *sig, size_t sig_len, const ui
   if (!check_operation(ctx, OP_VERIFY)) return 0;
   int rc = verify_input(ctx, sig, sig_len, in, in_len);
   mldsa_prov_count(MLDSA_PROV_COUNT_VERIFY);
-  if (rc != MLDSA_OK) return mldsa_prov_lib_error(rc, "verification");
+  if (rc != MLDSA_OK) return mldsa_prov_lib_error(ctx->provctx, rc, "verification");
   return 1;
 }
 
@@ -343,11 +345,11 @@ static int stream_update(void *vctx, const unsigned char *data, size_t len) {
                                           ctx->context, ctx->context_len)
                    : mldsa_mu_init(&ctx->mu, a->param, ctx->key->pk, a->pk_bytes, ctx->context,
                                    ctx->context_len);
-      if (rc != MLDSA_OK) return mldsa_prov_lib_error(rc, "hashing the message");
+      if (rc != MLDSA_OK) return mldsa_prov_lib_error(ctx->provctx, rc, "hashing the message");
       ctx->streaming = 1;
     }
     int rc = mldsa_mu_update(&ctx->mu, data, len);
-    return rc == MLDSA_OK || mldsa_prov_lib_error(rc, "hashing the message");
+    return rc == MLDSA_OK || mldsa_prov_lib_error(ctx->provctx, rc, "hashing the message");
   }
   /* M' or mu in pieces: collected (mu is 64 bytes; M' as long as the caller makes it) */
   if (len > SIZE_MAX / 2 - ctx->raw_len) return 0;
@@ -356,7 +358,7 @@ static int stream_update(void *vctx, const unsigned char *data, size_t len) {
     while (cap < ctx->raw_len + len) cap *= 2;
     uint8_t *grown = malloc(cap);
     if (grown == NULL) {
-      mldsa_prov_raise(MLDSA_PROV_R_OUT_OF_MEMORY, "a %zu-byte message", ctx->raw_len + len);
+      mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_OUT_OF_MEMORY, "a %zu-byte message", ctx->raw_len + len);
       return 0;
     }
     if (ctx->raw_len != 0) memcpy(grown, ctx->raw, ctx->raw_len);
@@ -376,7 +378,7 @@ static int stream_mu(sig_ctx *ctx, uint8_t mu[MLDSA_MU_BYTES]) {
   if (!ctx->streaming && !stream_update(ctx, NULL, 0)) return 0;
   int rc = mldsa_mu_final(&ctx->mu, mu);
   ctx->streaming = 0;
-  return rc == MLDSA_OK || mldsa_prov_lib_error(rc, "hashing the message");
+  return rc == MLDSA_OK || mldsa_prov_lib_error(ctx->provctx, rc, "hashing the message");
 }
 
 static int stream_sign_final(void *vctx, unsigned char *sig, size_t *sig_len, size_t sig_size) {
@@ -393,7 +395,7 @@ static int stream_sign_final(void *vctx, unsigned char *sig, size_t *sig_len, si
     int ok = stream_mu(ctx, mu);
     if (ok) {
       int rc = sign_mu(ctx, sig, mu);
-      ok = rc == MLDSA_OK || mldsa_prov_lib_error(rc, "signing");
+      ok = rc == MLDSA_OK || mldsa_prov_lib_error(ctx->provctx, rc, "signing");
       if (ok) *sig_len = ctx->alg->sig_bytes, mldsa_prov_count(MLDSA_PROV_COUNT_SIGN);
     }
     OPENSSL_cleanse(mu, sizeof mu);
@@ -411,7 +413,7 @@ static int stream_verify_final_sig(sig_ctx *ctx, const uint8_t *sig, size_t sig_
     if (!stream_mu(ctx, mu)) return 0;
     int rc = verify_mu(ctx, sig, sig_len, mu);
     mldsa_prov_count(MLDSA_PROV_COUNT_VERIFY);
-    return rc == MLDSA_OK || mldsa_prov_lib_error(rc, "verification");
+    return rc == MLDSA_OK || mldsa_prov_lib_error(ctx->provctx, rc, "verification");
   }
   int ok = verify_out(ctx, sig, sig_len, ctx->raw, ctx->raw_len);
   reset_stream(ctx);
@@ -421,7 +423,7 @@ static int stream_verify_final_sig(sig_ctx *ctx, const uint8_t *sig, size_t sig_
 static int stream_verify_final(void *vctx) {
   sig_ctx *ctx = vctx;
   if (ctx->sig == NULL) {
-    mldsa_prov_raise(MLDSA_PROV_R_BAD_STATE, "no signature was set to verify");
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_BAD_STATE, "no signature was set to verify");
     return 0;
   }
   return stream_verify_final_sig(ctx, ctx->sig, ctx->sig_len);
