@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm prove bench install size deb fresh peers bench-peers bench-kernels bench-chart clean
+.PHONY: all deps configure test run regen check-asm prove bench install size deb fresh peers bench-peers bench-kernels bench-chart provider-speed clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -116,6 +116,15 @@ bench-kernels: all
 bench-chart:
 	@ci/install-deps python3-matplotlib
 	$(CHART_PYTHON) bench/peers/chart.py $(PEERS_JSON) bench/peers
+
+# The OpenSSL provider's figures (README): operations/s through EVP with OpenSSL 3.5's
+# default provider and this one on the AVX-512 and AVX2 paths, beside libmldsa's API, and
+# TLS 1.3 handshakes/s, into bench/provider/*.txt; then bench/provider/speed.svg.
+provider-speed: configure
+	cmake --build $(BUILD) -j $(JOBS) --target mldsa_provider_speed
+	bench/provider/run.sh $(BUILD) bench/provider
+	@ci/install-deps python3-matplotlib
+	$(CHART_PYTHON) bench/provider/chart.py bench/provider
 
 clean:
 	rm -rf $(BUILD) $(INSTALL_BUILD) build-deb

@@ -6,7 +6,7 @@
 # never: mldsa.prepare_keys = no). Rounds interleaved, median reported; the provider's
 # counters confirm which provider signed and verified.
 #
-#   bench/provider_tls.sh PROVIDER_DIR [SECONDS] [ROUNDS]
+#   bench/provider/tls.sh PROVIDER_DIR [SECONDS] [ROUNDS]
 set -euo pipefail
 provider_dir=$(cd "$1" && pwd)
 seconds=${2:-4}
