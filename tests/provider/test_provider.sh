@@ -191,6 +191,14 @@ for n in 44 65 87; do
     dflt pkeyutl -sign -rawin -inkey k$n.pem -in msg -out sigctx$n.default -pkeyopt deterministic:1 \
       -pkeyopt hexcontext-string:0102abcdef
     same sigctx$n sigctx$n.default "$alg: with a context, equals the default provider's"
+    # the same rnd (test-entropy), the same signature
+    entropy=$(printf 'test entropy %s' "$n" | sha256sum | cut -c1-64)
+    did "$alg pkeyutl -sign with test-entropy" signs\>=1 -- \
+      ours pkeyutl -sign -rawin -inkey k$n.pem -in msg -out sigent$n -pkeyopt hextest-entropy:$entropy
+    dflt pkeyutl -sign -rawin -inkey k$n.pem -in msg -out sigent$n.default \
+      -pkeyopt hextest-entropy:$entropy
+    same sigent$n sigent$n.default "$alg: with given randomness (test-entropy), equals the default provider's"
+    cmp -s sigent$n sig$n && fail "$alg: the test-entropy signature equals the deterministic one"
     dflt pkeyutl -verify -rawin -pubin -inkey pub$n.pem -in msg -sigfile sighedged$n >/dev/null ||
       fail "$alg: the default provider refuses this provider's signature"
     ok "$alg: the default provider verifies this provider's signature"
