@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include <openssl/core_object.h>
-#include <openssl/crypto.h>
 
 #include "prov.h"
 
@@ -71,8 +70,8 @@ static mldsa_prov_key *decode_key(const dec_ctx *ctx, const uint8_t *in, size_t 
     rc = mldsa_private_key_decode(&p, sk, sizeof sk, &sk_len, seed, &has_seed, in, len);
     ok = rc == MLDSA_OK ? mldsa_prov_key_set_secret(key, sk, has_seed ? seed : NULL)
                         : mldsa_prov_lib_error(ctx->provctx, rc, "the private key");
-    OPENSSL_cleanse(sk, sizeof sk);
-    OPENSSL_cleanse(seed, sizeof seed);
+    mldsa_wipe(sk, sizeof sk);
+    mldsa_wipe(seed, sizeof seed);
   }
   if (ok && p != a->param) { /* cannot happen after names_this_set; checked all the same */
     mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_WRONG_KEY_TYPE, "not an %s key", a->name);
@@ -112,7 +111,7 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *in, int selection, OSSL_CALLBAC
       mldsa_prov_key_free(key); /* NULL when the key manager took it (keymgmt load) */
     }
   }
-  OPENSSL_cleanse(der, len);
+  mldsa_wipe(der, len);
   free(der);
   return ok;
 }

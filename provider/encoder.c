@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include <openssl/bio.h>
-#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/pkcs12.h>
@@ -126,7 +125,7 @@ static int encode_key(const enc_ctx *ctx, const mldsa_prov_key *key, mldsa_forma
                                           a->sk_bytes)
                : mldsa_public_key_encode(a->param, f, buf, need, out_len, key->pk, a->pk_bytes);
   if (rc != MLDSA_OK) {
-    OPENSSL_cleanse(buf, need);
+    mldsa_wipe(buf, need);
     free(buf);
     return mldsa_prov_lib_error(ctx->provctx, rc, "encoding the key");
   }
@@ -165,7 +164,7 @@ static int write_encrypted(const enc_ctx *ctx, OSSL_CORE_BIO *out, const uint8_t
   long n = BIO_get_mem_data(mem, &data);
   ok = n > 0 && mldsa_prov_bio_write(ctx->provctx, out, data, (size_t)n);
 done:
-  OPENSSL_cleanse(pass, sizeof pass);
+  mldsa_wipe(pass, sizeof pass);
   BIO_free(mem);
   X509_SIG_free(enc);
   PKCS8_PRIV_KEY_INFO_free(p8); /* frees its key bytes with a cleanse */
@@ -207,7 +206,7 @@ static int enc_encode(void *vctx, OSSL_CORE_BIO *out, const void *obj_raw,
   if (!encode_key(ctx, key, encrypt || !ctx->pem ? MLDSA_DER : MLDSA_PEM, &buf, &len)) return 0;
   int ok = encrypt ? write_encrypted(ctx, out, buf, len, cb, cbarg)
                    : mldsa_prov_bio_write(ctx->provctx, out, buf, len);
-  OPENSSL_cleanse(buf, len);
+  mldsa_wipe(buf, len);
   free(buf);
   if (ok) mldsa_prov_count(MLDSA_PROV_COUNT_ENCODE);
   return ok;

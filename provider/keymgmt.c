@@ -35,11 +35,11 @@ static void drop_prepared(mldsa_prov_key *key) {
 /* Forgets the secret parts (wiped). */
 static void drop_secret(mldsa_prov_key *key) {
   if (key->sk != NULL) {
-    OPENSSL_cleanse(key->sk, key->alg->sk_bytes);
+    mldsa_wipe(key->sk, key->alg->sk_bytes);
     free(key->sk);
     key->sk = NULL;
   }
-  OPENSSL_cleanse(key->seed, sizeof key->seed);
+  mldsa_wipe(key->seed, sizeof key->seed);
   key->has_priv = key->has_seed = 0;
 }
 
@@ -50,27 +50,27 @@ void mldsa_prov_key_free(mldsa_prov_key *key) {
   free(key);
 }
 
-/* Takes a checked key pair (and its seed, or NULL) in place of what the key held. */
-static int key_set(mldsa_prov_key *key, const uint8_t *sk, const uint8_t *pk,
-                   const uint8_t *seed) {
-  const mldsa_prov_alg *a = key->alg;
-  uint8_t *copy = malloc(a->sk_bytes);
-  if (copy == NULL) {
-    mldsa_prov_raise(key->provctx, MLDSA_PROV_R_OUT_OF_MEMORY, "a %s secret key", a->name);
-    return 0;
-  }
-  memcpy(copy, sk, a->sk_bytes);
+/* Takes a checked key pair, the secret key in a heap buffer of sk_bytes that it keeps (and
+   the seed, or NULL), in place of what the key held. */
+static void key_install(mldsa_prov_key *key, uint8_t *sk, const uint8_t *pk,
+                        const uint8_t *seed) {
   drop_prepared(key);
   drop_secret(key);
-  key->sk = copy;
+  key->sk = sk;
   key->has_priv = 1;
-  memcpy(key->pk, pk, a->pk_bytes);
+  memcpy(key->pk, pk, key->alg->pk_bytes);
   key->has_pub = 1;
   if (seed != NULL) {
     memcpy(key->seed, seed, MLDSA_SEED_BYTES);
     key->has_seed = 1;
   }
-  return 1;
+}
+
+static uint8_t *secret_buffer(const mldsa_prov_key *key) {
+  uint8_t *sk = malloc(key->alg->sk_bytes);
+  if (sk == NULL)
+    mldsa_prov_raise(key->provctx, MLDSA_PROV_R_OUT_OF_MEMORY, "a %s secret key", key->alg->name);
+  return sk;
 }
 
 int mldsa_prov_key_set_secret(mldsa_prov_key *key, const uint8_t *sk, const uint8_t *seed) {
@@ -78,18 +78,28 @@ int mldsa_prov_key_set_secret(mldsa_prov_key *key, const uint8_t *sk, const uint
   uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES];
   int rc = mldsa_public_key_from_secret(a->param, pk, a->pk_bytes, sk, a->sk_bytes);
   if (rc != MLDSA_OK) return mldsa_prov_lib_error(key->provctx, rc, "the secret key");
-  return key_set(key, sk, pk, seed);
+  uint8_t *copy = secret_buffer(key);
+  if (copy == NULL) return 0;
+  memcpy(copy, sk, a->sk_bytes);
+  key_install(key, copy, pk, seed);
+  return 1;
 }
 
-/* The key pair of a seed (FIPS 204 ML-DSA.KeyGen_internal): made here, so not checked
-   again. */
+/* The key pair of a seed (FIPS 204 ML-DSA.KeyGen_internal), generated into the key's own
+   buffer: made here, so not checked again. */
 static int set_from_seed(mldsa_prov_key *key, const uint8_t seed[MLDSA_SEED_BYTES]) {
   const mldsa_prov_alg *a = key->alg;
-  uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES], sk[MLDSA_MAX_SECRET_KEY_BYTES];
+  uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES];
+  uint8_t *sk = secret_buffer(key);
+  if (sk == NULL) return 0;
   int rc = mldsa_keygen_from_seed(a->param, pk, a->pk_bytes, sk, a->sk_bytes, seed);
-  int ok = rc == MLDSA_OK ? key_set(key, sk, pk, seed) : mldsa_prov_lib_error(key->provctx, rc, "key generation");
-  OPENSSL_cleanse(sk, sizeof sk);
-  return ok;
+  if (rc != MLDSA_OK) {
+    mldsa_wipe(sk, a->sk_bytes);
+    free(sk);
+    return mldsa_prov_lib_error(key->provctx, rc, "key generation");
+  }
+  key_install(key, sk, pk, seed);
+  return 1;
 }
 
 const mldsa_prepared_public_key *mldsa_prov_key_prepared_pub(mldsa_prov_key *key) {
@@ -388,7 +398,7 @@ static void *keymgmt_gen(void *vgen, OSSL_CALLBACK *cb, void *cbarg) {
     mldsa_prov_key_free(key);
     key = NULL;
   }
-  if (!gen->has_seed) OPENSSL_cleanse(gen->seed, sizeof gen->seed);
+  if (!gen->has_seed) mldsa_wipe(gen->seed, sizeof gen->seed);
   if (key != NULL) mldsa_prov_count(MLDSA_PROV_COUNT_KEYGEN);
   return key;
 }
@@ -396,7 +406,7 @@ static void *keymgmt_gen(void *vgen, OSSL_CALLBACK *cb, void *cbarg) {
 static void keymgmt_gen_cleanup(void *vgen) {
   gen_ctx *gen = vgen;
   if (gen == NULL) return;
-  OPENSSL_cleanse(gen, sizeof *gen);
+  mldsa_wipe(gen, sizeof *gen);
   free(gen);
 }
 

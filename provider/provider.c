@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/prov_ssl.h>
 
@@ -81,7 +80,7 @@ int mldsa_prov_bio_read_all(const mldsa_prov_ctx *pc, OSSL_CORE_BIO *in, uint8_t
     }
     n += got;
   }
-  OPENSSL_cleanse(buf, n);
+  mldsa_wipe(buf, n);
   free(buf);
   mldsa_prov_raise(pc, MLDSA_PROV_R_IO, "input longer than %u bytes, or out of memory",
                    MLDSA_PROV_MAX_INPUT);

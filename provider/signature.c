@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
 
 #include "prov.h"
 
@@ -34,8 +33,8 @@ typedef struct {
 } sig_ctx;
 
 static void reset_stream(sig_ctx *ctx) {
-  OPENSSL_cleanse(&ctx->mu, sizeof ctx->mu);
-  if (ctx->raw != NULL) OPENSSL_cleanse(ctx->raw, ctx->raw_len);
+  mldsa_wipe(&ctx->mu, sizeof ctx->mu);
+  if (ctx->raw != NULL) mldsa_wipe(ctx->raw, ctx->raw_len);
   free(ctx->raw);
   ctx->raw = NULL;
   ctx->raw_len = ctx->raw_cap = 0;
@@ -56,7 +55,7 @@ static void sig_freectx(void *vctx) {
   if (ctx == NULL) return;
   reset_stream(ctx);
   free(ctx->sig);
-  OPENSSL_cleanse(ctx, sizeof *ctx);
+  mldsa_wipe(ctx, sizeof *ctx);
   free(ctx);
 }
 
@@ -258,7 +257,7 @@ static int sign_input(sig_ctx *ctx, uint8_t *sig, const uint8_t *in, size_t in_l
     if (rc == MLDSA_OK)
       rc = mldsa_sign_internal(a->param, sig, a->sig_bytes, in, in_len, rnd, ctx->key->sk,
                                a->sk_bytes);
-    OPENSSL_cleanse(rnd, sizeof rnd);
+    mldsa_wipe(rnd, sizeof rnd);
     return rc;
   }
   const mldsa_prepared_secret_key *ps = mldsa_prov_key_prepared_sec(ctx->key);
@@ -362,7 +361,7 @@ static int stream_update(void *vctx, const unsigned char *data, size_t len) {
       return 0;
     }
     if (ctx->raw_len != 0) memcpy(grown, ctx->raw, ctx->raw_len);
-    if (ctx->raw != NULL) OPENSSL_cleanse(ctx->raw, ctx->raw_len);
+    if (ctx->raw != NULL) mldsa_wipe(ctx->raw, ctx->raw_len);
     free(ctx->raw);
     ctx->raw = grown;
     ctx->raw_cap = cap;
@@ -398,7 +397,7 @@ static int stream_sign_final(void *vctx, unsigned char *sig, size_t *sig_len, si
       ok = rc == MLDSA_OK || mldsa_prov_lib_error(ctx->provctx, rc, "signing");
       if (ok) *sig_len = ctx->alg->sig_bytes, mldsa_prov_count(MLDSA_PROV_COUNT_SIGN);
     }
-    OPENSSL_cleanse(mu, sizeof mu);
+    mldsa_wipe(mu, sizeof mu);
     return ok;
   }
   int ok = sign_out(ctx, sig, sig_len, sig_size, ctx->raw, ctx->raw_len);

@@ -51,8 +51,9 @@ def main(outdir):
     plt.rcParams["svg.hashsalt"] = "libmldsa"
     buf = io.StringIO()
     fig.savefig(buf, format="svg", metadata={"Date": None})
+    svg = buf.getvalue().split("\n", 1)[1]  # the XML declaration gives way to the licence
     with open(os.path.join(outdir, "speed.svg"), "w") as f:
-        f.write(buf.getvalue())
+        f.write("<!-- SPDX-License-Identifier: Apache-2.0 OR MIT -->\n" + svg)
 
 
 if __name__ == "__main__":

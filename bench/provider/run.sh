@@ -18,9 +18,13 @@ libdir=$(dirname "${ossl[3]}")
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 for isa in avx512 avx2; do
   {
+    echo "# SPDX-License-Identifier: Apache-2.0 OR MIT"
     echo "# CPU: $cpu"
     MLDSA_ISA=$isa OPENSSL_CONF=/dev/null "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" \
       "$build/provider/provider_speed" "$build/provider" "$seconds" "$rounds"
   } | tee "$out/speed-$isa.txt"
 done
-bash "$root/bench/provider/tls.sh" "$build/provider" 4 3 | tee "$out/tls.txt"
+{
+  echo "# SPDX-License-Identifier: Apache-2.0 OR MIT"
+  bash "$root/bench/provider/tls.sh" "$build/provider" 4 3
+} | tee "$out/tls.txt"

@@ -11,7 +11,7 @@ set -euo pipefail
 provider_dir=$(cd "$1" && pwd)
 seconds=${2:-4}
 rounds=${3:-3}
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 mapfile -t OPENSSL < <("$root/ci/openssl35" --argv)
 work=$(mktemp -d)
 trap 'pkill -f "s_server -accept 127.0.0.1:0 .*$work" 2>/dev/null || true; rm -rf "$work"' EXIT
