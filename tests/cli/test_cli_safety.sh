@@ -18,27 +18,13 @@
 #   test_cli_safety.sh MLDSA_CLI
 set -uo pipefail
 cli=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 cd "$d"
 umask 022
 passed=0 failed=0
-# expect STATUS DESCRIPTION [PATTERN] -- COMMAND...: exit status, and PATTERN in stderr or stdout
-expect() {
-  local want=$1 what=$2 pattern=
-  shift 2
-  if [ "$1" != -- ]; then pattern=$1; shift; fi
-  shift
-  "$@" >out 2>err
-  local rc=$?
-  if [ $rc != "$want" ]; then
-    echo "FAIL: $what: exit $rc, want $want"; head -3 err; failed=$((failed + 1)); return
-  fi
-  if [ -n "$pattern" ] && ! grep -qE -- "$pattern" err out; then
-    echo "FAIL: $what: output lacks /$pattern/:"; cat err out | head -3; failed=$((failed + 1)); return
-  fi
-  passed=$((passed + 1))
-}
+. "$here/expect.sh"
 # check DESCRIPTION COMMAND...: the command succeeds
 check() {
   local what=$1
