@@ -151,10 +151,14 @@ static void *keymgmt_dup(const void *vsrc, int selection) {
   mldsa_prov_key *key = mldsa_prov_key_new(src->provctx, src->alg);
   if (key == NULL) return NULL;
   if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && src->has_priv) {
-    if (!mldsa_prov_key_set_secret(key, src->sk, src->has_seed ? src->seed : NULL)) {
+    /* the source's key pair was checked when it was set: copied, not checked again */
+    uint8_t *sk = secret_buffer(key);
+    if (sk == NULL) {
       mldsa_prov_key_free(key);
       return NULL;
     }
+    memcpy(sk, src->sk, src->alg->sk_bytes);
+    key_install(key, sk, src->pk, src->has_seed ? src->seed : NULL);
   } else if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0 && src->has_pub) {
     memcpy(key->pk, src->pk, src->alg->pk_bytes);
     key->has_pub = 1;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* Eight threads signing and verifying with one shared EVP_PKEY through the provider (its
- * keys are prepared lazily by whichever thread comes first), with OpenSSL's own libcrypto:
+/* Eight threads signing and verifying with one shared EVP_PKEY (a duplicate of the generated
+ * one) through the provider (its keys are prepared lazily by whichever thread comes first),
+ * with OpenSSL's own libcrypto:
  * every signature must verify, a corrupted one must not, and the provider's counters
  * (gettable parameters) must account for every call. Run under ThreadSanitizer by
  * ci/tsan; an ordinary ctest otherwise.
@@ -74,6 +75,15 @@ int main(int argc, char **argv) {
     return 1;
   }
   EVP_PKEY_CTX_free(gen);
+  /* the threads share a duplicate (keymgmt dup), which must be the same key */
+  EVP_PKEY *generated = shared_key;
+  shared_key = EVP_PKEY_dup(generated);
+  if (shared_key == NULL || EVP_PKEY_eq(generated, shared_key) != 1) {
+    ERR_print_errors_fp(stderr);
+    fprintf(stderr, "provider_threads: EVP_PKEY_dup gave no key, or another one\n");
+    return 1;
+  }
+  EVP_PKEY_free(generated);
   const uint64_t signs = counter(prov, "mldsa-signs"), verifies = counter(prov, "mldsa-verifies");
 
   pthread_t t[THREADS];
