@@ -8,20 +8,27 @@ set(MLDSA_ALL_PARAMS 44 65 87)
 set(MLDSA_PARAMS "${MLDSA_ALL_PARAMS}" CACHE STRING
   "Parameter sets to compile (a subset of 44;65;87); the others return MLDSA_ERR_PARAM")
 
+# The generated assembly exists for x86-64 (sse2, avx2, avx512) and AArch64 on Linux
+# (neon: its dispatch reads getauxval).
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(MLDSA_ASM_DEFAULT ON)
+  set(_asm_isas sse2 avx2 avx512)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$" AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  set(MLDSA_ASM_DEFAULT ON)
+  set(_asm_isas neon)
 else()
   set(MLDSA_ASM_DEFAULT OFF)
+  set(_asm_isas)
 endif()
-option(MLDSA_ASM "Use the generated x86-64 assembly kernels (OFF: portable C only)"
+option(MLDSA_ASM "Use the generated assembly kernels (OFF: portable C only)"
   ${MLDSA_ASM_DEFAULT})
 if(MLDSA_ASM)
-  set(MLDSA_ALL_ISAS scalar sse2 avx2 avx512)
+  set(MLDSA_ALL_ISAS scalar ${_asm_isas})
 else()
   set(MLDSA_ALL_ISAS scalar)
 endif()
 set(MLDSA_ISAS "${MLDSA_ALL_ISAS}" CACHE STRING
-  "Arithmetic backends to compile: scalar and a subset of sse2;avx2;avx512 (x86-64)")
+  "Arithmetic backends to compile: scalar and a subset of sse2;avx2;avx512 (x86-64) or neon (AArch64)")
 
 foreach(p IN LISTS MLDSA_PARAMS)
   if(NOT p IN_LIST MLDSA_ALL_PARAMS)
@@ -99,6 +106,10 @@ else()
   option(MLDSA_BUILD_TESTS "Build libmldsa's tests inside a parent project" OFF)
   set(MLDSA_TESTS_REQUIRED ${MLDSA_BUILD_TESTS})
 endif()
+# Static test programs, for qemu-user: a dynamically linked AArch64 guest hangs in fork()
+# under qemu-aarch64 on this project's CI hosts (the child never reaches its first
+# instruction; static guests fork normally), and Check forks for every test.
+option(MLDSA_STATIC_TESTS "Link the test programs statically (cross builds run under qemu-user)" OFF)
 option(MLDSA_FULL_TESTS
   "Build the Check test suites (need check, cJSON, OpenSSL, zlib, Python 3)" ON)
 # The benchmark and most tests drive every parameter set and ISA: they are built for the

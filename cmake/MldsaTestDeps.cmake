@@ -5,6 +5,11 @@
 # Otherwise (BUILD_TESTING not given): the tests are left out with one line saying why.
 if(MLDSA_BUILD_TESTS AND MLDSA_FULL_TESTS)
   set(_mldsa_missing)
+  if(MLDSA_STATIC_TESTS) # static archives first (libcjson has none: its .so is taken)
+    set(CMAKE_FIND_LIBRARY_SUFFIXES .a .so)
+    set(OPENSSL_USE_STATIC_LIBS TRUE)
+    set(ZLIB_USE_STATIC_LIBS ON)
+  endif()
   find_package(PkgConfig QUIET)
   if(PKG_CONFIG_FOUND)
     pkg_check_modules(CHECK QUIET IMPORTED_TARGET check)

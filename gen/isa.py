@@ -112,6 +112,24 @@ class Isa:
     bits: int            # vector width
     nregs: int           # architectural vector registers
     features: tuple      # CPU features the generated code may use (CPUID names)
+    arch = "x86_64"      # the instruction set family (gen.outputs renders per family)
+
+    # -- general-purpose registers and memory operands ----------------------------------
+
+    # System V AMD64: the integer arguments in order, a scratch register (loop counters).
+    ARGS = ("%rdi", "%rsi", "%rdx", "%rcx", "%r8", "%r9")
+    COMMENT = "#"
+    # Kernels this ISA has no generated body for yet: {kernel: [its symbols' stems]}.
+    # Their entries branch to the scalar C kernels (gen/outputs.py).
+    SCALAR_KERNELS = {}
+
+    def arg(self, i: int) -> str:
+        """The register of pointer/integer argument i (64-bit view)."""
+        return self.ARGS[i]
+
+    def mem(self, base: str, off: int = 0) -> str:
+        """The memory operand off bytes from the address in register base."""
+        return f"{off}({base})"
 
     @property
     def lanes(self) -> int:
@@ -142,6 +160,12 @@ class Isa:
     def signed_mul(self) -> bool:
         """(v)pmuldq, the signed 32x32->64 product, exists; else only pmuludq (SSE2)."""
         return self.can("pmuldq")
+
+    @property
+    def const_regs(self) -> bool:
+        """Templates keep their constants in registers (AVX2, AVX-512, NEON), not as
+        memory operands (SSE2: its 16 registers go to data)."""
+        return self.vex
 
     @property
     def const_bytes(self) -> int:
@@ -317,9 +341,164 @@ class Isa:
         return u
 
 
+
+# AArch64 Advanced SIMD spellings of the SSE-style mnemonics the templates use for
+# lane-wise arithmetic: (mnemonic, arrangement, form). Forms: "bin" src1 OP src2,
+# "rev" src2 OP src1 (pandn: dst = src2 & ~src1 is bic dst, src2, src1), "imm" a shift by
+# an immediate, "un" one source.
+_NEON_SPELLING = {
+    "paddd": ("add", "4s", "bin"), "psubd": ("sub", "4s", "bin"),
+    "paddq": ("add", "2d", "bin"), "psubq": ("sub", "2d", "bin"),
+    "pand": ("and", "16b", "bin"), "por": ("orr", "16b", "bin"),
+    "pxor": ("eor", "16b", "bin"), "pandn": ("bic", "16b", "rev"),
+    "pcmpgtd": ("cmgt", "4s", "bin"), "pcmpeqd": ("cmeq", "4s", "bin"),
+    "pminsd": ("smin", "4s", "bin"), "pmaxsd": ("smax", "4s", "bin"),
+    "pminud": ("umin", "4s", "bin"), "pmaxud": ("umax", "4s", "bin"),
+    "pmulld": ("mul", "4s", "bin"),
+    "psrad": ("sshr", "4s", "imm"), "psrld": ("ushr", "4s", "imm"),
+    "pslld": ("shl", "4s", "imm"),
+    "pabsd": ("abs", "4s", "un"), "movdqa": ("mov", "16b", "un"),
+}
+
+_NEON_REG = re.compile(r"v(\d+)(\.[0-9a-z]+|\.[bhsd]\[\d+\])?$")
+
+
+class NeonIsa(Isa):
+    """AArch64 Advanced SIMD (Armv8.0-A, 128-bit, four 32-bit lanes). The templates'
+    lane-wise arithmetic (isa.ins with SSE mnemonics, AVX operand order) is spelled in
+    A64 (`add v2.4s, v0.4s, v1.4s`); what A64 does differently (products, shuffles,
+    reductions, compaction) is written with isa.a64 in the template's own block.
+
+    Registers: the templates' vector register i is v0-v7 for i < 8 and v16-v31 after,
+    so that generated code never touches v8-v15, whose low halves (d8-d15) the AAPCS64
+    makes callee-saved: 24 registers, no spills. General registers: the arguments
+    x0-x7, scratch x9-x17 (x16 addresses constants); x18 (the platform register) and
+    x19-x28 are never used."""
+
+    arch = "aarch64"
+    ARGS = ("x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7")
+    COMMENT = "//"
+    SCALAR_KERNELS = {
+        "ntt": ["ntt"], "invntt_tomont": ["invntt_tomont"], "ntt_reorder": ["ntt_reorder"],
+        "pointwise_acc": ["pointwise_acc"],
+        "decompose": ["decompose_g88", "decompose_g32"],
+        "make_hint": ["make_hint_g88", "make_hint_g32"],
+        "use_hint": ["use_hint_g88", "use_hint_g32"], "chknorm": ["chknorm"],
+        "unpack_z": ["unpack_z_g17", "unpack_z_g19"], "rej_uniform": ["rej_uniform"],
+        "rej_eta": ["rej_eta2", "rej_eta4"],
+        "keccak_f1600_x1": ["keccak_f1600_x1"], "keccak_f1600_batch": ["keccak_f1600_batch"],
+    }
+
+    def mem(self, base: str, off: int = 0) -> str:
+        return f"[{base}, #{off}]" if off else f"[{base}]"
+
+    @property
+    def vex(self) -> bool:
+        return False
+
+    @property
+    def const_regs(self) -> bool:
+        return True
+
+    @property
+    def opmask(self) -> bool:
+        return False
+
+    @property
+    def signed_mul(self) -> bool:
+        return False
+
+    @property
+    def const_bytes(self) -> int:
+        return 4
+
+    def v(self, i: int) -> str:
+        if not 0 <= i < self.nregs:
+            raise ValueError(f"{self.name}: no vector register {i} (has {self.nregs})")
+        return f"v{i if i < 8 else i + 8}"
+
+    def x(self, i: int) -> str:
+        raise ValueError(f"{self.name}: no xmm registers")
+
+    def y(self, i: int) -> str:
+        raise ValueError(f"{self.name}: no ymm registers")
+
+    def can(self, mnemonic: str) -> bool:
+        return mnemonic in _NEON_SPELLING
+
+    def spell(self, mnemonic: str) -> str:
+        if mnemonic not in _NEON_SPELLING:
+            raise ValueError(f"{self.name}: no A64 spelling for {mnemonic} (write the "
+                             "A64 instructions with isa.a64 in the template's neon block)")
+        return _NEON_SPELLING[mnemonic][0]
+
+    def _vreg(self, op: str) -> str:
+        m = _NEON_REG.match(op)
+        if not m or m.group(2):
+            raise ValueError(f"{self.name}: {op!r} is not a plain vector register")
+        n = int(m.group(1))
+        if 8 <= n <= 15:
+            raise ValueError(f"{self.name}: {op} is callee-saved (d8-d15)")
+        return op
+
+    def ins(self, mnemonic: str, *ops, comment: str = "") -> str:
+        name, arr, form = _NEON_SPELLING.get(mnemonic, (None, None, None))
+        if name is None:
+            self.spell(mnemonic)
+        tail = f"  // {comment}" if comment else ""
+        if form == "imm":
+            imm, src, dst = ops
+            n = int(imm.lstrip("$"))
+            srcs = [f"{self._vreg(src)}.{arr}"]
+            last = f", #{n}"
+        else:
+            regs = [self._vreg(o) for o in ops]
+            dst = regs[-1]
+            srcs = [f"{r}.{arr}" for r in ({"bin": regs[-2::-1], "rev": regs[:-1],
+                                            "un": regs[:-1]}[form])]
+            last = ""
+        return f"    {name} {self._vreg(dst)}.{arr}, {', '.join(srcs)}{last}{tail}"
+
+    def a64(self, mnemonic: str, dst: str, *srcs, arr: str = "4s", comment: str = "") -> str:
+        """One A64 vector instruction in its own operand order (destination first): vector
+        registers get the arrangement arr (an operand that already has one, v3.s[1] or
+        v3.2d, keeps it), ints become immediates (#n)."""
+        def operand(o):
+            if isinstance(o, int):
+                return f"#{o}"
+            m = _NEON_REG.match(o)
+            if m and not m.group(2):
+                return f"{self._vreg(o)}.{arr}"
+            return o
+        tail = f"  // {comment}" if comment else ""
+        ops = ", ".join(operand(o) for o in (dst,) + srcs)
+        return f"    {mnemonic} {ops}{tail}"
+
+    def load(self, mem: str, dst: str, comment: str = "") -> str:
+        tail = f"  // {comment}" if comment else ""
+        return f"    ldr q{self._vreg(dst)[1:]}, {mem}{tail}"
+
+    def store(self, src: str, mem: str, comment: str = "") -> str:
+        tail = f"  // {comment}" if comment else ""
+        return f"    str q{self._vreg(src)[1:]}, {mem}{tail}"
+
+    def mov(self, src: str, dst: str, comment: str = "") -> str:
+        return self.ins("movdqa", src, dst, comment=comment)
+
+    def const(self, label: str, dst: str, comment: str = "") -> str:
+        """A .rodata dword into every lane (x16 holds its address: position-independent)."""
+        tail = f"  // {comment}" if comment else ""
+        return (f"    adrp x16, {label}\n"
+                f"    add x16, x16, :lo12:{label}\n"
+                f"    ld1r {{{self._vreg(dst)}.4s}}, [x16]{tail}")
+
+    def place_consts(self, labels, first: int, registers=None) -> dict:
+        return {label: self.v(first + i) for i, label in enumerate(labels)}
+
 ISAS = {
     "sse2": Isa("sse2", "xmm", 128, 16, ("sse", "sse2")),
     "avx2": Isa("avx2", "ymm", 256, 16, ("sse", "sse2", "avx", "avx2")),
     "avx512": Isa("avx512", "zmm", 512, 32,
                   ("sse", "sse2", "avx", "avx2", "avx512f", "avx512bw", "avx512vl")),
+    "neon": NeonIsa("neon", "v", 128, 24, ("asimd",)),
 }

@@ -492,7 +492,8 @@ int mldsa_selftest(void);
 
 /* ---- introspection ---------------------------------------------------------------- */
 
-/* The arithmetic the calls above use: "scalar", "sse2", "avx2" or "avx512". Never NULL. */
+/* The arithmetic the calls above use: "scalar", "sse2", "avx2" or "avx512" (x86-64),
+ * "scalar" or "neon" (AArch64). Never NULL. */
 const char *mldsa_isa(void);
 
 #ifdef __cplusplus

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* CPU feature predicates, one per ISA of MLDSA_FOR_EACH_ISA, and MCDT_NO. The x86-64
- * gates are generated (asm_out/isa_gates.h) from the features gen/isa.py declares for each
- * ISA: every CPUID bit set, and the OS has enabled the register state in XCR0. */
+/* CPU feature predicates, one per ISA of MLDSA_FOR_EACH_ISA, and MCDT_NO. The gates are
+ * generated (asm_out/isa_gates.h) from the features gen/isa.py declares for each ISA:
+ * x86-64, every CPUID bit set and the OS has enabled the register state in XCR0; AArch64,
+ * every bit set in the kernel's AT_HWCAP. */
 #include "cpu.h"
 
 int mldsa_cpu_has_scalar(void) { return 1; }
@@ -30,7 +31,7 @@ int mldsa_cpu_has_mcdt_no(void) { return cpuid_has(&mldsa_mcdt_no); }
 int mldsa_cpu_has_mcdt_no(void) { return 1; } /* no MXCSR: nothing to protect */
 #endif
 
-#if defined(MLDSA_HAVE_ASM)
+#if defined(MLDSA_HAVE_ASM) && defined(__x86_64__)
 /* XCR0, read only once CPUID said OSXSAVE (the gates require it wherever xcr0 != 0). */
 static uint64_t xcr0(void) {
   uint32_t lo, hi;
@@ -51,4 +52,15 @@ static int gate_open(const mldsa_cpuid_bits *bits, size_t n, uint64_t xcr0_mask)
 int mldsa_cpu_has_sse2(void) { return GATE(sse2, SSE2); }
 int mldsa_cpu_has_avx2(void) { return GATE(avx2, AVX2); }
 int mldsa_cpu_has_avx512(void) { return GATE(avx512, AVX512); }
+#endif
+
+#if defined(MLDSA_HAVE_NEON)
+#include <sys/auxv.h>
+
+#include "isa_gates.h"
+
+int mldsa_cpu_has_neon(void) {
+  unsigned long need = MLDSA_GATE_NEON_HWCAP;
+  return (getauxval(AT_HWCAP) & need) == need;
+}
 #endif

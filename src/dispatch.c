@@ -29,10 +29,14 @@ static const isa_entry isas[] = {MLDSA_FOR_EACH_ISA(ISA_ENTRY)};
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const isa_entry *chosen;
 
-/* Every ISA the project knows, weakest first: MLDSA_ISA names a cap on this scale even
- * when the build left that ISA out (a cap of avx2 in a build without avx2 still rules
- * out avx512). */
+/* Every ISA the project knows for this architecture, weakest first: MLDSA_ISA names a cap
+ * on this scale even when the build left that ISA out (a cap of avx2 in a build without
+ * avx2 still rules out avx512). An ISA of another architecture is an unknown value. */
+#if defined(__aarch64__)
+static const char *const known_isas[] = {"scalar", "neon"};
+#else
 static const char *const known_isas[] = {"scalar", "sse2", "avx2", "avx512"};
+#endif
 #define NUM_KNOWN (sizeof known_isas / sizeof known_isas[0])
 
 static size_t rank_of(const char *name) {

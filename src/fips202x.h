@@ -36,6 +36,7 @@
 #define MLDSA_KECCAKX_W_sse2 2
 #define MLDSA_KECCAKX_W_avx2 4
 #define MLDSA_KECCAKX_W_avx512 8
+#define MLDSA_KECCAKX_W_neon 1
 #define MLDSA_KECCAKX_W_(isa) MLDSA_KECCAKX_W_##isa
 #define MLDSA_KECCAKX_W(isa) MLDSA_KECCAKX_W_(isa)
 
@@ -47,6 +48,7 @@
 #define MLDSA_KECCAKX_COST_sse2 186
 #define MLDSA_KECCAKX_COST_avx2 180
 #define MLDSA_KECCAKX_COST_avx512 219
+#define MLDSA_KECCAKX_COST_neon 100
 #define MLDSA_KECCAKX_COST_(isa) MLDSA_KECCAKX_COST_##isa
 #define MLDSA_KECCAKX_COST(isa) MLDSA_KECCAKX_COST_(isa)
 

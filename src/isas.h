@@ -32,7 +32,13 @@
 #else
 #define MLDSA_ISA_IF_AVX512(X)
 #endif
-#define MLDSA_FOR_EACH_ASM_ISA(X) MLDSA_ISA_IF_SSE2(X) MLDSA_ISA_IF_AVX2(X) MLDSA_ISA_IF_AVX512(X)
+#if defined(MLDSA_HAVE_NEON)
+#define MLDSA_ISA_IF_NEON(X) X(neon)
+#else
+#define MLDSA_ISA_IF_NEON(X)
+#endif
+#define MLDSA_FOR_EACH_ASM_ISA(X) \
+  MLDSA_ISA_IF_SSE2(X) MLDSA_ISA_IF_AVX2(X) MLDSA_ISA_IF_AVX512(X) MLDSA_ISA_IF_NEON(X)
 
 /* Widest last is not required; dispatch picks by its own preference order. */
 #define MLDSA_FOR_EACH_ISA(X) X(scalar) MLDSA_FOR_EACH_ASM_ISA(X)

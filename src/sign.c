@@ -145,6 +145,7 @@ typedef struct {
 #define SIGN_KEEPS_Y_sse2 1
 #define SIGN_KEEPS_Y_avx2 1
 #define SIGN_KEEPS_Y_avx512 (MLDSA_MODE != 87)
+#define SIGN_KEEPS_Y_neon 1
 #define SIGN_KEEPS_Y MLDSA_CAT3(SIGN_KEEPS_Y_, MLDSA_ISA, )
 /* The per-signature workspace: all secret, wiped once at the end. The vectors are worked
  * a row at a time where the algorithm allows: w1 lives only in its encoding (in ctilde_in),

@@ -98,13 +98,11 @@ static void clear_secrets(void) {
 static void (*isa_ntt)(int32_t *);
 static void pick_ntt(const char *isa) {
   isa_ntt = mldsa_ntt_scalar;
-#if defined(MLDSA_HAVE_ASM)
-  if (strcmp(isa, "sse2") == 0) isa_ntt = mldsa_ntt_sse2;
-  if (strcmp(isa, "avx2") == 0) isa_ntt = mldsa_ntt_avx2;
-  if (strcmp(isa, "avx512") == 0) isa_ntt = mldsa_ntt_avx512;
-#else
+#define PICK_NTT(name) \
+  if (strcmp(isa, #name) == 0) isa_ntt = mldsa_ntt_##name;
+  MLDSA_FOR_EACH_ASM_ISA(PICK_NTT)
+#undef PICK_NTT
   (void)isa;
-#endif
 }
 
 static uint32_t get_bits(const uint8_t *base, size_t bit, unsigned nbits) {
