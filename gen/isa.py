@@ -123,9 +123,16 @@ class Isa:
     # Their entries branch to the scalar C kernels (gen/outputs.py).
     SCALAR_KERNELS = {}
 
+    ARGS32 = ("%edi", "%esi", "%edx", "%ecx", "%r8d", "%r9d")
+    RET32 = "%eax"      # an int or unsigned result
+
     def arg(self, i: int) -> str:
         """The register of pointer/integer argument i (64-bit view)."""
         return self.ARGS[i]
+
+    def arg32(self, i: int) -> str:
+        """The 32-bit view of argument i's register (an int or unsigned argument)."""
+        return self.ARGS32[i]
 
     def mem(self, base: str, off: int = 0) -> str:
         """The memory operand off bytes from the address in register base."""
@@ -377,13 +384,11 @@ class NeonIsa(Isa):
 
     arch = "aarch64"
     ARGS = ("x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7")
+    ARGS32 = ("w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7")
+    RET32 = "w0"
     COMMENT = "//"
     SCALAR_KERNELS = {
         "ntt": ["ntt"], "invntt_tomont": ["invntt_tomont"], "ntt_reorder": ["ntt_reorder"],
-        "pointwise_acc": ["pointwise_acc"],
-        "decompose": ["decompose_g88", "decompose_g32"],
-        "make_hint": ["make_hint_g88", "make_hint_g32"],
-        "use_hint": ["use_hint_g88", "use_hint_g32"], "chknorm": ["chknorm"],
         "unpack_z": ["unpack_z_g17", "unpack_z_g19"], "rej_uniform": ["rej_uniform"],
         "rej_eta": ["rej_eta2", "rej_eta4"],
         "keccak_f1600_x1": ["keccak_f1600_x1"], "keccak_f1600_batch": ["keccak_f1600_batch"],
@@ -467,8 +472,9 @@ class NeonIsa(Isa):
             if isinstance(o, int):
                 return f"#{o}"
             m = _NEON_REG.match(o)
-            if m and not m.group(2):
-                return f"{self._vreg(o)}.{arr}"
+            if m:
+                self._vreg(f"v{m.group(1)}")
+                return o if m.group(2) else f"{o}.{arr}"
             return o
         tail = f"  // {comment}" if comment else ""
         ops = ", ".join(operand(o) for o in (dst,) + srcs)

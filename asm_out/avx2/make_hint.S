@@ -9,7 +9,7 @@
 #   h_i = 1 where a0_i > gamma2 or a0_i < -gamma2 or (a0_i = -gamma2 and a1_i != 0),
 #   otherwise 0; returns the number of ones. Exact, as the scalar code.
 #
-# The low test is one compare: a0 < -gamma2 + [a1 != 0]. SSE2/AVX2: [a1 = 0] is the
+# The low test is one compare: a0 < -gamma2 + [a1 != 0]. SSE2/AVX2/NEON: [a1 = 0] is the
 # all-ones mask of pcmpeqd, so the bound is (1 - gamma2) + mask; the count subtracts
 # the 0 / -1 masks. AVX-512: [a1 != 0] = unsigned min(a1, 1), opmask compares, and the
 # count adds the 0 / 1 lanes. Lanes summed at the end (m.hsum_d).

@@ -52,7 +52,7 @@ mldsa_use_hint_g88_avx2:
     vpmulhuw %ymm12, %ymm2, %ymm2  # (x * 11275) >> 16
     vpmulhrsw %ymm13, %ymm2, %ymm2  # rounded >> 8
     vpmaddwd %ymm14, %ymm2, %ymm3  # hi * 93
-    vpslld $11, %ymm3, %ymm3  # t = hi * 2 gamma2; lo = a - t
+    vpslld $11, %ymm3, %ymm3  # hi * 2 gamma2
     vpcmpgtd %ymm3, %ymm0, %ymm0  # u = (lo > 0): all ones
     vpxor %ymm0, %ymm1, %ymm1
     vpaddd %ymm0, %ymm2, %ymm2
@@ -67,7 +67,7 @@ mldsa_use_hint_g88_avx2:
     vpmulhuw %ymm12, %ymm6, %ymm6  # (x * 11275) >> 16
     vpmulhrsw %ymm13, %ymm6, %ymm6  # rounded >> 8
     vpmaddwd %ymm14, %ymm6, %ymm7  # hi * 93
-    vpslld $11, %ymm7, %ymm7  # t = hi * 2 gamma2; lo = a - t
+    vpslld $11, %ymm7, %ymm7  # hi * 2 gamma2
     vpcmpgtd %ymm7, %ymm4, %ymm4  # u = (lo > 0): all ones
     vpxor %ymm4, %ymm5, %ymm5
     vpaddd %ymm4, %ymm6, %ymm6
@@ -124,7 +124,7 @@ mldsa_use_hint_g32_avx2:
     vpmulhuw %ymm12, %ymm2, %ymm2  # (x * 1025) >> 16
     vpmulhrsw %ymm13, %ymm2, %ymm2  # rounded >> 6
     vpmaddwd %ymm14, %ymm2, %ymm3  # hi * 1023
-    vpslld $9, %ymm3, %ymm3  # t = hi * 2 gamma2; lo = a - t
+    vpslld $9, %ymm3, %ymm3  # hi * 2 gamma2
     vpcmpgtd %ymm3, %ymm0, %ymm0  # u = (lo > 0): all ones
     vpxor %ymm0, %ymm1, %ymm1
     vpaddd %ymm0, %ymm2, %ymm2
@@ -136,7 +136,7 @@ mldsa_use_hint_g32_avx2:
     vpmulhuw %ymm12, %ymm6, %ymm6  # (x * 1025) >> 16
     vpmulhrsw %ymm13, %ymm6, %ymm6  # rounded >> 6
     vpmaddwd %ymm14, %ymm6, %ymm7  # hi * 1023
-    vpslld $9, %ymm7, %ymm7  # t = hi * 2 gamma2; lo = a - t
+    vpslld $9, %ymm7, %ymm7  # hi * 2 gamma2
     vpcmpgtd %ymm7, %ymm4, %ymm4  # u = (lo > 0): all ones
     vpxor %ymm4, %ymm5, %ymm5
     vpaddd %ymm4, %ymm6, %ymm6

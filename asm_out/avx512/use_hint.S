@@ -56,7 +56,7 @@ mldsa_use_hint_g88_avx512:
     vpmulhuw %zmm28, %zmm2, %zmm2  # (x * 11275) >> 16
     vpmulhrsw %zmm29, %zmm2, %zmm2  # rounded >> 8
     vpmaddwd %zmm30, %zmm2, %zmm3  # hi * 93
-    vpslld $11, %zmm3, %zmm3  # t = hi * 2 gamma2; lo = a - t
+    vpslld $11, %zmm3, %zmm3  # hi * 2 gamma2
     vpcmpgtd %zmm3, %zmm0, %k1  # lo > 0
     vpsubd %zmm1, %zmm2, %zmm0  # r = hi - h
     vpaddd %zmm1, %zmm2, %zmm0{%k1}  # r = hi + h where lo > 0
@@ -70,7 +70,7 @@ mldsa_use_hint_g88_avx512:
     vpmulhuw %zmm28, %zmm6, %zmm6  # (x * 11275) >> 16
     vpmulhrsw %zmm29, %zmm6, %zmm6  # rounded >> 8
     vpmaddwd %zmm30, %zmm6, %zmm7  # hi * 93
-    vpslld $11, %zmm7, %zmm7  # t = hi * 2 gamma2; lo = a - t
+    vpslld $11, %zmm7, %zmm7  # hi * 2 gamma2
     vpcmpgtd %zmm7, %zmm4, %k1  # lo > 0
     vpsubd %zmm5, %zmm6, %zmm4  # r = hi - h
     vpaddd %zmm5, %zmm6, %zmm4{%k1}  # r = hi + h where lo > 0
@@ -84,7 +84,7 @@ mldsa_use_hint_g88_avx512:
     vpmulhuw %zmm28, %zmm10, %zmm10  # (x * 11275) >> 16
     vpmulhrsw %zmm29, %zmm10, %zmm10  # rounded >> 8
     vpmaddwd %zmm30, %zmm10, %zmm11  # hi * 93
-    vpslld $11, %zmm11, %zmm11  # t = hi * 2 gamma2; lo = a - t
+    vpslld $11, %zmm11, %zmm11  # hi * 2 gamma2
     vpcmpgtd %zmm11, %zmm8, %k1  # lo > 0
     vpsubd %zmm9, %zmm10, %zmm8  # r = hi - h
     vpaddd %zmm9, %zmm10, %zmm8{%k1}  # r = hi + h where lo > 0
@@ -98,7 +98,7 @@ mldsa_use_hint_g88_avx512:
     vpmulhuw %zmm28, %zmm14, %zmm14  # (x * 11275) >> 16
     vpmulhrsw %zmm29, %zmm14, %zmm14  # rounded >> 8
     vpmaddwd %zmm30, %zmm14, %zmm15  # hi * 93
-    vpslld $11, %zmm15, %zmm15  # t = hi * 2 gamma2; lo = a - t
+    vpslld $11, %zmm15, %zmm15  # hi * 2 gamma2
     vpcmpgtd %zmm15, %zmm12, %k1  # lo > 0
     vpsubd %zmm13, %zmm14, %zmm12  # r = hi - h
     vpaddd %zmm13, %zmm14, %zmm12{%k1}  # r = hi + h where lo > 0
@@ -158,7 +158,7 @@ mldsa_use_hint_g32_avx512:
     vpmulhuw %zmm28, %zmm2, %zmm2  # (x * 1025) >> 16
     vpmulhrsw %zmm29, %zmm2, %zmm2  # rounded >> 6
     vpmaddwd %zmm30, %zmm2, %zmm3  # hi * 1023
-    vpslld $9, %zmm3, %zmm3  # t = hi * 2 gamma2; lo = a - t
+    vpslld $9, %zmm3, %zmm3  # hi * 2 gamma2
     vpcmpgtd %zmm3, %zmm0, %k1  # lo > 0
     vpsubd %zmm1, %zmm2, %zmm0  # r = hi - h
     vpaddd %zmm1, %zmm2, %zmm0{%k1}  # r = hi + h where lo > 0
@@ -169,7 +169,7 @@ mldsa_use_hint_g32_avx512:
     vpmulhuw %zmm28, %zmm6, %zmm6  # (x * 1025) >> 16
     vpmulhrsw %zmm29, %zmm6, %zmm6  # rounded >> 6
     vpmaddwd %zmm30, %zmm6, %zmm7  # hi * 1023
-    vpslld $9, %zmm7, %zmm7  # t = hi * 2 gamma2; lo = a - t
+    vpslld $9, %zmm7, %zmm7  # hi * 2 gamma2
     vpcmpgtd %zmm7, %zmm4, %k1  # lo > 0
     vpsubd %zmm5, %zmm6, %zmm4  # r = hi - h
     vpaddd %zmm5, %zmm6, %zmm4{%k1}  # r = hi + h where lo > 0
@@ -180,7 +180,7 @@ mldsa_use_hint_g32_avx512:
     vpmulhuw %zmm28, %zmm10, %zmm10  # (x * 1025) >> 16
     vpmulhrsw %zmm29, %zmm10, %zmm10  # rounded >> 6
     vpmaddwd %zmm30, %zmm10, %zmm11  # hi * 1023
-    vpslld $9, %zmm11, %zmm11  # t = hi * 2 gamma2; lo = a - t
+    vpslld $9, %zmm11, %zmm11  # hi * 2 gamma2
     vpcmpgtd %zmm11, %zmm8, %k1  # lo > 0
     vpsubd %zmm9, %zmm10, %zmm8  # r = hi - h
     vpaddd %zmm9, %zmm10, %zmm8{%k1}  # r = hi + h where lo > 0
@@ -191,7 +191,7 @@ mldsa_use_hint_g32_avx512:
     vpmulhuw %zmm28, %zmm14, %zmm14  # (x * 1025) >> 16
     vpmulhrsw %zmm29, %zmm14, %zmm14  # rounded >> 6
     vpmaddwd %zmm30, %zmm14, %zmm15  # hi * 1023
-    vpslld $9, %zmm15, %zmm15  # t = hi * 2 gamma2; lo = a - t
+    vpslld $9, %zmm15, %zmm15  # hi * 2 gamma2
     vpcmpgtd %zmm15, %zmm12, %k1  # lo > 0
     vpsubd %zmm13, %zmm14, %zmm12  # r = hi - h
     vpaddd %zmm13, %zmm14, %zmm12{%k1}  # r = hi + h where lo > 0

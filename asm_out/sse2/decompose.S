@@ -10,8 +10,9 @@
 # a1_i = (a_i - a0_i) / (2 gamma2) in [0, m), m = (q-1)/(2 gamma2); where
 # a_i - a0_i = q - 1, a1_i = 0 and a0_i - 1 instead.
 #
-# hi = HighBits before the wrap, in [0, m], by the scalar multiply-and-shift on 16-bit
-# words (m.highbits); lo = a - hi * 2 gamma2 (m.lowbits); then where hi = m (the wrap):
+# hi = HighBits before the wrap, in [0, m], by the scalar multiply-and-shift (m.highbits:
+# on 16-bit words on x86, on 32-bit lanes on NEON); lo = a - hi * 2 gamma2 (m.lowbits);
+# then where hi = m (the wrap):
 # a1 = 0 and a0 = lo - 1 (lo = a - (q-1) there, so a0 = a - q as in the scalar code).
 
 # ---- decompose_g88: gamma2 = 95232, m = 44, 2 gamma2 = 93 * 2^11

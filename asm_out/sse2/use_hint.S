@@ -56,7 +56,7 @@ mldsa_use_hint_g88_sse2:
     psrld $8, %xmm2  # rounded >> 8
     movdqa %xmm2, %xmm3
     pmaddwd .Lg88_odd(%rip), %xmm3  # hi * 93
-    pslld $11, %xmm3  # t = hi * 2 gamma2; lo = a - t
+    pslld $11, %xmm3  # hi * 2 gamma2
     pcmpgtd %xmm3, %xmm0  # u = (lo > 0): all ones
     pxor %xmm0, %xmm1
     paddd %xmm0, %xmm2
@@ -78,7 +78,7 @@ mldsa_use_hint_g88_sse2:
     psrld $8, %xmm6  # rounded >> 8
     movdqa %xmm6, %xmm7
     pmaddwd .Lg88_odd(%rip), %xmm7  # hi * 93
-    pslld $11, %xmm7  # t = hi * 2 gamma2; lo = a - t
+    pslld $11, %xmm7  # hi * 2 gamma2
     pcmpgtd %xmm7, %xmm4  # u = (lo > 0): all ones
     pxor %xmm4, %xmm5
     paddd %xmm4, %xmm6
@@ -100,7 +100,7 @@ mldsa_use_hint_g88_sse2:
     psrld $8, %xmm10  # rounded >> 8
     movdqa %xmm10, %xmm11
     pmaddwd .Lg88_odd(%rip), %xmm11  # hi * 93
-    pslld $11, %xmm11  # t = hi * 2 gamma2; lo = a - t
+    pslld $11, %xmm11  # hi * 2 gamma2
     pcmpgtd %xmm11, %xmm8  # u = (lo > 0): all ones
     pxor %xmm8, %xmm9
     paddd %xmm8, %xmm10
@@ -122,7 +122,7 @@ mldsa_use_hint_g88_sse2:
     psrld $8, %xmm14  # rounded >> 8
     movdqa %xmm14, %xmm15
     pmaddwd .Lg88_odd(%rip), %xmm15  # hi * 93
-    pslld $11, %xmm15  # t = hi * 2 gamma2; lo = a - t
+    pslld $11, %xmm15  # hi * 2 gamma2
     pcmpgtd %xmm15, %xmm12  # u = (lo > 0): all ones
     pxor %xmm12, %xmm13
     paddd %xmm12, %xmm14
@@ -184,7 +184,7 @@ mldsa_use_hint_g32_sse2:
     psrld $6, %xmm2  # rounded >> 6
     movdqa %xmm2, %xmm3
     pmaddwd .Lg32_odd(%rip), %xmm3  # hi * 1023
-    pslld $9, %xmm3  # t = hi * 2 gamma2; lo = a - t
+    pslld $9, %xmm3  # hi * 2 gamma2
     pcmpgtd %xmm3, %xmm0  # u = (lo > 0): all ones
     pxor %xmm0, %xmm1
     paddd %xmm0, %xmm2
@@ -199,7 +199,7 @@ mldsa_use_hint_g32_sse2:
     psrld $6, %xmm6  # rounded >> 6
     movdqa %xmm6, %xmm7
     pmaddwd .Lg32_odd(%rip), %xmm7  # hi * 1023
-    pslld $9, %xmm7  # t = hi * 2 gamma2; lo = a - t
+    pslld $9, %xmm7  # hi * 2 gamma2
     pcmpgtd %xmm7, %xmm4  # u = (lo > 0): all ones
     pxor %xmm4, %xmm5
     paddd %xmm4, %xmm6
@@ -214,7 +214,7 @@ mldsa_use_hint_g32_sse2:
     psrld $6, %xmm10  # rounded >> 6
     movdqa %xmm10, %xmm11
     pmaddwd .Lg32_odd(%rip), %xmm11  # hi * 1023
-    pslld $9, %xmm11  # t = hi * 2 gamma2; lo = a - t
+    pslld $9, %xmm11  # hi * 2 gamma2
     pcmpgtd %xmm11, %xmm8  # u = (lo > 0): all ones
     pxor %xmm8, %xmm9
     paddd %xmm8, %xmm10
@@ -229,7 +229,7 @@ mldsa_use_hint_g32_sse2:
     psrld $6, %xmm14  # rounded >> 6
     movdqa %xmm14, %xmm15
     pmaddwd .Lg32_odd(%rip), %xmm15  # hi * 1023
-    pslld $9, %xmm15  # t = hi * 2 gamma2; lo = a - t
+    pslld $9, %xmm15  # hi * 2 gamma2
     pcmpgtd %xmm15, %xmm12  # u = (lo > 0): all ones
     pxor %xmm12, %xmm13
     paddd %xmm12, %xmm14
