@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* ABI conformance of the assembly kernels.
+/* ABI conformance of the x86-64 assembly kernels (AArch64: tests/test_abi_aarch64.c).
  *
- * Every kernel of src/kernels.h (rej_uniform and rej_eta2/4 included),
- * mldsa_keccak_f1600_batch_<isa> (src/fips202x.h) and mldsa_keccak_f1600_x1_<isa>, on every assembly ISA the CPU has
- * (ci/ct_static fails when an assembly function has no ABI_KERNEL line here), is called
- * through a trampoline (abi_call, below) that
+ * Every kernel of tests/abi_kernels.h (all of src/kernels.h and the Keccak permutations),
+ * on every assembly ISA the CPU has, is called through a trampoline (abi_call, below) that
  * loads random values into the callee-saved registers rbx, rbp, r12-r15, calls the kernel
  * and records the registers, the stack pointer, RFLAGS, MXCSR and the x87 control word on
  * return. The System V ABI requires:
@@ -37,9 +35,8 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 
+#include "abi_kernels.h"
 #include "cpu.h"
-#include "fips202x.h"
-#include "kernels.h"
 #include "test_common.h"
 
 /* The trampoline's record; offsets are used by the assembly below. */
@@ -207,120 +204,14 @@ static const char *call_checked(void *fn, const uint64_t args[4], char *buf, siz
 
 /* ---------------------------------------------------------------- the kernels */
 
-enum shape { ONE_POLY, THREE_POLY, ACC, CHKNORM, KECCAK, REJ, UNPACK };
-
-typedef struct {
-  const char *name;
-  enum shape shape;
-  void *fn[3]; /* sse2, avx2, avx512 */
-} kernel;
-
 #if defined(MLDSA_HAVE_ASM)
-static const char *const isa_names[3] = {"sse2", "avx2", "avx512"};
-
-/* Kernels that are not (yet) in src/kernels.h: declared here when asm_out/ has them (the
- * build assembles every .S file of asm_out/<isa>/; asm_out/ is on this test's include
- * path). */
-#define ABI_DECLARE_REJ(name, isa) \
-  unsigned mldsa_##name##_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len);
-#if __has_include("avx2/rej_uniform.S")
-#define ABI_HAVE_REJ_UNIFORM 1
-#define ABI_DECLARE_REJ_UNIFORM(isa) ABI_DECLARE_REJ(rej_uniform, isa)
-MLDSA_FOR_EACH_ASM_ISA(ABI_DECLARE_REJ_UNIFORM)
-#endif
-#if __has_include("avx2/keccak_f1600_x1.S")
-#define ABI_HAVE_KECCAK_X1 1
-#define ABI_DECLARE_KECCAK_X1(isa) void mldsa_keccak_f1600_x1_##isa(uint64_t s[25]);
-MLDSA_FOR_EACH_ASM_ISA(ABI_DECLARE_KECCAK_X1)
-#endif
-#if __has_include("avx2/rej_eta.S")
-#define ABI_HAVE_REJ_ETA 1
-#define ABI_DECLARE_REJ_ETA(isa) ABI_DECLARE_REJ(rej_eta2, isa) ABI_DECLARE_REJ(rej_eta4, isa)
-MLDSA_FOR_EACH_ASM_ISA(ABI_DECLARE_REJ_ETA)
-#endif
-
-/* ci/ct_static fails when an assembly function has no ABI_KERNEL line here. */
-#define ABI_KERNEL(name, shape) \
-  {#name, shape, {(void *)mldsa_##name##_sse2, (void *)mldsa_##name##_avx2, (void *)mldsa_##name##_avx512}}
-static const kernel kernels[] = {
-    ABI_KERNEL(ntt, ONE_POLY),
-    ABI_KERNEL(invntt_tomont, ONE_POLY),
-    ABI_KERNEL(ntt_reorder, ONE_POLY),
-    ABI_KERNEL(pointwise_montgomery, THREE_POLY),
-    ABI_KERNEL(pointwise_acc, ACC),
-    ABI_KERNEL(add, THREE_POLY),
-    ABI_KERNEL(sub, THREE_POLY),
-    ABI_KERNEL(reduce32, ONE_POLY),
-    ABI_KERNEL(caddq, ONE_POLY),
-    ABI_KERNEL(shiftl, ONE_POLY),
-    ABI_KERNEL(power2round, THREE_POLY),
-    ABI_KERNEL(decompose_g88, THREE_POLY),
-    ABI_KERNEL(decompose_g32, THREE_POLY),
-    ABI_KERNEL(make_hint_g88, THREE_POLY),
-    ABI_KERNEL(make_hint_g32, THREE_POLY),
-    ABI_KERNEL(use_hint_g88, THREE_POLY),
-    ABI_KERNEL(use_hint_g32, THREE_POLY),
-    ABI_KERNEL(chknorm, CHKNORM),
-    ABI_KERNEL(unpack_z_g17, UNPACK),
-    ABI_KERNEL(unpack_z_g19, UNPACK),
-    ABI_KERNEL(keccak_f1600_batch, KECCAK),
-#if defined(ABI_HAVE_KECCAK_X1)
-    ABI_KERNEL(keccak_f1600_x1, KECCAK),
-#endif
-#if defined(ABI_HAVE_REJ_UNIFORM)
-    ABI_KERNEL(rej_uniform, REJ),
-#endif
-#if defined(ABI_HAVE_REJ_ETA)
-    ABI_KERNEL(rej_eta2, REJ),
-    ABI_KERNEL(rej_eta4, REJ),
-#endif
-};
-#define NUM_KERNELS (sizeof kernels / sizeof kernels[0])
-static int (*const isa_has[3])(void) = {mldsa_cpu_has_sse2, mldsa_cpu_has_avx2,
-                                        mldsa_cpu_has_avx512};
-
-#define ITERATIONS 16
-static _Alignas(64) int32_t buf_c[8 * MLDSA_N], buf_a[8 * MLDSA_N], buf_b[8 * MLDSA_N];
-static _Alignas(64) uint64_t states[25 * MLDSA_KECCAKX_MAXW];
-
-/* Inputs inside every kernel's contract: coefficients in [0, q), hints 0/1 where read. */
-static void fill_inputs(void) {
-  for (size_t i = 0; i < 8 * MLDSA_N; ++i) {
-    buf_a[i] = (int32_t)mldsa_test_randbelow(MLDSA_Q);
-    buf_b[i] = (int32_t)mldsa_test_randbelow(2);
-    buf_c[i] = (int32_t)mldsa_test_randbelow(MLDSA_Q);
-  }
-  mldsa_test_randbytes((uint8_t *)states, sizeof states);
-}
-
-static void kernel_args(enum shape s, uint64_t args[4], unsigned iteration) {
-  uintptr_t c = (uintptr_t)buf_c, a = (uintptr_t)buf_a, b = (uintptr_t)buf_b;
-  args[0] = args[1] = args[2] = args[3] = 0;
-  switch (s) {
-    case ONE_POLY:
-      args[0] = c;
-      break;
-    case THREE_POLY:
-      args[0] = c, args[1] = a, args[2] = b;
-      break;
-    case ACC:
-      args[0] = c, args[1] = a, args[2] = b, args[3] = 1 + iteration % 8;
-      break;
-    case CHKNORM:
-      args[0] = a, args[1] = (MLDSA_Q - 1) / 8;
-      break;
-    case KECCAK:
-      args[0] = (uintptr_t)states;
-      break;
-    case REJ: /* a, n, buf, len: 840 random bytes (rej_uniform: 5 SHAKE128 blocks) */
-      args[0] = c, args[1] = (iteration * 37) % 257, args[2] = a, args[3] = 840;
-      break;
-    case UNPACK: /* a, buf: 640 bytes or fewer of the random words */
-      args[0] = c, args[1] = a;
-      break;
-  }
-}
-
+#define ABI_ISA_NAME(isa) #isa,
+static const char *const isa_names[] = {MLDSA_FOR_EACH_ASM_ISA(ABI_ISA_NAME)};
+#define ABI_ISA_HAS(isa) mldsa_cpu_has_##isa,
+static int (*const isa_has[])(void) = {MLDSA_FOR_EACH_ASM_ISA(ABI_ISA_HAS)};
+#define NUM_ASM_ISAS (sizeof isa_names / sizeof isa_names[0])
+#define ABI_TABLE(isa) abi_kernels_##isa,
+static const abi_kernel *const kernel_tables[] = {MLDSA_FOR_EACH_ASM_ISA(ABI_TABLE)};
 #endif /* MLDSA_HAVE_ASM */
 
 /* ---------------------------------------------------------------- planted violations */
@@ -387,25 +278,26 @@ int main(void) {
   planted_checks();
   unsigned skipped = 0;
 #if defined(MLDSA_HAVE_ASM)
-  for (int isa = 0; isa < 3; ++isa) {
+  for (size_t isa = 0; isa < NUM_ASM_ISAS; ++isa) {
     if (strcmp(chosen, isa_names[isa]) != 0) continue; /* another ctest entry's */
     if (!isa_has[isa]()) {
       printf("test_abi: %s: the CPU lacks it: %u kernels skipped\n", isa_names[isa],
-             (unsigned)NUM_KERNELS);
-      skipped += NUM_KERNELS;
+             (unsigned)ABI_NUM_KERNELS);
+      skipped += ABI_NUM_KERNELS;
       continue;
     }
-    for (size_t k = 0; k < NUM_KERNELS; ++k) {
+    for (size_t k = 0; k < ABI_NUM_KERNELS; ++k) {
+      const abi_kernel *kern = &kernel_tables[isa][k];
       char buf[200];
       const char *why = NULL;
-      for (unsigned it = 0; it < ITERATIONS && why == NULL; ++it) {
+      for (unsigned it = 0; it < ABI_ITERATIONS && why == NULL; ++it) {
         uint64_t args[4];
-        fill_inputs();
-        kernel_args(kernels[k].shape, args, it);
-        why = call_checked(kernels[k].fn[isa], args, buf, sizeof buf);
+        abi_fill_inputs();
+        abi_kernel_args(kern->shape, args, it);
+        why = call_checked(kern->fn, args, buf, sizeof buf);
       }
       char label[120];
-      snprintf(label, sizeof label, "mldsa_%s_%s", kernels[k].name, isa_names[isa]);
+      snprintf(label, sizeof label, "mldsa_%s_%s", kern->name, isa_names[isa]);
       result(why == NULL, label, why);
     }
   }
@@ -418,7 +310,8 @@ int main(void) {
 
 #else /* not x86-64 */
 int main(void) {
-  printf("test_abi: not x86-64: no assembly kernels to check\n");
-  return 0;
+  printf("test_abi: not x86-64: tests/test_abi_aarch64.c is the ABI test of AArch64; "
+         "no generated assembly elsewhere\n");
+  return 77;
 }
 #endif
