@@ -8,6 +8,7 @@
 #include "ct.h"
 #include "expand.h"
 #include "fips202.h"
+#include "fips202x.h"
 #include "isa_names.h"
 #include "kernels.h"
 #include "mldsa.h"
@@ -151,7 +152,6 @@ typedef struct {
  * NTT(y) becomes z in place, and the hint is made again, into w0, once an attempt is
  * accepted. */
 struct sign_ws {
-  uint8_t rhopp_in[MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES]; /* K || rnd || mu */
   uint8_t rhopp[MLDSA_CRHBYTES];
   uint8_t ctilde_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES]; /* mu || w1 */
   uint8_t ctilde[MLDSA_CTILDEBYTES];
@@ -259,17 +259,14 @@ static int sign_attempt(struct sign_ws *ws, const signing_key *k, t0_source t0) 
   return MLDSA_CT_PUBLIC(ones <= MLDSA_OMEGA);
 }
 
-/* The rejection loop under a signing key: the one-shot and the prepared sign. sig is
- * zeroed when no attempt within the limit succeeds (MLDSA_ERR_KEY). */
-static int sign_with(uint8_t *sig, const signing_key *k, t0_source t0, const uint8_t mu[64],
-                     const uint8_t rnd[32]) {
+/* The rejection loop under a signing key from mu and rho'' = H(K || rnd || mu): the
+ * one-shot, the prepared and the batch sign. sig is zeroed when no attempt within the
+ * limit succeeds (MLDSA_ERR_KEY). */
+static int sign_loop(uint8_t *sig, const signing_key *k, t0_source t0, const uint8_t mu[64],
+                     const uint8_t rhopp[MLDSA_CRHBYTES]) {
   struct sign_ws ws;
   int ret = MLDSA_ERR_KEY;
-  /* rho'' = H(K || rnd || mu) */
-  memcpy(ws.rhopp_in, k->key, MLDSA_SEEDBYTES);
-  memcpy(ws.rhopp_in + MLDSA_SEEDBYTES, rnd, MLDSA_RNDBYTES);
-  memcpy(ws.rhopp_in + MLDSA_SEEDBYTES + MLDSA_RNDBYTES, mu, MLDSA_CRHBYTES);
-  SHAKE256(ws.rhopp, sizeof ws.rhopp, ws.rhopp_in, sizeof ws.rhopp_in);
+  memcpy(ws.rhopp, rhopp, MLDSA_CRHBYTES);
   memcpy(ws.ctilde_in, mu, MLDSA_CRHBYTES);
   mask_stream_init(&ws.mask);
 
@@ -291,6 +288,21 @@ static int sign_with(uint8_t *sig, const signing_key *k, t0_source t0, const uin
   if (ret != MLDSA_OK) memset(sig, 0, MLDSA_SIGBYTES);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_stack_wipe_sign();
+  return ret;
+}
+
+/* The one-shot and the prepared sign: rho'' = H(K || rnd || mu), then the loop. */
+static int sign_with(uint8_t *sig, const signing_key *k, t0_source t0, const uint8_t mu[64],
+                     const uint8_t rnd[32]) {
+  uint8_t rhopp_in[MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES]; /* K || rnd || mu */
+  uint8_t rhopp[MLDSA_CRHBYTES];
+  memcpy(rhopp_in, k->key, MLDSA_SEEDBYTES);
+  memcpy(rhopp_in + MLDSA_SEEDBYTES, rnd, MLDSA_RNDBYTES);
+  memcpy(rhopp_in + MLDSA_SEEDBYTES + MLDSA_RNDBYTES, mu, MLDSA_CRHBYTES);
+  SHAKE256(rhopp, sizeof rhopp, rhopp_in, sizeof rhopp_in);
+  int ret = sign_loop(sig, k, t0, mu, rhopp);
+  mldsa_zeroize(rhopp_in, sizeof rhopp_in);
+  mldsa_zeroize(rhopp, sizeof rhopp);
   return ret;
 }
 
@@ -390,30 +402,36 @@ static int decode_sig(decoded_sig *d, const uint8_t *sig) {
   return too_big ? -1 : 0;
 }
 
-/* The rest of Alg. 8 under a verifying key: the one-shot and the prepared verify. */
-static int verify_with(const verifying_key *k, decoded_sig *d, const uint8_t mu[64]) {
-  uint8_t ctilde2[MLDSA_CTILDEBYTES];
-  uint8_t hash_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES];
+/* w1Encode(UseHint(h, A z - c t1 2^d)) into w1_out, c = NTT(SampleInBall(c~)). */
+static void verify_w1(uint8_t w1_out[MLDSA_K * MLDSA_POLYW1_PACKEDBYTES], const verifying_key *k,
+                      decoded_sig *d, const mldsa_poly *c) {
   mldsa_polyveck w1;
-  mldsa_poly c, ct1;
-
-  sample_in_ball(&c, d->ctilde, KERNEL(keccak_f1600_x1));
-  KERNEL(ntt)(c.c);
+  mldsa_poly ct1;
 
   /* w'approx = A z - c t1 2^d */
   vecl_ntt(&d->z);
   matrix_mul(&w1, &k->a, &d->z);
   FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(pointwise_montgomery)(ct1.c, c.c, k->t1.v[i].c);
+    KERNEL(pointwise_montgomery)(ct1.c, c->c, k->t1.v[i].c);
     KERNEL(sub)(w1.v[i].c, w1.v[i].c, ct1.c);
   }
   veck_reduce32(&w1);
   veck_invntt(&w1);
   veck_caddq(&w1);
   FOR_EACH_POLY(MLDSA_K, i) KERNEL_G2(use_hint)(w1.v[i].c, w1.v[i].c, d->h.v[i].c);
+  pack_w1(w1_out, &w1);
+}
 
+/* The rest of Alg. 8 under a verifying key: the one-shot and the prepared verify. */
+static int verify_with(const verifying_key *k, decoded_sig *d, const uint8_t mu[64]) {
+  uint8_t ctilde2[MLDSA_CTILDEBYTES];
+  uint8_t hash_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES];
+  mldsa_poly c;
+
+  sample_in_ball(&c, d->ctilde, KERNEL(keccak_f1600_x1));
+  KERNEL(ntt)(c.c);
+  verify_w1(hash_in + MLDSA_CRHBYTES, k, d, &c);
   memcpy(hash_in, mu, MLDSA_CRHBYTES);
-  pack_w1(hash_in + MLDSA_CRHBYTES, &w1);
   SHAKE256(ctilde2, sizeof ctilde2, hash_in, sizeof hash_in);
   return mldsa_ct_differ(d->ctilde, ctilde2, MLDSA_CTILDEBYTES) ? MLDSA_ERR_VERIFY : MLDSA_OK;
 }
@@ -545,6 +563,168 @@ static const uint8_t *prepared_secret_public_key(const mldsa_prepared_secret_key
   return ((const prepared_secret *)in)->pk;
 }
 
+/* ---- batches: the hashes of independent items in the lanes of one batched Keccak ----
+ *
+ * Within one verification or signature the hashes around the arithmetic (mu, c~,
+ * SampleInBall, rho'') form a chain on one Keccak state while the other lanes of the
+ * batched permutation idle; across items they are independent. A group of up to W items
+ * (W, this ISA's lane count) runs each of those hashes once for all of its items; the
+ * arithmetic between them runs an item at a time, so the stack holds one item's vectors
+ * and only the small per-item results (c, tr, mu, w1's encoding) of the group. */
+
+#define BATCH_W MLDSA_KECCAKX_W(MLDSA_ISA)
+
+/* mu = H(tr || 0 || len(ctx) || ctx || msg) (pure ML-DSA) of n items at once. */
+static void batch_mu(mldsa_keccakx *st, uint8_t *const *mu, const uint8_t *const *tr,
+                     uint8_t (*head)[2], const uint8_t *const *ctx, const size_t *ctx_len,
+                     const uint8_t *const *msg, const size_t *msg_len, unsigned n) {
+  mldsa_hash_input in[BATCH_W];
+  for (unsigned j = 0; j < n; ++j) {
+    head[j][0] = 0;
+    head[j][1] = (uint8_t)ctx_len[j];
+    in[j] = (mldsa_hash_input){{tr[j], head[j], ctx[j], msg[j]},
+                               {MLDSA_TRBYTES, 2, ctx_len[j], msg_len[j]}, 4};
+  }
+  KERNEL(shake256x_pieces)(st, mu, MLDSA_CRHBYTES, in, n);
+}
+
+/* What a group keeps of each item between its hashes. */
+typedef struct {
+  uint8_t hash_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES]; /* mu || w1 */
+  uint8_t tr[MLDSA_TRBYTES];
+  uint8_t head[2];
+  int8_t c[MLDSA_N]; /* SampleInBall(c~), coefficients in {-1, 0, 1} */
+} verify_lane;
+
+/* w1's encoding of one item into ln: under the verifying key of the item's own pk (tr =
+ * H(pk) hashed beside ExpandA into ln->tr), or under a prepared key; -1 when the
+ * signature is malformed or z too big. Two functions, kept out of line, so that the
+ * one-shot key (30-64 KiB) is on the stack only in the first. */
+static __attribute__((noinline)) int batch_item_w1(verify_lane *ln, const mldsa_verify_item *it) {
+  decoded_sig d;
+  verifying_key k;
+  mldsa_poly c;
+  if (decode_sig(&d, it->sig) != 0) return -1;
+  make_verifying_key(&k, ln->tr, it->pk);
+  for (unsigned i = 0; i < MLDSA_N; ++i) c.c[i] = ln->c[i];
+  KERNEL(ntt)(c.c);
+  verify_w1(ln->hash_in + MLDSA_CRHBYTES, &k, &d, &c);
+  return 0;
+}
+
+static __attribute__((noinline)) int batch_item_w1_prepared(verify_lane *ln,
+                                                            const prepared_public *pp,
+                                                            const mldsa_verify_item *it) {
+  decoded_sig d;
+  mldsa_poly c;
+  if (decode_sig(&d, it->sig) != 0) return -1;
+  for (unsigned i = 0; i < MLDSA_N; ++i) c.c[i] = ln->c[i];
+  KERNEL(ntt)(c.c);
+  verify_w1(ln->hash_in + MLDSA_CRHBYTES, &pp->k, &d, &c);
+  return 0;
+}
+
+/* n <= W items (api.c checked them): SampleInBall of every c~, then each item's w1, then
+ * every mu, then every c~' = H(mu || w1). pp NULL: each item under its own pk. */
+static void verify_group(const mldsa_prepared_public_key *ppk, const mldsa_verify_item *const *items,
+                         unsigned n, int *results) {
+  const prepared_public *pp = (const prepared_public *)ppk;
+  verify_lane lane[BATCH_W];
+  mldsa_keccakx st;
+  unsigned live[BATCH_W], m = 0;
+  if (n > BATCH_W) n = BATCH_W;
+
+  /* c = SampleInBall(c~): c~ opens the signature */
+  const uint8_t *in[BATCH_W] = {NULL};
+  for (unsigned j = 0; j < n; ++j) in[j] = items[j]->sig;
+  KERNEL(shake256x_absorb)(&st, in, MLDSA_CTILDEBYTES, n);
+  KERNEL(keccakx_permute)(&st, n); /* the first squeezing permutation */
+  for (unsigned j = 0; j < n; ++j) {
+    mldsa_poly c;
+    sample_in_ball_lane(&c, st.s, BATCH_W, j, KERNEL_FN(keccak_f1600_x1));
+    for (unsigned i = 0; i < MLDSA_N; ++i) lane[j].c[i] = (int8_t)c.c[i];
+  }
+
+  for (unsigned j = 0; j < n; ++j) {
+    int bad = pp != NULL ? batch_item_w1_prepared(&lane[j], pp, items[j])
+                         : batch_item_w1(&lane[j], items[j]);
+    results[j] = MLDSA_ERR_VERIFY;
+    if (bad == 0) live[m++] = j;
+  }
+  if (m == 0) return;
+
+  /* mu of the items whose signature decoded */
+  uint8_t *mu[BATCH_W] = {NULL};
+  const uint8_t *tr[BATCH_W] = {NULL}, *ctx[BATCH_W] = {NULL}, *msg[BATCH_W] = {NULL};
+  size_t ctx_len[BATCH_W] = {0}, msg_len[BATCH_W] = {0};
+  uint8_t head[BATCH_W][2];
+  for (unsigned t = 0; t < m; ++t) {
+    const mldsa_verify_item *it = items[live[t]];
+    mu[t] = lane[live[t]].hash_in;
+    tr[t] = pp != NULL ? pp->hdr.tr : lane[live[t]].tr;
+    ctx[t] = it->ctx;
+    ctx_len[t] = it->ctx_len;
+    msg[t] = it->msg;
+    msg_len[t] = it->msg_len;
+  }
+  batch_mu(&st, mu, tr, head, ctx, ctx_len, msg, msg_len, m);
+
+  /* c~' = H(mu || w1), against c~ */
+  uint8_t out[BATCH_W][MLDSA_SHAKE256_RATE];
+  uint8_t *outp[BATCH_W] = {NULL};
+  for (unsigned t = 0; t < m; ++t) {
+    in[t] = lane[live[t]].hash_in;
+    outp[t] = out[t];
+  }
+  KERNEL(shake256x_absorb)(&st, in, sizeof lane[0].hash_in, m);
+  KERNEL(shake256x_squeezeblocks)(outp, 1, &st, m);
+  for (unsigned t = 0; t < m; ++t)
+    results[live[t]] = mldsa_ct_differ(items[live[t]]->sig, out[t], MLDSA_CTILDEBYTES)
+                           ? MLDSA_ERR_VERIFY
+                           : MLDSA_OK;
+}
+
+/* n <= W messages under one prepared secret key (api.c checked them; rnd[j] is the
+ * item's or fresh): every mu, then every rho'' = H(K || rnd || mu), then each message's
+ * rejection loop. results[j] as sign_prepared. */
+static void sign_group(const mldsa_prepared_secret_key *psk, const mldsa_sign_item *const *items,
+                       const uint8_t *const *rnd, unsigned n, int *results) {
+  const prepared_secret *ps = (const prepared_secret *)psk;
+  struct {
+    uint8_t rhopp_in[MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES]; /* K || rnd || mu */
+    uint8_t rhopp[MLDSA_SHAKE256_RATE];
+  } lane[BATCH_W];
+  mldsa_keccakx st;
+  uint8_t *mu[BATCH_W] = {NULL}, *rhopp[BATCH_W] = {NULL};
+  const uint8_t *tr[BATCH_W] = {NULL}, *ctx[BATCH_W] = {NULL}, *msg[BATCH_W] = {NULL};
+  const uint8_t *in[BATCH_W] = {NULL};
+  size_t ctx_len[BATCH_W] = {0}, msg_len[BATCH_W] = {0};
+  uint8_t head[BATCH_W][2];
+  if (n > BATCH_W) n = BATCH_W;
+
+  for (unsigned j = 0; j < n; ++j) {
+    memcpy(lane[j].rhopp_in, ps->k.key, MLDSA_SEEDBYTES);
+    memcpy(lane[j].rhopp_in + MLDSA_SEEDBYTES, rnd[j], MLDSA_RNDBYTES);
+    mu[j] = lane[j].rhopp_in + MLDSA_SEEDBYTES + MLDSA_RNDBYTES;
+    rhopp[j] = lane[j].rhopp;
+    in[j] = lane[j].rhopp_in;
+    tr[j] = ps->hdr.tr;
+    ctx[j] = items[j]->ctx;
+    ctx_len[j] = items[j]->ctx_len;
+    msg[j] = items[j]->msg;
+    msg_len[j] = items[j]->msg_len;
+  }
+  /* every message is read before any signature is written (a sig may overlap a message) */
+  batch_mu(&st, mu, tr, head, ctx, ctx_len, msg, msg_len, n);
+  KERNEL(shake256x_absorb)(&st, in, sizeof lane[0].rhopp_in, n);
+  KERNEL(shake256x_squeezeblocks)(rhopp, 1, &st, n);
+  mldsa_zeroize(&st, sizeof st);
+
+  t0_source t0 = {&ps->t0, NULL};
+  for (unsigned j = 0; j < n; ++j) results[j] = sign_loop(items[j]->sig, &ps->k, t0, mu[j], rhopp[j]);
+  mldsa_zeroize(lane, sizeof lane);
+}
+
 const mldsa_backend ENTRY(backend) = {
     MLDSA_PUBLICKEYBYTES,
     MLDSA_SECRETKEYBYTES,
@@ -562,4 +742,7 @@ const mldsa_backend ENTRY(backend) = {
     prepare_secret,
     sign_prepared,
     prepared_secret_public_key,
+    BATCH_W,
+    verify_group,
+    sign_group,
 };
