@@ -876,7 +876,7 @@ int mldsa_verify_prepared_batch_impl(const mldsa_prepared_public_key *pp,
 static void sign_group_checked(const mldsa_backend *b, const mldsa_prepared_secret_key *ps,
                                const mldsa_sign_item *const *group, const uint8_t *const *rnd,
                                unsigned g, int *res) {
-  uint8_t mu[MLDSA_BATCH_MAX][MU_BYTES];
+  uint8_t mu[MLDSA_SIGN_GROUP][MU_BYTES];
   for (unsigned t = 0; t < g; ++t) {
     mprime m;
     frame(&m, 0, group[t]->ctx, group[t]->ctx_len, NULL, 0, group[t]->msg, group[t]->msg_len);
@@ -914,12 +914,14 @@ int mldsa_sign_batch_impl(const mldsa_prepared_secret_key *ps, const mldsa_sign_
       return MLDSA_ERR_NULL;
     if (it->sig_len != b->sig_bytes) return MLDSA_ERR_LENGTH;
   }
-  const mldsa_sign_item *group[MLDSA_BATCH_MAX];
-  const uint8_t *rnd[MLDSA_BATCH_MAX];
-  uint8_t fresh[MLDSA_BATCH_MAX][RND_BYTES];
-  size_t where[MLDSA_BATCH_MAX];
-  int res[MLDSA_BATCH_MAX], first = MLDSA_OK;
-  unsigned g = 0, width = b->batch_width < MLDSA_BATCH_MAX ? b->batch_width : MLDSA_BATCH_MAX;
+  /* groups larger than the lanes: a message that needs another attempt leaves its lane
+     to the next message of the group */
+  const mldsa_sign_item *group[MLDSA_SIGN_GROUP];
+  const uint8_t *rnd[MLDSA_SIGN_GROUP];
+  uint8_t fresh[MLDSA_SIGN_GROUP][RND_BYTES];
+  size_t where[MLDSA_SIGN_GROUP];
+  int res[MLDSA_SIGN_GROUP], first = MLDSA_OK;
+  unsigned g = 0, width = MLDSA_SIGN_GROUP;
   for (size_t i = 0; i < n; ++i) {
     const mldsa_sign_item *it = &items[i];
     /* as mldsa_sign_prepared: the context first, then the randomness, in item order */

@@ -152,6 +152,7 @@ typedef struct {
  * NTT(y) becomes z in place, and the hint is made again, into w0, once an attempt is
  * accepted. */
 struct sign_ws {
+  uint8_t rhopp_in[MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES]; /* K || rnd || mu */
   uint8_t rhopp[MLDSA_CRHBYTES];
   uint8_t ctilde_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES]; /* mu || w1 */
   uint8_t ctilde[MLDSA_CTILDEBYTES];
@@ -259,14 +260,17 @@ static int sign_attempt(struct sign_ws *ws, const signing_key *k, t0_source t0) 
   return MLDSA_CT_PUBLIC(ones <= MLDSA_OMEGA);
 }
 
-/* The rejection loop under a signing key from mu and rho'' = H(K || rnd || mu): the
- * one-shot, the prepared and the batch sign. sig is zeroed when no attempt within the
- * limit succeeds (MLDSA_ERR_KEY). */
-static int sign_loop(uint8_t *sig, const signing_key *k, t0_source t0, const uint8_t mu[64],
-                     const uint8_t rhopp[MLDSA_CRHBYTES]) {
+/* The rejection loop under a signing key: the one-shot and the prepared sign. sig is
+ * zeroed when no attempt within the limit succeeds (MLDSA_ERR_KEY). */
+static int sign_with(uint8_t *sig, const signing_key *k, t0_source t0, const uint8_t mu[64],
+                     const uint8_t rnd[32]) {
   struct sign_ws ws;
   int ret = MLDSA_ERR_KEY;
-  memcpy(ws.rhopp, rhopp, MLDSA_CRHBYTES);
+  /* rho'' = H(K || rnd || mu) */
+  memcpy(ws.rhopp_in, k->key, MLDSA_SEEDBYTES);
+  memcpy(ws.rhopp_in + MLDSA_SEEDBYTES, rnd, MLDSA_RNDBYTES);
+  memcpy(ws.rhopp_in + MLDSA_SEEDBYTES + MLDSA_RNDBYTES, mu, MLDSA_CRHBYTES);
+  SHAKE256(ws.rhopp, sizeof ws.rhopp, ws.rhopp_in, sizeof ws.rhopp_in);
   memcpy(ws.ctilde_in, mu, MLDSA_CRHBYTES);
   mask_stream_init(&ws.mask);
 
@@ -288,21 +292,6 @@ static int sign_loop(uint8_t *sig, const signing_key *k, t0_source t0, const uin
   if (ret != MLDSA_OK) memset(sig, 0, MLDSA_SIGBYTES);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_stack_wipe_sign();
-  return ret;
-}
-
-/* The one-shot and the prepared sign: rho'' = H(K || rnd || mu), then the loop. */
-static int sign_with(uint8_t *sig, const signing_key *k, t0_source t0, const uint8_t mu[64],
-                     const uint8_t rnd[32]) {
-  uint8_t rhopp_in[MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES]; /* K || rnd || mu */
-  uint8_t rhopp[MLDSA_CRHBYTES];
-  memcpy(rhopp_in, k->key, MLDSA_SEEDBYTES);
-  memcpy(rhopp_in + MLDSA_SEEDBYTES, rnd, MLDSA_RNDBYTES);
-  memcpy(rhopp_in + MLDSA_SEEDBYTES + MLDSA_RNDBYTES, mu, MLDSA_CRHBYTES);
-  SHAKE256(rhopp, sizeof rhopp, rhopp_in, sizeof rhopp_in);
-  int ret = sign_loop(sig, k, t0, mu, rhopp);
-  mldsa_zeroize(rhopp_in, sizeof rhopp_in);
-  mldsa_zeroize(rhopp, sizeof rhopp);
   return ret;
 }
 
@@ -684,45 +673,228 @@ static void verify_group(const mldsa_prepared_public_key *ppk, const mldsa_verif
                            : MLDSA_OK;
 }
 
-/* n <= W messages under one prepared secret key (api.c checked them; rnd[j] is the
- * item's or fresh): every mu, then every rho'' = H(K || rnd || mu), then each message's
- * rejection loop. results[j] as sign_prepared. */
-static void sign_group(const mldsa_prepared_secret_key *psk, const mldsa_sign_item *const *items,
-                       const uint8_t *const *rnd, unsigned n, int *results) {
-  const prepared_secret *ps = (const prepared_secret *)psk;
-  struct {
-    uint8_t rhopp_in[MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES]; /* K || rnd || mu */
-    uint8_t rhopp[MLDSA_SHAKE256_RATE];
-  } lane[BATCH_W];
-  mldsa_keccakx st;
-  uint8_t *mu[BATCH_W] = {NULL}, *rhopp[BATCH_W] = {NULL};
+/* Batch signing: the attempts of different messages share the lanes. A slot holds one
+ * message in flight; every round runs one attempt in each busy slot: ExpandMask of all of
+ * them in full batches, w = A y and its split a slot at a time, then c~ = H(mu || w1) and
+ * SampleInBall of all of them in one batch each, then each slot's checks. A slot whose
+ * attempt is accepted writes its signature and takes the next message. Which slot runs
+ * what depends only on the attempts' accept decisions, which are public (FIPS 204 section
+ * 3.4); everything in a slot is secret and wiped. */
+typedef struct {
+  uint8_t ctilde_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES]; /* mu || w1 */
+  uint8_t rhopp[MLDSA_CRHBYTES];
+  uint8_t ctilde[MLDSA_CTILDEBYTES];
+  /* ExpandMask's output for this attempt: y encoded as z is (its first bytes) */
+  uint8_t y[MLDSA_L][MLDSA_MASK_BLOCKS * MLDSA_SHAKE256_RATE];
+  mldsa_polyveck w0; /* LowBits(w), then r0 + c t0, then the hint */
+  int8_t c[MLDSA_N]; /* SampleInBall(c~) */
+  unsigned item, attempt, busy;
+} sign_slot;
+
+/* As many slots as fit in 64 KiB beside one attempt's vectors (ML-DSA-44: 8, -65: 6,
+ * -87: 4), at most the lanes; every busy slot is a lane of the c~ and SampleInBall
+ * batches, and the 112 KiB stack of every call holds the rest of the attempt. */
+enum { SIGN_SLOTS_FIT = 65536 / sizeof(sign_slot) };
+#define SIGN_SLOTS (SIGN_SLOTS_FIT < BATCH_W ? (SIGN_SLOTS_FIT > 0 ? SIGN_SLOTS_FIT : 1) : BATCH_W)
+
+/* The vectors of one attempt, reused by every slot. */
+struct batch_sign_ws {
+  mldsa_polyvecl z; /* NTT(y), then z */
+  mldsa_poly c, t, u;
+};
+
+/* mu and rho'' of the messages that enter the slots fresh[0..nf), in one batch each. */
+static void slots_start(mldsa_keccakx *st, sign_slot *slot, const unsigned *fresh, unsigned nf,
+                        const prepared_secret *ps, const mldsa_sign_item *const *items,
+                        const uint8_t *const *rnd) {
+  uint8_t rhopp_in[SIGN_SLOTS][MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES];
+  uint8_t out[SIGN_SLOTS][MLDSA_SHAKE256_RATE];
+  uint8_t *mu[BATCH_W] = {NULL}, *outp[BATCH_W] = {NULL};
   const uint8_t *tr[BATCH_W] = {NULL}, *ctx[BATCH_W] = {NULL}, *msg[BATCH_W] = {NULL};
   const uint8_t *in[BATCH_W] = {NULL};
   size_t ctx_len[BATCH_W] = {0}, msg_len[BATCH_W] = {0};
   uint8_t head[BATCH_W][2];
-  if (n > BATCH_W) n = BATCH_W;
-
-  for (unsigned j = 0; j < n; ++j) {
-    memcpy(lane[j].rhopp_in, ps->k.key, MLDSA_SEEDBYTES);
-    memcpy(lane[j].rhopp_in + MLDSA_SEEDBYTES, rnd[j], MLDSA_RNDBYTES);
-    mu[j] = lane[j].rhopp_in + MLDSA_SEEDBYTES + MLDSA_RNDBYTES;
-    rhopp[j] = lane[j].rhopp;
-    in[j] = lane[j].rhopp_in;
-    tr[j] = ps->hdr.tr;
-    ctx[j] = items[j]->ctx;
-    ctx_len[j] = items[j]->ctx_len;
-    msg[j] = items[j]->msg;
-    msg_len[j] = items[j]->msg_len;
+  for (unsigned t = 0; t < nf; ++t) {
+    const mldsa_sign_item *it = items[slot[fresh[t]].item];
+    mu[t] = slot[fresh[t]].ctilde_in;
+    tr[t] = ps->hdr.tr;
+    ctx[t] = it->ctx;
+    ctx_len[t] = it->ctx_len;
+    msg[t] = it->msg;
+    msg_len[t] = it->msg_len;
   }
-  /* every message is read before any signature is written (a sig may overlap a message) */
-  batch_mu(&st, mu, tr, head, ctx, ctx_len, msg, msg_len, n);
-  KERNEL(shake256x_absorb)(&st, in, sizeof lane[0].rhopp_in, n);
-  KERNEL(shake256x_squeezeblocks)(rhopp, 1, &st, n);
-  mldsa_zeroize(&st, sizeof st);
+  batch_mu(st, mu, tr, head, ctx, ctx_len, msg, msg_len, nf);
+  /* rho'' = H(K || rnd || mu) */
+  for (unsigned t = 0; t < nf; ++t) {
+    memcpy(rhopp_in[t], ps->k.key, MLDSA_SEEDBYTES);
+    memcpy(rhopp_in[t] + MLDSA_SEEDBYTES, rnd[slot[fresh[t]].item], MLDSA_RNDBYTES);
+    memcpy(rhopp_in[t] + MLDSA_SEEDBYTES + MLDSA_RNDBYTES, mu[t], MLDSA_CRHBYTES);
+    in[t] = rhopp_in[t];
+    outp[t] = out[t];
+  }
+  KERNEL(shake256x_absorb)(st, in, sizeof rhopp_in[0], nf);
+  KERNEL(shake256x_squeezeblocks)(outp, 1, st, nf);
+  for (unsigned t = 0; t < nf; ++t) memcpy(slot[fresh[t]].rhopp, out[t], MLDSA_CRHBYTES);
+  mldsa_zeroize(rhopp_in, sizeof rhopp_in);
+  mldsa_zeroize(out, sizeof out);
+}
 
-  t0_source t0 = {&ps->t0, NULL};
-  for (unsigned j = 0; j < n; ++j) results[j] = sign_loop(items[j]->sig, &ps->k, t0, mu[j], rhopp[j]);
-  mldsa_zeroize(lane, sizeof lane);
+/* ExpandMask of the attempt of every busy slot (nonces attempt L .. attempt L + L - 1 of
+ * its rho''), W polynomials per batch whatever slot they belong to. */
+static void slots_mask(mldsa_keccakx *st, sign_slot *slot, const unsigned *busy, unsigned nb) {
+  uint8_t seed[BATCH_W][MLDSA_CRHBYTES + 2];
+  const uint8_t *in[BATCH_W] = {NULL};
+  uint8_t *out[BATCH_W] = {NULL};
+  unsigned j = 0;
+  for (unsigned t = 0; t < nb; ++t) {
+    sign_slot *sl = &slot[busy[t]];
+    for (unsigned r = 0; r < MLDSA_L; ++r) {
+      unsigned nonce = sl->attempt * MLDSA_L + r;
+      memcpy(seed[j], sl->rhopp, MLDSA_CRHBYTES);
+      seed[j][MLDSA_CRHBYTES] = (uint8_t)(nonce & 0xFF);
+      seed[j][MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
+      in[j] = seed[j];
+      out[j] = sl->y[r];
+      if (++j == BATCH_W || (t + 1 == nb && r + 1 == MLDSA_L)) {
+        KERNEL(shake256x_absorb)(st, in, MLDSA_CRHBYTES + 2, j);
+        KERNEL(shake256x_squeezeblocks)(out, MLDSA_MASK_BLOCKS, st, j);
+        j = 0;
+      }
+    }
+  }
+  mldsa_zeroize(seed, sizeof seed);
+}
+
+/* w = A y of a slot's attempt: w0 kept, w1 encoded after mu. */
+static void slot_commit(sign_slot *sl, struct batch_sign_ws *ws, const signing_key *k) {
+  FOR_EACH_POLY(MLDSA_L, r) KERNEL_G1(unpack_z)(ws->z.v[r].c, sl->y[r]);
+  vecl_ntt(&ws->z);
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL(pointwise_acc)(ws->t.c, k->a.row[i].v[0].c, ws->z.v[0].c, MLDSA_L);
+    KERNEL(reduce32)(ws->t.c);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(caddq)(ws->t.c);
+    KERNEL_G2(decompose)(ws->t.c, sl->w0.v[i].c, ws->t.c);
+    pack_w1_poly(sl->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES, ws->t.c);
+  }
+}
+
+/* The checks of a slot's attempt (sign_attempt's, in its order); 1 when accepted, with
+ * z in ws->z and r0 + c t0 in the slot's w0. */
+static int slot_check(sign_slot *sl, struct batch_sign_ws *ws, const signing_key *k,
+                      const mldsa_polyveck *t0) {
+  for (unsigned i = 0; i < MLDSA_N; ++i) ws->c.c[i] = sl->c[i];
+  KERNEL(ntt)(ws->c.c);
+  int reject = 0;
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, k->s2.v[i].c);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(sub)(sl->w0.v[i].c, sl->w0.v[i].c, ws->t.c);
+    KERNEL(reduce32)(sl->w0.v[i].c);
+    reject |= KERNEL(chknorm)(sl->w0.v[i].c, MLDSA_GAMMA2 - MLDSA_BETA);
+  }
+  if (MLDSA_CT_PUBLIC(reject)) return 0;
+
+  /* z = y + c s1 */
+  FOR_EACH_POLY(MLDSA_L, i) {
+    KERNEL_G1(unpack_z)(ws->u.c, sl->y[i]);
+    KERNEL(pointwise_montgomery)(ws->z.v[i].c, ws->c.c, k->s1.v[i].c);
+    KERNEL(invntt_tomont)(ws->z.v[i].c);
+    KERNEL(add)(ws->z.v[i].c, ws->z.v[i].c, ws->u.c);
+    KERNEL(reduce32)(ws->z.v[i].c);
+  }
+  FOR_EACH_POLY(MLDSA_L, i) reject |= KERNEL(chknorm)(ws->z.v[i].c, MLDSA_GAMMA1 - MLDSA_BETA);
+  if (MLDSA_CT_PUBLIC(reject)) return 0;
+
+  unsigned ones = 0;
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, t0->v[i].c);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(reduce32)(ws->t.c);
+    reject |= KERNEL(chknorm)(ws->t.c, MLDSA_GAMMA2);
+    KERNEL(add)(sl->w0.v[i].c, sl->w0.v[i].c, ws->t.c);
+    unpack_w1_poly(ws->u.c, sl->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES);
+    ones += KERNEL_G2(make_hint)(ws->u.c, sl->w0.v[i].c, ws->u.c); /* counted only */
+  }
+  if (MLDSA_CT_PUBLIC(reject)) return 0;
+  return MLDSA_CT_PUBLIC(ones <= MLDSA_OMEGA);
+}
+
+/* n messages under one prepared secret key (api.c checked them; rnd[j] is item j's or
+ * fresh): results[j] and the signatures as sign_prepared's. */
+static void sign_group(const mldsa_prepared_secret_key *psk, const mldsa_sign_item *const *items,
+                       const uint8_t *const *rnd, unsigned n, int *results) {
+  const prepared_secret *ps = (const prepared_secret *)psk;
+  sign_slot slot[SIGN_SLOTS];
+  struct batch_sign_ws ws;
+  mldsa_keccakx st;
+  unsigned next = 0;
+  for (unsigned s = 0; s < SIGN_SLOTS; ++s) slot[s].busy = 0;
+
+  for (;;) {
+    unsigned fresh[SIGN_SLOTS], busy[SIGN_SLOTS], nf = 0, nb = 0;
+    for (unsigned s = 0; s < SIGN_SLOTS; ++s) {
+      if (!slot[s].busy && next < n) {
+        slot[s].item = next++;
+        slot[s].attempt = 0;
+        slot[s].busy = 1;
+        fresh[nf++] = s;
+      }
+      if (slot[s].busy) busy[nb++] = s;
+    }
+    if (nb == 0) break;
+    if (nf > 0) slots_start(&st, slot, fresh, nf, ps, items, rnd);
+
+    slots_mask(&st, slot, busy, nb);
+    for (unsigned t = 0; t < nb; ++t) slot_commit(&slot[busy[t]], &ws, &ps->k);
+
+    /* c~ = H(mu || w1) of every busy slot, then SampleInBall(c~) */
+    uint8_t out[SIGN_SLOTS][MLDSA_SHAKE256_RATE];
+    const uint8_t *in[BATCH_W] = {NULL};
+    uint8_t *outp[BATCH_W] = {NULL};
+    for (unsigned t = 0; t < nb; ++t) {
+      in[t] = slot[busy[t]].ctilde_in;
+      outp[t] = out[t];
+    }
+    KERNEL(shake256x_absorb)(&st, in, sizeof slot[0].ctilde_in, nb);
+    KERNEL(shake256x_squeezeblocks)(outp, 1, &st, nb);
+    for (unsigned t = 0; t < nb; ++t) {
+      memcpy(slot[busy[t]].ctilde, out[t], MLDSA_CTILDEBYTES);
+      in[t] = slot[busy[t]].ctilde;
+    }
+    mldsa_zeroize(out, sizeof out);
+    KERNEL(shake256x_absorb)(&st, in, MLDSA_CTILDEBYTES, nb);
+    KERNEL(keccakx_permute)(&st, nb); /* the first squeezing permutation */
+    for (unsigned t = 0; t < nb; ++t) {
+      sample_in_ball_lane(&ws.c, st.s, BATCH_W, t, KERNEL_FN(keccak_f1600_x1));
+      for (unsigned i = 0; i < MLDSA_N; ++i) slot[busy[t]].c[i] = (int8_t)ws.c.c[i];
+    }
+
+    for (unsigned t = 0; t < nb; ++t) {
+      sign_slot *sl = &slot[busy[t]];
+      uint8_t *sig = items[sl->item]->sig;
+      MLDSA_SEAM_COUNT_ATTEMPT();
+      if (MLDSA_SEAM_REJECT(slot_check(sl, &ws, &ps->k, &ps->t0))) {
+        MLDSA_SEAM_FAULT_Z(ws.z.v[0].c[0]);
+        FOR_EACH_POLY(MLDSA_K, i) {
+          unpack_w1_poly(ws.u.c, sl->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES);
+          KERNEL_G2(make_hint)(sl->w0.v[i].c, sl->w0.v[i].c, ws.u.c);
+        }
+        MLDSA_CT_DECLASSIFY(&sl->w0, sizeof sl->w0); /* accepted: the hint is in sig */
+        pack_sig(sig, sl->ctilde, &ws.z, &sl->w0);
+        results[sl->item] = MLDSA_OK;
+        sl->busy = 0;
+      } else if (++sl->attempt == MLDSA_MAX_SIGN_ATTEMPTS) {
+        memset(sig, 0, MLDSA_SIGBYTES);
+        results[sl->item] = MLDSA_ERR_KEY;
+        sl->busy = 0;
+      }
+    }
+  }
+  mldsa_zeroize(slot, sizeof slot);
+  mldsa_zeroize(&ws, sizeof ws);
+  mldsa_zeroize(&st, sizeof st);
+  mldsa_stack_wipe_sign();
 }
 
 const mldsa_backend ENTRY(backend) = {
