@@ -99,3 +99,31 @@ void sample_in_ball_lane(mldsa_poly *c, const uint64_t *states, unsigned w, unsi
   sample_in_ball_core(c, &st, buf);
   mldsa_zeroize(&st, sizeof st);
 }
+
+void sample_in_ball_public_lane(int8_t c[MLDSA_N], const uint64_t *states, unsigned w,
+                                unsigned lane, mldsa_permutation perm) {
+  mldsa_keccak st;
+  uint8_t buf[MLDSA_SHAKE256_RATE];
+  uint64_t signs = 0;
+  mldsa_shake256_init_with(&st, perm);
+  for (unsigned i = 0; i < 25; ++i) st.s[i] = states[i * w + lane];
+  for (unsigned i = 0; i < MLDSA_SHAKE256_RATE; ++i)
+    buf[i] = (uint8_t)(st.s[i / 8] >> (8 * (i % 8)));
+  st.pos = MLDSA_SHAKE256_RATE;
+  for (unsigned i = 0; i < 8; ++i) signs |= (uint64_t)buf[i] << (8 * i);
+  memset(c, 0, MLDSA_N);
+  unsigned pos = 8;
+  for (unsigned i = MLDSA_N - MLDSA_TAU; i < MLDSA_N; ++i) {
+    unsigned j;
+    do {
+      if (pos == MLDSA_SHAKE256_RATE) {
+        mldsa_shake_squeeze(&st, buf, MLDSA_SHAKE256_RATE);
+        pos = 0;
+      }
+      j = buf[pos++];
+    } while (j > i);
+    c[i] = c[j];
+    c[j] = (int8_t)(1 - 2 * (int)(signs & 1));
+    signs >>= 1;
+  }
+}

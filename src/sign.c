@@ -585,8 +585,8 @@ typedef struct {
   int8_t c[MLDSA_N]; /* SampleInBall(c~), coefficients in {-1, 0, 1} */
 } verify_lane;
 
-/* w1's encoding of one item into ln: under the verifying key of the item's own pk (tr =
- * H(pk) hashed beside ExpandA into ln->tr), or under a prepared key; -1 when the
+/* w1's encoding of one item into ln: under the verifying key of the item's own pk, or
+ * under a prepared key; -1 when the
  * signature is malformed or z too big. Two functions, kept out of line, so that the
  * one-shot key (30-64 KiB) is on the stack only in the first. */
 static __attribute__((noinline)) int batch_item_w1(verify_lane *ln, const mldsa_verify_item *it) {
@@ -594,7 +594,7 @@ static __attribute__((noinline)) int batch_item_w1(verify_lane *ln, const mldsa_
   verifying_key k;
   mldsa_poly c;
   if (decode_sig(&d, it->sig) != 0) return -1;
-  make_verifying_key(&k, ln->tr, it->pk);
+  make_verifying_key(&k, NULL, it->pk);
   for (unsigned i = 0; i < MLDSA_N; ++i) c.c[i] = ln->c[i];
   KERNEL(ntt)(c.c);
   verify_w1(ln->hash_in + MLDSA_CRHBYTES, &k, &d, &c);
@@ -623,15 +623,27 @@ static void verify_group(const mldsa_prepared_public_key *ppk, const mldsa_verif
   unsigned live[BATCH_W], m = 0;
   if (n > BATCH_W) n = BATCH_W;
 
-  /* c = SampleInBall(c~): c~ opens the signature */
+  /* c = SampleInBall(c~): c~ opens the signature (public: the shuffle need not be
+   * constant time) */
   const uint8_t *in[BATCH_W] = {NULL};
   for (unsigned j = 0; j < n; ++j) in[j] = items[j]->sig;
   KERNEL(shake256x_absorb)(&st, in, MLDSA_CTILDEBYTES, n);
   KERNEL(keccakx_permute)(&st, n); /* the first squeezing permutation */
-  for (unsigned j = 0; j < n; ++j) {
-    mldsa_poly c;
-    sample_in_ball_lane(&c, st.s, BATCH_W, j, KERNEL_FN(keccak_f1600_x1));
-    for (unsigned i = 0; i < MLDSA_N; ++i) lane[j].c[i] = (int8_t)c.c[i];
+  for (unsigned j = 0; j < n; ++j)
+    sample_in_ball_public_lane(lane[j].c, st.s, BATCH_W, j, KERNEL_FN(keccak_f1600_x1));
+
+  /* tr = H(pk) of every item in one batch: the one-shot verify hashes it in ExpandA's
+   * spare lanes, which ML-DSA-87's 56 polynomials leave none of */
+  uint8_t out[BATCH_W][MLDSA_SHAKE256_RATE];
+  uint8_t *outp[BATCH_W] = {NULL};
+  if (pp == NULL) {
+    for (unsigned j = 0; j < n; ++j) {
+      in[j] = items[j]->pk;
+      outp[j] = out[j];
+    }
+    KERNEL(shake256x_absorb)(&st, in, MLDSA_PUBLICKEYBYTES, n);
+    KERNEL(shake256x_squeezeblocks)(outp, 1, &st, n);
+    for (unsigned j = 0; j < n; ++j) memcpy(lane[j].tr, out[j], MLDSA_TRBYTES);
   }
 
   for (unsigned j = 0; j < n; ++j) {
@@ -659,8 +671,6 @@ static void verify_group(const mldsa_prepared_public_key *ppk, const mldsa_verif
   batch_mu(&st, mu, tr, head, ctx, ctx_len, msg, msg_len, m);
 
   /* c~' = H(mu || w1), against c~ */
-  uint8_t out[BATCH_W][MLDSA_SHAKE256_RATE];
-  uint8_t *outp[BATCH_W] = {NULL};
   for (unsigned t = 0; t < m; ++t) {
     in[t] = lane[live[t]].hash_in;
     outp[t] = out[t];
