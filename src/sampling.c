@@ -93,8 +93,7 @@ void sample_in_ball_lane(mldsa_poly *c, const uint64_t *states, unsigned w, unsi
   uint8_t buf[MLDSA_SHAKE256_RATE];
   mldsa_shake256_init_with(&st, perm);
   for (unsigned i = 0; i < 25; ++i) st.s[i] = states[i * w + lane];
-  for (unsigned i = 0; i < MLDSA_SHAKE256_RATE; ++i)
-    buf[i] = (uint8_t)(st.s[i / 8] >> (8 * (i % 8)));
+  for (unsigned i = 0; i < MLDSA_SHAKE256_RATE / 8; ++i) mldsa_store64_le(buf + 8 * i, st.s[i]);
   st.pos = MLDSA_SHAKE256_RATE; /* the first block is in buf */
   sample_in_ball_core(c, &st, buf);
   mldsa_zeroize(&st, sizeof st);
@@ -107,8 +106,7 @@ void sample_in_ball_public_lane(int8_t c[MLDSA_N], const uint64_t *states, unsig
   uint64_t signs = 0;
   mldsa_shake256_init_with(&st, perm);
   for (unsigned i = 0; i < 25; ++i) st.s[i] = states[i * w + lane];
-  for (unsigned i = 0; i < MLDSA_SHAKE256_RATE; ++i)
-    buf[i] = (uint8_t)(st.s[i / 8] >> (8 * (i % 8)));
+  for (unsigned i = 0; i < MLDSA_SHAKE256_RATE / 8; ++i) mldsa_store64_le(buf + 8 * i, st.s[i]);
   st.pos = MLDSA_SHAKE256_RATE;
   for (unsigned i = 0; i < 8; ++i) signs |= (uint64_t)buf[i] << (8 * i);
   memset(c, 0, MLDSA_N);
