@@ -701,10 +701,10 @@ typedef struct {
   unsigned item, attempt, busy;
 } sign_slot;
 
-/* As many slots as fit in 64 KiB beside one attempt's vectors (ML-DSA-44: 8, -65: 6,
- * -87: 4), at most the lanes; every busy slot is a lane of the c~ and SampleInBall
+/* As many slots as fit in 80 KiB beside one attempt's vectors (ML-DSA-44: 8, -65: 7,
+ * -87: 5), at most the lanes; every busy slot is a lane of the c~ and SampleInBall
  * batches, and the 112 KiB stack of every call holds the rest of the attempt. */
-enum { SIGN_SLOTS_FIT = 65536 / sizeof(sign_slot) };
+enum { SIGN_SLOTS_FIT = 81920 / sizeof(sign_slot) };
 #define SIGN_SLOTS (SIGN_SLOTS_FIT < BATCH_W ? (SIGN_SLOTS_FIT > 0 ? SIGN_SLOTS_FIT : 1) : BATCH_W)
 
 /* The vectors of one attempt, reused by every slot. */
