@@ -22,7 +22,8 @@
  *       of the batched permutation by lanes used, from counters compiled into this
  *       program's copy of the sponges only (src/keccak_count.h); sign is the mean over
  *       20 messages, keygen and verify do the same work for any seed and signature but
- *       are averaged the same way
+ *       are averaged the same way; then sign_prepared and verify_prepared (mu included) and
+ *       the batch calls on the same 20 messages and signatures, per message
  *   mldsa-bench --once keygen|sign|sign20|verify --isa NAME --param P
  *       one operation with fixed inputs, inside once_<op>() alone, for
  *       valgrind --tool=callgrind --toggle-collect=once_<op> (ci/callgrind.sh)
@@ -132,8 +133,9 @@ static void print_op(int param, const char *isa, const char *op, stats s) {
 
 /* ---- batches: ticks per item ---- */
 
-/* Items per timed batch call: a multiple of every ISA's group (1, 2, 4, 8). */
-#define BATCH_ITEMS 16
+/* Items per timed batch call: a multiple of every ISA's verify group (1, 2, 4, 8) and
+ * the sign group (MLDSA_SIGN_GROUP), so that every call is whole groups. */
+#define BATCH_ITEMS 64
 
 /* The backend's batch calls on n items, cut into groups as the public calls do (all the
  * items here are well formed, with empty contexts). */
@@ -152,11 +154,11 @@ static int bench_verify_batch(const mldsa_backend *b, const mldsa_prepared_publi
 
 static int bench_sign_batch(const mldsa_backend *b, const mldsa_prepared_secret_key *ps,
                             const mldsa_sign_item *items, size_t n) {
-  const mldsa_sign_item *group[MLDSA_BATCH_MAX];
-  const uint8_t *rnd[MLDSA_BATCH_MAX];
-  int res[MLDSA_BATCH_MAX], bad = 0;
-  for (size_t i = 0; i < n; i += b->batch_width) {
-    unsigned g = n - i < b->batch_width ? (unsigned)(n - i) : b->batch_width;
+  const mldsa_sign_item *group[MLDSA_SIGN_GROUP];
+  const uint8_t *rnd[MLDSA_SIGN_GROUP];
+  int res[MLDSA_SIGN_GROUP], bad = 0;
+  for (size_t i = 0; i < n; i += MLDSA_SIGN_GROUP) {
+    unsigned g = n - i < MLDSA_SIGN_GROUP ? (unsigned)(n - i) : MLDSA_SIGN_GROUP;
     for (unsigned t = 0; t < g; ++t) {
       group[t] = &items[i + t];
       rnd[t] = items[i + t].rnd;
@@ -167,7 +169,7 @@ static int bench_sign_batch(const mldsa_backend *b, const mldsa_prepared_secret_
   return bad;
 }
 
-/* Call i's items: 16 new messages (those of the sign rows' numbering, 16 per call). */
+/* Call i's items: 64 new messages (those of the sign rows' numbering, 64 per call). */
 static void sign_items(mldsa_sign_item *si, uint8_t (*msgs)[32], uint8_t *out, size_t sig_bytes,
                        const uint8_t *rnd, size_t i) {
   for (size_t k = 0; k < BATCH_ITEMS; ++k) {
@@ -176,9 +178,9 @@ static void sign_items(mldsa_sign_item *si, uint8_t (*msgs)[32], uint8_t *out, s
   }
 }
 
-/* Rows verify_batch, verify_prepared_batch (16 signatures of different messages under
- * pk, one call) and sign_batch (16 different messages: the messages of the sign rows, in
- * order, 16 per call), in ticks per item: each run is one call's ticks / 16. */
+/* Rows verify_batch, verify_prepared_batch (64 signatures of different messages under
+ * pk, one call) and sign_batch (64 different messages: the messages of the sign rows, in
+ * order, 64 per call), in ticks per item: each run is one call's ticks / 64. */
 static void bench_batches(const bench_isa *isa, int param, const mldsa_backend *b,
                           const uint8_t *pk, const mldsa_prepared_public_key *pp,
                           const mldsa_prepared_secret_key *ps, size_t runs) {
@@ -627,10 +629,13 @@ static void keccak_row(int param, const bench_isa *isa, const char *op, mldsa_ke
            (double)calls / KECCAK_RUNS, w, (double)lanes / KECCAK_RUNS, idle);
     first_row = 0;
   } else {
-    printf("  ML-DSA-%d  %-7s %-7s %8.1f %8.1f %5.1f%%   %s\n", param, isa->name, op,
+    printf("  ML-DSA-%d  %-7s %-21s %8.1f %8.1f %5.1f%%   %s\n", param, isa->name, op,
            (double)c.x1 / KECCAK_RUNS, (double)calls / KECCAK_RUNS, idle, hist);
   }
 }
+
+static void keccak_prepared_rows(int param, const bench_isa *isa, const mldsa_backend *b,
+                                 const uint8_t *pk, const uint8_t *sk, uint8_t (*sig)[8192]);
 
 static void bench_keccak(const char *only_isa, int only_param) {
   static uint8_t pk[4096], sk[8192], sig[KECCAK_RUNS][8192], seed[32], msg[32];
@@ -640,7 +645,7 @@ static void bench_keccak(const char *only_isa, int only_param) {
   else
     printf("Keccak-f[1600] per operation (mean of %d): single-state permutations, calls of "
            "the batched\npermutation, its idle lanes, and the calls by lanes used "
-           "(lanes:calls)\n\n  %-9s %-7s %-7s %8s %8s %6s   %s\n",
+           "(lanes:calls)\n\n  %-9s %-7s %-21s %8s %8s %6s   %s\n",
            KECCAK_RUNS, "set", "isa", "op", "x1", "batched", "idle", "lanes used");
   for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
     if (only_isa && strcmp(only_isa, isas[i].name) != 0) continue;
@@ -673,9 +678,65 @@ static void bench_keccak(const char *only_isa, int only_param) {
       keccak_row(params[p], &isas[i], "keygen", kg);
       keccak_row(params[p], &isas[i], "sign", sg);
       keccak_row(params[p], &isas[i], "verify", vf);
+      keccak_prepared_rows(params[p], &isas[i], b, pk, sk, sig);
     }
   }
   if (json) printf("\n]\n");
+}
+
+/* The prepared and batch rows of --keccak: the same 20 messages and signatures, the
+ * batch calls on all 20 at once (per item: the counts are per message either way). */
+static void keccak_prepared_rows(int param, const bench_isa *isa, const mldsa_backend *b,
+                                 const uint8_t *pk, const uint8_t *sk,
+                                 uint8_t (*sig)[8192]) {
+  static const uint8_t rnd[32];
+  static uint8_t msgs[KECCAK_RUNS][32], out[KECCAK_RUNS][8192];
+  mldsa_verify_item vi[KECCAK_RUNS], vpi[KECCAK_RUNS];
+  mldsa_sign_item si[KECCAK_RUNS];
+  uint8_t mu[64];
+  mldsa_prepared_public_key *pp = aligned_alloc(64, sizeof *pp);
+  mldsa_prepared_secret_key *ps = aligned_alloc(64, sizeof *ps);
+  if (!pp || !ps) abort();
+  b->prepare_public(pp, pk);
+  if (b->prepare_secret(ps, sk) != 0) abort();
+  const uint8_t *pp_tr = ((const mldsa_prepared_header *)pp)->tr;
+  const uint8_t *ps_tr = ((const mldsa_prepared_header *)ps)->tr;
+  for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
+    fill(msgs[r], 32, 2000000 + r);
+    vi[r] = (mldsa_verify_item){pk, b->pk_bytes, msgs[r], 32, NULL, 0, sig[r], b->sig_bytes};
+    vpi[r] = (mldsa_verify_item){NULL, 0, msgs[r], 32, NULL, 0, sig[r], b->sig_bytes};
+    si[r] = (mldsa_sign_item){msgs[r], 32, NULL, 0, rnd, out[r], b->sig_bytes};
+  }
+  mldsa_keccak_counts c;
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
+    message_mu_tr(b, mu, ps_tr, msgs[r], 32);
+    if (b->sign_prepared(out[r], ps, mu, rnd) != 0) abort();
+  }
+  c = mldsa_keccak_counter;
+  keccak_row(param, isa, "sign_prepared", c);
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
+    message_mu_tr(b, mu, pp_tr, msgs[r], 32);
+    if (b->verify_prepared(pp, sig[r], mu) != 0) abort();
+  }
+  c = mldsa_keccak_counter;
+  keccak_row(param, isa, "verify_prepared", c);
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  if (bench_sign_batch(b, ps, si, KECCAK_RUNS) != 0) abort();
+  c = mldsa_keccak_counter;
+  keccak_row(param, isa, "sign_batch", c);
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  if (bench_verify_batch(b, NULL, vi, KECCAK_RUNS) != 0) abort();
+  c = mldsa_keccak_counter;
+  keccak_row(param, isa, "verify_batch", c);
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  if (bench_verify_batch(b, pp, vpi, KECCAK_RUNS) != 0) abort();
+  c = mldsa_keccak_counter;
+  keccak_row(param, isa, "verify_prepared_batch", c);
+  memset(ps, 0, sizeof *ps);
+  free(pp);
+  free(ps);
 }
 #endif
 

@@ -91,7 +91,7 @@ typedef struct {
                      const uint8_t *const *rnd, unsigned n, int *results);
 } mldsa_backend;
 #define MLDSA_BATCH_MAX 8
-#define MLDSA_SIGN_GROUP 32
+#define MLDSA_SIGN_GROUP 64
 
 #define MLDSA_DECLARE_BACKENDS(isa)                 \
   extern const mldsa_backend mldsa44_backend_##isa; \

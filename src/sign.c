@@ -684,7 +684,8 @@ static void verify_group(const mldsa_prepared_public_key *ppk, const mldsa_verif
 }
 
 /* Batch signing: the attempts of different messages share the lanes. A slot holds one
- * message in flight; every round runs one attempt in each busy slot: ExpandMask of all of
+ * message in flight (its mu and rho'' hashed W messages at a time, ahead); every round
+ * runs one attempt in each busy slot: ExpandMask of all of
  * them in full batches, w = A y and its split a slot at a time, then c~ = H(mu || w1) and
  * SampleInBall of all of them in one batch each, then each slot's checks. A slot whose
  * attempt is accepted writes its signature and takes the next message. Which slot runs
@@ -713,38 +714,48 @@ struct batch_sign_ws {
   mldsa_poly c, t, u;
 };
 
-/* mu and rho'' of the messages that enter the slots fresh[0..nf), in one batch each. */
-static void slots_start(mldsa_keccakx *st, sign_slot *slot, const unsigned *fresh, unsigned nf,
-                        const prepared_secret *ps, const mldsa_sign_item *const *items,
-                        const uint8_t *const *rnd) {
-  uint8_t rhopp_in[SIGN_SLOTS][MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES];
-  uint8_t out[SIGN_SLOTS][MLDSA_SHAKE256_RATE];
+/* mu and rho'' of the next messages, computed W at a time ahead of the slots that will
+ * take them, so that both hashes run in full batches. */
+typedef struct {
+  uint8_t mu[BATCH_W][MLDSA_CRHBYTES];
+  uint8_t rhopp[BATCH_W][MLDSA_CRHBYTES];
+  unsigned first, count; /* the messages first .. first + count - 1 */
+} sign_queue;
+
+static void queue_fill(mldsa_keccakx *st, sign_queue *q, unsigned first, unsigned count,
+                       const prepared_secret *ps, const mldsa_sign_item *const *items,
+                       const uint8_t *const *rnd) {
+  uint8_t rhopp_in[BATCH_W][MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES];
+  uint8_t out[BATCH_W][MLDSA_SHAKE256_RATE];
   uint8_t *mu[BATCH_W] = {NULL}, *outp[BATCH_W] = {NULL};
   const uint8_t *tr[BATCH_W] = {NULL}, *ctx[BATCH_W] = {NULL}, *msg[BATCH_W] = {NULL};
   const uint8_t *in[BATCH_W] = {NULL};
   size_t ctx_len[BATCH_W] = {0}, msg_len[BATCH_W] = {0};
   uint8_t head[BATCH_W][2];
-  for (unsigned t = 0; t < nf; ++t) {
-    const mldsa_sign_item *it = items[slot[fresh[t]].item];
-    mu[t] = slot[fresh[t]].ctilde_in;
+  if (count > BATCH_W) count = BATCH_W;
+  q->first = first;
+  q->count = count;
+  for (unsigned t = 0; t < count; ++t) {
+    const mldsa_sign_item *it = items[first + t];
+    mu[t] = q->mu[t];
     tr[t] = ps->hdr.tr;
     ctx[t] = it->ctx;
     ctx_len[t] = it->ctx_len;
     msg[t] = it->msg;
     msg_len[t] = it->msg_len;
   }
-  batch_mu(st, mu, tr, head, ctx, ctx_len, msg, msg_len, nf);
+  batch_mu(st, mu, tr, head, ctx, ctx_len, msg, msg_len, count);
   /* rho'' = H(K || rnd || mu) */
-  for (unsigned t = 0; t < nf; ++t) {
+  for (unsigned t = 0; t < count; ++t) {
     memcpy(rhopp_in[t], ps->k.key, MLDSA_SEEDBYTES);
-    memcpy(rhopp_in[t] + MLDSA_SEEDBYTES, rnd[slot[fresh[t]].item], MLDSA_RNDBYTES);
-    memcpy(rhopp_in[t] + MLDSA_SEEDBYTES + MLDSA_RNDBYTES, mu[t], MLDSA_CRHBYTES);
+    memcpy(rhopp_in[t] + MLDSA_SEEDBYTES, rnd[first + t], MLDSA_RNDBYTES);
+    memcpy(rhopp_in[t] + MLDSA_SEEDBYTES + MLDSA_RNDBYTES, q->mu[t], MLDSA_CRHBYTES);
     in[t] = rhopp_in[t];
     outp[t] = out[t];
   }
-  KERNEL(shake256x_absorb)(st, in, sizeof rhopp_in[0], nf);
-  KERNEL(shake256x_squeezeblocks)(outp, 1, st, nf);
-  for (unsigned t = 0; t < nf; ++t) memcpy(slot[fresh[t]].rhopp, out[t], MLDSA_CRHBYTES);
+  KERNEL(shake256x_absorb)(st, in, sizeof rhopp_in[0], count);
+  KERNEL(shake256x_squeezeblocks)(outp, 1, st, count);
+  for (unsigned t = 0; t < count; ++t) memcpy(q->rhopp[t], out[t], MLDSA_CRHBYTES);
   mldsa_zeroize(rhopp_in, sizeof rhopp_in);
   mldsa_zeroize(out, sizeof out);
 }
@@ -836,24 +847,26 @@ static void sign_group(const mldsa_prepared_secret_key *psk, const mldsa_sign_it
                        const uint8_t *const *rnd, unsigned n, int *results) {
   const prepared_secret *ps = (const prepared_secret *)psk;
   sign_slot slot[SIGN_SLOTS];
+  sign_queue q = {.first = 0, .count = 0};
   struct batch_sign_ws ws;
   mldsa_keccakx st;
   unsigned next = 0;
   for (unsigned s = 0; s < SIGN_SLOTS; ++s) slot[s].busy = 0;
 
   for (;;) {
-    unsigned fresh[SIGN_SLOTS], busy[SIGN_SLOTS], nf = 0, nb = 0;
+    unsigned busy[SIGN_SLOTS], nb = 0;
     for (unsigned s = 0; s < SIGN_SLOTS; ++s) {
       if (!slot[s].busy && next < n) {
+        if (next == q.first + q.count) queue_fill(&st, &q, next, n - next, ps, items, rnd);
+        memcpy(slot[s].ctilde_in, q.mu[next - q.first], MLDSA_CRHBYTES);
+        memcpy(slot[s].rhopp, q.rhopp[next - q.first], MLDSA_CRHBYTES);
         slot[s].item = next++;
         slot[s].attempt = 0;
         slot[s].busy = 1;
-        fresh[nf++] = s;
       }
       if (slot[s].busy) busy[nb++] = s;
     }
     if (nb == 0) break;
-    if (nf > 0) slots_start(&st, slot, fresh, nf, ps, items, rnd);
 
     slots_mask(&st, slot, busy, nb);
     for (unsigned t = 0; t < nb; ++t) slot_commit(&slot[busy[t]], &ws, &ps->k);
@@ -902,6 +915,7 @@ static void sign_group(const mldsa_prepared_secret_key *psk, const mldsa_sign_it
     }
   }
   mldsa_zeroize(slot, sizeof slot);
+  mldsa_zeroize(&q, sizeof q);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_zeroize(&st, sizeof st);
   mldsa_stack_wipe_sign();
