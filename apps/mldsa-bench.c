@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* mldsa-bench: median (and 10th/90th percentile) rdtsc ticks per operation for each
  * parameter set x ISA the CPU has x {keygen, sign, verify, prepare_public, prepare_secret,
- * verify_prepared, sign_prepared}, the streaming mu's throughput per ISA, and per
+ * verify_prepared, sign_prepared, and per item of a batch: verify_batch,
+ * verify_prepared_batch, sign_batch}, the streaming mu's throughput per ISA, and per
  * arithmetic kernel.
  *
  *   mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]
@@ -21,7 +22,8 @@
  *       of the batched permutation by lanes used, from counters compiled into this
  *       program's copy of the sponges only (src/keccak_count.h); sign is the mean over
  *       20 messages, keygen and verify do the same work for any seed and signature but
- *       are averaged the same way
+ *       are averaged the same way; then sign_prepared and verify_prepared (mu included) and
+ *       the batch calls on the same 20 messages and signatures, per message
  *   mldsa-bench --once keygen|sign|sign20|verify --isa NAME --param P
  *       one operation with fixed inputs, inside once_<op>() alone, for
  *       valgrind --tool=callgrind --toggle-collect=once_<op> (ci/callgrind.sh)
@@ -129,6 +131,103 @@ static void print_op(int param, const char *isa, const char *op, stats s) {
     print_op(param, isa->name, op, summarize(t, runs));                          \
   } while (0)
 
+/* ---- batches: ticks per item ---- */
+
+/* Items per timed batch call: a multiple of every ISA's verify group (1, 2, 4, 8) and
+ * the sign group (MLDSA_SIGN_GROUP), so that every call is whole groups. */
+#define BATCH_ITEMS 64
+
+/* The backend's batch calls on n items, cut into groups as the public calls do (all the
+ * items here are well formed, with empty contexts). */
+static int bench_verify_batch(const mldsa_backend *b, const mldsa_prepared_public_key *pp,
+                              const mldsa_verify_item *items, size_t n) {
+  const mldsa_verify_item *group[MLDSA_BATCH_MAX];
+  int res[MLDSA_BATCH_MAX], bad = 0;
+  for (size_t i = 0; i < n; i += b->batch_width) {
+    unsigned g = n - i < b->batch_width ? (unsigned)(n - i) : b->batch_width;
+    for (unsigned t = 0; t < g; ++t) group[t] = &items[i + t];
+    b->verify_batch(pp, group, g, res);
+    for (unsigned t = 0; t < g; ++t) bad |= res[t] != 0;
+  }
+  return bad;
+}
+
+static int bench_sign_batch(const mldsa_backend *b, const mldsa_prepared_secret_key *ps,
+                            const mldsa_sign_item *items, size_t n) {
+  const mldsa_sign_item *group[MLDSA_SIGN_GROUP];
+  const uint8_t *rnd[MLDSA_SIGN_GROUP];
+  int res[MLDSA_SIGN_GROUP], bad = 0;
+  for (size_t i = 0; i < n; i += MLDSA_SIGN_GROUP) {
+    unsigned g = n - i < MLDSA_SIGN_GROUP ? (unsigned)(n - i) : MLDSA_SIGN_GROUP;
+    for (unsigned t = 0; t < g; ++t) {
+      group[t] = &items[i + t];
+      rnd[t] = items[i + t].rnd;
+    }
+    b->sign_batch(ps, group, rnd, g, res);
+    for (unsigned t = 0; t < g; ++t) bad |= res[t] != 0;
+  }
+  return bad;
+}
+
+/* Call i's items: 64 new messages (those of the sign rows' numbering, 64 per call). */
+static void sign_items(mldsa_sign_item *si, uint8_t (*msgs)[32], uint8_t *out, size_t sig_bytes,
+                       const uint8_t *rnd, size_t i) {
+  for (size_t k = 0; k < BATCH_ITEMS; ++k) {
+    fill(msgs[k], 32, (uint32_t)(i * BATCH_ITEMS + k + 1000000));
+    si[k] = (mldsa_sign_item){msgs[k], 32, NULL, 0, rnd, out + k * sig_bytes, sig_bytes};
+  }
+}
+
+/* Rows verify_batch, verify_prepared_batch (64 signatures of different messages under
+ * pk, one call) and sign_batch (64 different messages: the messages of the sign rows, in
+ * order, 64 per call), in ticks per item: each run is one call's ticks / 64. */
+static void bench_batches(const bench_isa *isa, int param, const mldsa_backend *b,
+                          const uint8_t *pk, const mldsa_prepared_public_key *pp,
+                          const mldsa_prepared_secret_key *ps, size_t runs) {
+  uint8_t *sigs = malloc(BATCH_ITEMS * b->sig_bytes), msgs[BATCH_ITEMS][32], mu[64];
+  uint8_t rnd[32] = {0};
+  uint64_t *t = malloc(runs * sizeof *t);
+  mldsa_verify_item vi[BATCH_ITEMS], vpi[BATCH_ITEMS];
+  mldsa_sign_item si[BATCH_ITEMS];
+  char what[64];
+  if (!sigs || !t) abort();
+  const uint8_t *ps_tr = ((const mldsa_prepared_header *)ps)->tr;
+  for (size_t k = 0; k < BATCH_ITEMS; ++k) {
+    fill(msgs[k], 32, (uint32_t)(k + 2000000));
+    message_mu_tr(b, mu, ps_tr, msgs[k], 32);
+    if (b->sign_prepared(sigs + k * b->sig_bytes, ps, mu, rnd) != 0) abort();
+    vi[k] = (mldsa_verify_item){pk, b->pk_bytes, msgs[k], 32, NULL, 0,
+                                sigs + k * b->sig_bytes, b->sig_bytes};
+    vpi[k] = vi[k];
+    vpi[k].pk = NULL;
+    vpi[k].pk_len = 0;
+  }
+#define TIME_BATCH(op, setup, call)                                        \
+  do {                                                                     \
+    snprintf(what, sizeof what, "ML-DSA-%d %s %s", param, isa->name, op); \
+    progress(what);                                                        \
+    for (size_t i = 0; i < runs + runs / 10; ++i) {                        \
+      setup;                                                               \
+      uint64_t t0 = ticks_begin();                                         \
+      int rc = (call);                                                     \
+      uint64_t t1 = ticks_end();                                           \
+      if (rc != 0) abort();                                                \
+      if (i >= runs / 10) t[i - runs / 10] = (t1 - t0) / BATCH_ITEMS;      \
+    }                                                                      \
+    print_op(param, isa->name, op, summarize(t, runs));                   \
+  } while (0)
+  TIME_BATCH("verify_batch", (void)0, bench_verify_batch(b, NULL, vi, BATCH_ITEMS));
+  TIME_BATCH("verify_prepared_batch", (void)0, bench_verify_batch(b, pp, vpi, BATCH_ITEMS));
+  uint8_t *out = malloc(BATCH_ITEMS * b->sig_bytes);
+  if (!out) abort();
+  TIME_BATCH("sign_batch", sign_items(si, msgs, out, b->sig_bytes, rnd, i),
+             bench_sign_batch(b, ps, si, BATCH_ITEMS));
+#undef TIME_BATCH
+  free(out);
+  free(sigs);
+  free(t);
+}
+
 static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, size_t runs) {
   uint8_t *pk = malloc(b->pk_bytes), *sk = malloc(b->sk_bytes), *sig = malloc(b->sig_bytes);
   uint64_t *t = malloc(runs * sizeof *t);
@@ -152,6 +251,7 @@ static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, s
           (message_mu_tr(b, mu, ps_tr, msg, 32), b->sign_prepared(sig, ps, mu, rnd)));
   TIME_OP("verify_prepared", (void)0,
           (message_mu_tr(b, mu, pp_tr, msg, 32), b->verify_prepared(pp, sig, mu)));
+  bench_batches(isa, param, b, pk, pp, ps, runs);
   memset(ps, 0, sizeof *ps);
   free(pp);
   free(ps);
@@ -529,10 +629,13 @@ static void keccak_row(int param, const bench_isa *isa, const char *op, mldsa_ke
            (double)calls / KECCAK_RUNS, w, (double)lanes / KECCAK_RUNS, idle);
     first_row = 0;
   } else {
-    printf("  ML-DSA-%d  %-7s %-7s %8.1f %8.1f %5.1f%%   %s\n", param, isa->name, op,
+    printf("  ML-DSA-%d  %-7s %-21s %8.1f %8.1f %5.1f%%   %s\n", param, isa->name, op,
            (double)c.x1 / KECCAK_RUNS, (double)calls / KECCAK_RUNS, idle, hist);
   }
 }
+
+static void keccak_prepared_rows(int param, const bench_isa *isa, const mldsa_backend *b,
+                                 const uint8_t *pk, const uint8_t *sk, uint8_t (*sig)[8192]);
 
 static void bench_keccak(const char *only_isa, int only_param) {
   static uint8_t pk[4096], sk[8192], sig[KECCAK_RUNS][8192], seed[32], msg[32];
@@ -542,7 +645,7 @@ static void bench_keccak(const char *only_isa, int only_param) {
   else
     printf("Keccak-f[1600] per operation (mean of %d): single-state permutations, calls of "
            "the batched\npermutation, its idle lanes, and the calls by lanes used "
-           "(lanes:calls)\n\n  %-9s %-7s %-7s %8s %8s %6s   %s\n",
+           "(lanes:calls)\n\n  %-9s %-7s %-21s %8s %8s %6s   %s\n",
            KECCAK_RUNS, "set", "isa", "op", "x1", "batched", "idle", "lanes used");
   for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
     if (only_isa && strcmp(only_isa, isas[i].name) != 0) continue;
@@ -575,9 +678,65 @@ static void bench_keccak(const char *only_isa, int only_param) {
       keccak_row(params[p], &isas[i], "keygen", kg);
       keccak_row(params[p], &isas[i], "sign", sg);
       keccak_row(params[p], &isas[i], "verify", vf);
+      keccak_prepared_rows(params[p], &isas[i], b, pk, sk, sig);
     }
   }
   if (json) printf("\n]\n");
+}
+
+/* The prepared and batch rows of --keccak: the same 20 messages and signatures, the
+ * batch calls on all 20 at once (per item: the counts are per message either way). */
+static void keccak_prepared_rows(int param, const bench_isa *isa, const mldsa_backend *b,
+                                 const uint8_t *pk, const uint8_t *sk,
+                                 uint8_t (*sig)[8192]) {
+  static const uint8_t rnd[32];
+  static uint8_t msgs[KECCAK_RUNS][32], out[KECCAK_RUNS][8192];
+  mldsa_verify_item vi[KECCAK_RUNS], vpi[KECCAK_RUNS];
+  mldsa_sign_item si[KECCAK_RUNS];
+  uint8_t mu[64];
+  mldsa_prepared_public_key *pp = aligned_alloc(64, sizeof *pp);
+  mldsa_prepared_secret_key *ps = aligned_alloc(64, sizeof *ps);
+  if (!pp || !ps) abort();
+  b->prepare_public(pp, pk);
+  if (b->prepare_secret(ps, sk) != 0) abort();
+  const uint8_t *pp_tr = ((const mldsa_prepared_header *)pp)->tr;
+  const uint8_t *ps_tr = ((const mldsa_prepared_header *)ps)->tr;
+  for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
+    fill(msgs[r], 32, 2000000 + r);
+    vi[r] = (mldsa_verify_item){pk, b->pk_bytes, msgs[r], 32, NULL, 0, sig[r], b->sig_bytes};
+    vpi[r] = (mldsa_verify_item){NULL, 0, msgs[r], 32, NULL, 0, sig[r], b->sig_bytes};
+    si[r] = (mldsa_sign_item){msgs[r], 32, NULL, 0, rnd, out[r], b->sig_bytes};
+  }
+  mldsa_keccak_counts c;
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
+    message_mu_tr(b, mu, ps_tr, msgs[r], 32);
+    if (b->sign_prepared(out[r], ps, mu, rnd) != 0) abort();
+  }
+  c = mldsa_keccak_counter;
+  keccak_row(param, isa, "sign_prepared", c);
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
+    message_mu_tr(b, mu, pp_tr, msgs[r], 32);
+    if (b->verify_prepared(pp, sig[r], mu) != 0) abort();
+  }
+  c = mldsa_keccak_counter;
+  keccak_row(param, isa, "verify_prepared", c);
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  if (bench_sign_batch(b, ps, si, KECCAK_RUNS) != 0) abort();
+  c = mldsa_keccak_counter;
+  keccak_row(param, isa, "sign_batch", c);
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  if (bench_verify_batch(b, NULL, vi, KECCAK_RUNS) != 0) abort();
+  c = mldsa_keccak_counter;
+  keccak_row(param, isa, "verify_batch", c);
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  if (bench_verify_batch(b, pp, vpi, KECCAK_RUNS) != 0) abort();
+  c = mldsa_keccak_counter;
+  keccak_row(param, isa, "verify_prepared_batch", c);
+  memset(ps, 0, sizeof *ps);
+  free(pp);
+  free(ps);
 }
 #endif
 

@@ -57,9 +57,9 @@ extern "C" {
 /* The version of this header. The build reads it from here (CMake, pkg-config, SONAME),
  * so these lines are the one place it is written. */
 #define MLDSA_VERSION_MAJOR 0
-#define MLDSA_VERSION_MINOR 2
+#define MLDSA_VERSION_MINOR 3
 #define MLDSA_VERSION_PATCH 0
-#define MLDSA_VERSION_STRING "0.2.0"
+#define MLDSA_VERSION_STRING "0.3.0"
 
 /* The version of the library linked at run time ("0.2.0"); compare it with
  * MLDSA_VERSION_STRING to detect a header/library mismatch. Never NULL. */
@@ -463,6 +463,70 @@ int mldsa_private_key_decode(mldsa_param *p, uint8_t *sk, size_t sk_cap, size_t 
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_certificate_public_key(mldsa_param *p, uint8_t *pk, size_t pk_cap, size_t *pk_len,
                                  const uint8_t *in, size_t in_len);
+
+/* ---- batches ---------------------------------------------------------------------- */
+
+/* Many independent operations of one parameter set in one call, so that their hashing
+ * (mu, c~ = H(mu || w1), SampleInBall, rho'') shares the lanes of the batched Keccak
+ * (4 on AVX2, 8 on AVX-512): the results equal those of the one-at-a-time calls exactly,
+ * for any n (0 included), and the stack stays bounded whatever n (items are worked in
+ * groups). Pure ML-DSA (FIPS 204 Alg. 2 and 3) with a context per item.
+ *
+ * Argument errors are checked over every item before anything else: the parameter set or
+ * prepared key, then items and results (NULL when n > 0: MLDSA_ERR_NULL), then each item
+ * in order, its NULL pointers (MLDSA_ERR_NULL: sig, or msg / ctx NULL with a non-zero
+ * length; pk in mldsa_verify_batch) and its lengths (MLDSA_ERR_LENGTH: sig_len, pk_len).
+ * The first failing check's code is returned and nothing is written (no result, no
+ * signature). Otherwise results[i] gets item i's code: what the one-at-a-time call would
+ * return for it (a context over 255 bytes is that item's MLDSA_ERR_CONTEXT, not an
+ * argument error). No buffer of an item may overlap another item's buffers or results. */
+
+/* One signature to check: pk is NULL and pk_len 0 in the prepared form. */
+typedef struct {
+  const uint8_t *pk;
+  size_t pk_len;
+  const uint8_t *msg;
+  size_t msg_len;
+  const uint8_t *ctx;
+  size_t ctx_len;
+  const uint8_t *sig;
+  size_t sig_len;
+} mldsa_verify_item;
+
+/* n signatures, each under its own public key (as n calls of mldsa_verify). Returns
+ * MLDSA_OK when every item verified, MLDSA_ERR_VERIFY when at least one did not
+ * (results[i] says which and why), or an argument error as above. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_verify_batch(mldsa_param p, const mldsa_verify_item *items, size_t n, int *results);
+
+/* n signatures under one prepared public key (as n calls of mldsa_verify_prepared); each
+ * item's pk must be NULL or its pk_len 0 (else MLDSA_ERR_LENGTH). pp NULL or misaligned:
+ * MLDSA_ERR_NULL; not a live prepared public key of this process: MLDSA_ERR_KEY. */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_verify_prepared_batch(const mldsa_prepared_public_key *pp,
+                                const mldsa_verify_item *items, size_t n, int *results);
+
+/* One message to sign, its signature written into sig (sig_len bytes). */
+typedef struct {
+  const uint8_t *msg;
+  size_t msg_len;
+  const uint8_t *ctx;
+  size_t ctx_len;
+  const uint8_t *rnd; /* as mldsa_sign: NULL = hedged (32 fresh bytes from the OS) */
+  uint8_t *sig;
+  size_t sig_len;
+} mldsa_sign_item;
+
+/* n messages signed with one prepared secret key: the same signatures as n calls of
+ * mldsa_sign_prepared (hedged items draw their randomness in item order, as those calls
+ * would). Returns MLDSA_OK when every item was signed, else the code of the first item
+ * that was not (MLDSA_ERR_CONTEXT, MLDSA_ERR_RANDOM, MLDSA_ERR_KEY), or an argument error
+ * as above (ps NULL or misaligned: MLDSA_ERR_NULL; not a live prepared secret key of this
+ * process: MLDSA_ERR_KEY). A failed item's sig is zeroed. A sig may overlap its own item's
+ * msg or ctx (read before it is written). */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_sign_batch(const mldsa_prepared_secret_key *ps, const mldsa_sign_item *items,
+                     size_t n, int *results);
 
 /* ---- wiping ------------------------------------------------------------------------ */
 

@@ -804,3 +804,153 @@ void mldsa_secret_key_unprepare_impl(mldsa_prepared_secret_key *ps) {
 void mldsa_wipe_impl(void *p, size_t n) {
   if (p != NULL) mldsa_zeroize(p, n);
 }
+
+/* ---- batches ---- */
+
+/* The argument checks of one verify item, in the order of the one-at-a-time calls: NULL
+ * pointers, then lengths (pk: the set's size, or 0 in the prepared form). */
+static int check_verify_item(const mldsa_backend *b, const mldsa_verify_item *it, int prepared) {
+  if (it->sig == NULL || (!prepared && it->pk == NULL) || MISSING(it->msg, it->msg_len) ||
+      MISSING(it->ctx, it->ctx_len))
+    return MLDSA_ERR_NULL;
+  if (it->sig_len != b->sig_bytes || it->pk_len != (prepared ? 0 : b->pk_bytes))
+    return MLDSA_ERR_LENGTH;
+  return MLDSA_OK;
+}
+
+/* Every item checked first (an argument error writes nothing), then the items in groups
+ * of the backend's batch width; an item whose context is too long is answered here. */
+static int verify_batch(const mldsa_backend *b, const mldsa_prepared_public_key *pp,
+                        const mldsa_verify_item *items, size_t n, int *results) {
+  if (n == 0) return MLDSA_OK;
+  if (items == NULL || results == NULL) return MLDSA_ERR_NULL;
+  for (size_t i = 0; i < n; ++i) {
+    int ret = check_verify_item(b, &items[i], pp != NULL);
+    if (ret != MLDSA_OK) return ret;
+  }
+  const mldsa_verify_item *group[MLDSA_BATCH_MAX];
+  size_t where[MLDSA_BATCH_MAX];
+  int res[MLDSA_BATCH_MAX], all = MLDSA_OK;
+  unsigned g = 0, width = b->batch_width < MLDSA_BATCH_MAX ? b->batch_width : MLDSA_BATCH_MAX;
+  for (size_t i = 0; i < n; ++i) {
+    if (items[i].ctx_len > 255) {
+      results[i] = MLDSA_ERR_CONTEXT;
+      all = MLDSA_ERR_VERIFY;
+    } else {
+      group[g] = &items[i];
+      where[g++] = i;
+    }
+    if (g == width || (i + 1 == n && g > 0)) {
+      b->verify_batch(pp, group, g, res);
+      for (unsigned t = 0; t < g; ++t) {
+        results[where[t]] = res[t];
+        if (res[t] != MLDSA_OK) all = MLDSA_ERR_VERIFY;
+      }
+      g = 0;
+    }
+  }
+  return all;
+}
+
+int mldsa_verify_batch_impl(mldsa_param p, const mldsa_verify_item *items, size_t n,
+                            int *results) {
+  if (REFUSED()) return MLDSA_ERR_SELFTEST;
+  const mldsa_backend *b = mldsa_backend_for(p);
+  if (b == NULL) return MLDSA_ERR_PARAM;
+  return verify_batch(b, NULL, items, n, results);
+}
+
+int mldsa_verify_prepared_batch_impl(const mldsa_prepared_public_key *pp,
+                                     const mldsa_verify_item *items, size_t n, int *results) {
+  if (REFUSED()) return MLDSA_ERR_SELFTEST;
+  if (pp == NULL || MISALIGNED(pp)) return MLDSA_ERR_NULL;
+  const mldsa_backend *b = prepared_backend(PUBLIC_HEADER(pp), MLDSA_PREPARED_PUBLIC_MAGIC);
+  if (b == NULL) return MLDSA_ERR_KEY;
+  return verify_batch(b, pp, items, n, results);
+}
+
+#ifdef MLDSA_SIGN_CHECK
+/* The countermeasure of MLDSA_SIGN_CHECK builds (sign_checked) for a batch: mu of each
+ * item taken before signing, each new signature verified against the key's public key;
+ * one that does not verify is zeroed and gives MLDSA_ERR_VERIFY. */
+static void sign_group_checked(const mldsa_backend *b, const mldsa_prepared_secret_key *ps,
+                               const mldsa_sign_item *const *group, const uint8_t *const *rnd,
+                               unsigned g, int *res) {
+  uint8_t mu[MLDSA_SIGN_GROUP][MU_BYTES];
+  for (unsigned t = 0; t < g; ++t) {
+    mprime m;
+    frame(&m, 0, group[t]->ctx, group[t]->ctx_len, NULL, 0, group[t]->msg, group[t]->msg_len);
+    compute_mu(b, mu[t], SECRET_HEADER(ps)->tr, &m);
+  }
+  b->sign_batch(ps, group, rnd, g, res);
+  for (unsigned t = 0; t < g; ++t) {
+    if (res[t] == MLDSA_OK &&
+        b->verify(group[t]->sig, mu[t], b->prepared_secret_public_key(ps)) != MLDSA_OK) {
+      memset(group[t]->sig, 0, b->sig_bytes);
+      res[t] = MLDSA_ERR_VERIFY;
+    }
+  }
+  mldsa_zeroize(mu, sizeof mu);
+}
+#define SIGN_GROUP(b, ps, group, rnd, g, res) sign_group_checked(b, ps, group, rnd, g, res)
+#else
+#define SIGN_GROUP(b, ps, group, rnd, g, res) (b)->sign_batch(ps, group, rnd, g, res)
+#endif
+
+int mldsa_sign_batch_impl(const mldsa_prepared_secret_key *ps, const mldsa_sign_item *items,
+                          size_t n, int *results) {
+  if (REFUSED()) {
+    for (size_t i = 0; items != NULL && i < n; ++i) ZERO(items[i].sig, items[i].sig_len);
+    return MLDSA_ERR_SELFTEST;
+  }
+  if (ps == NULL || MISALIGNED(ps)) return MLDSA_ERR_NULL;
+  const mldsa_backend *b = prepared_backend(SECRET_HEADER(ps), MLDSA_PREPARED_SECRET_MAGIC);
+  if (b == NULL) return MLDSA_ERR_KEY;
+  if (n == 0) return MLDSA_OK;
+  if (items == NULL || results == NULL) return MLDSA_ERR_NULL;
+  for (size_t i = 0; i < n; ++i) {
+    const mldsa_sign_item *it = &items[i];
+    if (it->sig == NULL || MISSING(it->msg, it->msg_len) || MISSING(it->ctx, it->ctx_len))
+      return MLDSA_ERR_NULL;
+    if (it->sig_len != b->sig_bytes) return MLDSA_ERR_LENGTH;
+  }
+  /* groups larger than the lanes: a message that needs another attempt leaves its lane
+     to the next message of the group */
+  const mldsa_sign_item *group[MLDSA_SIGN_GROUP];
+  const uint8_t *rnd[MLDSA_SIGN_GROUP];
+  uint8_t fresh[MLDSA_SIGN_GROUP][RND_BYTES];
+  size_t where[MLDSA_SIGN_GROUP];
+  int res[MLDSA_SIGN_GROUP], first = MLDSA_OK;
+  unsigned g = 0, width = MLDSA_SIGN_GROUP;
+  for (size_t i = 0; i < n; ++i) {
+    const mldsa_sign_item *it = &items[i];
+    /* as mldsa_sign_prepared: the context first, then the randomness, in item order */
+    int ret = MLDSA_OK;
+    if (it->ctx_len > 255) {
+      ret = MLDSA_ERR_CONTEXT;
+    } else if (it->rnd == NULL) {
+      if (mldsa_randombytes(fresh[g], RND_BYTES) != 0) ret = MLDSA_ERR_RANDOM;
+      rnd[g] = fresh[g];
+    } else {
+      rnd[g] = it->rnd;
+    }
+    if (ret != MLDSA_OK) {
+      memset(it->sig, 0, it->sig_len);
+      results[i] = ret;
+      if (first == MLDSA_OK) first = ret;
+    } else {
+      group[g] = it;
+      where[g++] = i;
+    }
+    if (g == width || (i + 1 == n && g > 0)) {
+      SIGN_GROUP(b, ps, group, rnd, g, res);
+      for (unsigned t = 0; t < g; ++t) {
+        results[where[t]] = res[t];
+        if (res[t] != MLDSA_OK && first == MLDSA_OK) first = res[t];
+      }
+      g = 0;
+    }
+  }
+  mldsa_zeroize(fresh, sizeof fresh);
+  return first;
+}

@@ -115,7 +115,17 @@
     (mldsa_param * p, uint8_t *pk, size_t pk_cap, size_t *pk_len, const uint8_t *in,              \
      size_t in_len),                                                                              \
     (p, pk, pk_cap, pk_len, in, in_len))                                                          \
-  X(int, mldsa_selftest, (void), ())
+  X(int, mldsa_selftest, (void), ())                                                             \
+  X(int, mldsa_verify_batch,                                                                      \
+    (mldsa_param p, const mldsa_verify_item *items, size_t n, int *results),                      \
+    (p, items, n, results))                                                                       \
+  X(int, mldsa_verify_prepared_batch,                                                             \
+    (const mldsa_prepared_public_key *pp, const mldsa_verify_item *items, size_t n,               \
+     int *results),                                                                               \
+    (pp, items, n, results))                                                                      \
+  X(int, mldsa_sign_batch,                                                                        \
+    (const mldsa_prepared_secret_key *ps, const mldsa_sign_item *items, size_t n, int *results),  \
+    (ps, items, n, results))
 
 /* The same for the functions that return nothing: X(name, (parameters), (arguments)). */
 #define MLDSA_GUARDED_VOID_API(X)                                     \

@@ -77,7 +77,21 @@ typedef struct {
                        const uint8_t rnd[32]);
   /* The public key a prepared secret key kept from its import check. */
   const uint8_t *(*prepared_secret_public_key)(const mldsa_prepared_secret_key *ps);
+  /* Batches (api.c checks the arguments and cuts them into groups: of at most
+   * batch_width <= MLDSA_BATCH_MAX items, the lanes of this ISA's batched Keccak, to
+   * verify; of at most MLDSA_SIGN_GROUP messages to sign). */
+  unsigned batch_width;
+  /* results[j] = MLDSA_OK or MLDSA_ERR_VERIFY for *items[j] (pure ML-DSA, ctx <= 255
+   * bytes): under pp, or each under its own pk when pp is NULL. */
+  void (*verify_batch)(const mldsa_prepared_public_key *pp, const mldsa_verify_item *const *items,
+                       unsigned n, int *results);
+  /* results[j] as sign_prepared for *items[j] signed with rnd[j]; a message is read
+   * before its own signature is written (not before the others'). */
+  void (*sign_batch)(const mldsa_prepared_secret_key *ps, const mldsa_sign_item *const *items,
+                     const uint8_t *const *rnd, unsigned n, int *results);
 } mldsa_backend;
+#define MLDSA_BATCH_MAX 8
+#define MLDSA_SIGN_GROUP 64
 
 #define MLDSA_DECLARE_BACKENDS(isa)                 \
   extern const mldsa_backend mldsa44_backend_##isa; \

@@ -60,10 +60,11 @@ void mldsa_shake_absorb(mldsa_keccak *st, const uint8_t *in, size_t len);
 void mldsa_shake_finalize(mldsa_keccak *st);
 void mldsa_shake_squeeze(mldsa_keccak *st, uint8_t *out, size_t len);
 
-/* A sponge input in pieces, absorbed one after another (mu's tr || M'). */
+/* A sponge input in pieces, absorbed one after another (mu's tr || M': tr, the domain
+ * and context length bytes, the context, the message). */
 typedef struct {
-  const uint8_t *p[3];
-  size_t len[3];
+  const uint8_t *p[4];
+  size_t len[4];
   unsigned n;
 } mldsa_hash_input;
 

@@ -9,6 +9,7 @@
 
 #include "keccak_count.h"
 #include "seams.h"
+#include "util.h"
 
 /* The permutation kernel, after the kernel probe of the test seams (seams.h). */
 #define PERMUTE(perm, state) (MLDSA_SEAM_PROBE(), (perm)(state))
@@ -52,6 +53,62 @@ static inline void squeezeblocks(uint8_t *const *out, size_t nblocks, uint64_t *
   }
 }
 
+/* The bytes [off, off + len) of the concatenation of in's pieces into buf. */
+static void gather(uint8_t *buf, const mldsa_hash_input *in, size_t off, size_t len) {
+  for (unsigned k = 0; k < in->n && len > 0; ++k) {
+    if (off >= in->len[k]) {
+      off -= in->len[k];
+      continue;
+    }
+    size_t take = in->len[k] - off < len ? in->len[k] - off : len;
+    memcpy(buf, in->p[k] + off, take);
+    buf += take;
+    len -= take;
+    off = 0;
+  }
+}
+
+/* n SHAKE256 hashes of inputs of different lengths on one w-way state: block b of every
+ * lane that still has input (or its padding) goes in before permutation b; a lane is
+ * read right after the permutation of its padded block. Everything that steers the loop
+ * is a length. */
+static inline void shake256_pieces(uint64_t *s, unsigned w, void (*perm)(uint64_t *),
+                                   uint8_t *const *out, size_t outlen,
+                                   const mldsa_hash_input *in, unsigned n) {
+  enum { RATE = MLDSA_SHAKE256_RATE };
+  size_t total[MLDSA_KECCAKX_MAXW], blocks = 0;
+  uint8_t buf[RATE];
+  if (n > w) n = w;
+  for (unsigned j = 0; j < n; ++j) {
+    total[j] = 0;
+    for (unsigned k = 0; k < in[j].n; ++k) total[j] += in[j].len[k];
+    if (total[j] / RATE + 1 > blocks) blocks = total[j] / RATE + 1;
+  }
+  memset(s, 0, 25 * w * sizeof *s);
+  for (size_t b = 0; b < blocks; ++b) {
+    unsigned lanes = 0;
+    for (unsigned j = 0; j < n; ++j) {
+      if (total[j] / RATE < b) continue; /* read already */
+      ++lanes;
+      size_t off = b * RATE, len = total[j] - off < RATE ? total[j] - off : RATE;
+      memset(buf, 0, RATE);
+      gather(buf, &in[j], off, len);
+      if (len < RATE) { /* the last block: pad */
+        buf[len] ^= 0x1F;
+        buf[RATE - 1] ^= 0x80;
+      }
+      for (unsigned i = 0; i < RATE / 8; ++i) s[i * w + j] ^= mldsa_load64_le(buf + 8 * i);
+    }
+    MLDSA_COUNT_BATCH(lanes);
+    PERMUTE(perm, s);
+    for (unsigned j = 0; j < n; ++j) {
+      if (total[j] / RATE != b) continue;
+      for (size_t i = 0; i < outlen; ++i) out[j][i] = (uint8_t)(s[i / 8 * w + j] >> (8 * (i % 8)));
+    }
+  }
+  mldsa_zeroize(buf, sizeof buf);
+}
+
 #define MLDSA_DEFINE_KECCAKX(isa)                                                                  \
   void mldsa_keccakx_permute_##isa(mldsa_keccakx *st, unsigned lanes) {                            \
     MLDSA_COUNT_BATCH(lanes);                                                                      \
@@ -76,6 +133,11 @@ static inline void squeezeblocks(uint8_t *const *out, size_t nblocks, uint64_t *
                                            unsigned n) {                                           \
     squeezeblocks(out, nblocks, st->s, MLDSA_KECCAKX_W_##isa, mldsa_keccak_f1600_batch_##isa,      \
                   MLDSA_SHAKE256_RATE, n);                                                         \
+  }                                                                                                \
+  void mldsa_shake256x_pieces_##isa(mldsa_keccakx *st, uint8_t *const *out, size_t outlen,         \
+                                    const mldsa_hash_input *in, unsigned n) {                      \
+    shake256_pieces(st->s, MLDSA_KECCAKX_W_##isa, mldsa_keccak_f1600_batch_##isa, out, outlen, in, \
+                    n);                                                                            \
   }
 
 MLDSA_FOR_EACH_ISA(MLDSA_DEFINE_KECCAKX)

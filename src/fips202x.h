@@ -65,6 +65,12 @@ typedef struct {
  * mldsa_shake{128,256}x_squeezeblocks_<isa>(out, nblocks, st, n): the next nblocks whole
  *   blocks (168 bytes for SHAKE128, 136 for SHAKE256) of each stream into out[j]; may be
  *   called again for more.
+ * mldsa_shake256x_pieces_<isa>(st, out, outlen, in, n): n <= W independent SHAKE256
+ *   hashes whose inputs (each in pieces) may differ in length, outlen <= 136 bytes of
+ *   each into out[j]: the lanes run together until the longest input is absorbed, and a
+ *   lane whose input ended sooner is read after its own last block and then idles. The
+ *   number of permutations depends on the lengths only (public); st holds the inputs
+ *   afterwards and is the caller's to wipe.
  * mldsa_keccakx_permute_<isa>(st, lanes): the batched permutation on st, for callers that
  *   run the sponges of each lane themselves (expand.c's lane scheduler); lanes is how
  *   many lanes carry a stream (only counted, by mldsa-bench --keccak). */
@@ -78,7 +84,9 @@ typedef struct {
   void mldsa_shake128x_squeezeblocks_##isa(uint8_t *const *out, size_t nblocks, mldsa_keccakx *st, \
                                            unsigned n);                                            \
   void mldsa_shake256x_squeezeblocks_##isa(uint8_t *const *out, size_t nblocks, mldsa_keccakx *st, \
-                                           unsigned n);
+                                           unsigned n);                                            \
+  void mldsa_shake256x_pieces_##isa(mldsa_keccakx *st, uint8_t *const *out, size_t outlen,         \
+                                    const mldsa_hash_input *in, unsigned n);
 
 MLDSA_FOR_EACH_ISA(MLDSA_DECLARE_KECCAKX)
 

@@ -43,6 +43,8 @@ typedef struct {
 #define pack_w1_poly MLDSA_NS(pack_w1_poly)
 #define unpack_w1_poly MLDSA_NS(unpack_w1_poly)
 #define sample_in_ball MLDSA_NS(sample_in_ball)
+#define sample_in_ball_lane MLDSA_NS(sample_in_ball_lane)
+#define sample_in_ball_public_lane MLDSA_NS(sample_in_ball_public_lane)
 
 void pack_pk(uint8_t pk[MLDSA_PUBLICKEYBYTES], const uint8_t rho[MLDSA_SEEDBYTES],
              const mldsa_polyveck *t1);
@@ -82,6 +84,16 @@ void unpack_w1_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYW1_PACKEDBYTE
 /* perm: the Keccak-f[1600] of the caller's ISA (fips202.h). */
 void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
                     mldsa_permutation perm);
+/* The same from lane `lane` of a w-way batched state (lane i of state j at
+ * states[i * w + j], fips202x.h) that has absorbed c~ and run its first squeezing
+ * permutation, so that the batch calls hash many c~ at once; a stream that needs a second
+ * block continues on perm. */
+void sample_in_ball_lane(mldsa_poly *c, const uint64_t *states, unsigned w, unsigned lane,
+                         mldsa_permutation perm);
+/* The same for a public c~ (a signature's, in verification): the plain Fisher-Yates
+ * shuffle, whose addresses depend on c~, into coefficients in {-1, 0, 1}. */
+void sample_in_ball_public_lane(int8_t c[MLDSA_N], const uint64_t *states, unsigned w,
+                                unsigned lane, mldsa_permutation perm);
 #endif /* MLDSA_MODE */
 
 #endif

@@ -26,22 +26,17 @@ static uint64_t spread_bits(uint64_t b) {
   return ((x + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7) & UINT64_C(0x0101010101010101);
 }
 
-void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
-                    mldsa_permutation perm) {
-  mldsa_keccak st;
-  uint8_t buf[MLDSA_SHAKE256_RATE];
+/* SampleInBall from the stream's first block, in buf (wiped here), with *st the sponge
+ * that squeezed it (for the rare c~ that needs more bytes). */
+static void sample_in_ball_core(mldsa_poly *c, mldsa_keccak *st, uint8_t buf[MLDSA_SHAKE256_RATE]) {
   uint64_t nonzero[WORDS] = {0}, negative[WORDS] = {0}, at_j[WORDS], signs = 0;
-  mldsa_shake256_init_with(&st, perm);
-  mldsa_shake_absorb(&st, ctilde, MLDSA_CTILDEBYTES);
-  mldsa_shake_finalize(&st);
-  mldsa_shake_squeeze(&st, buf, sizeof buf);
   for (unsigned i = 0; i < 8; ++i) signs |= (uint64_t)buf[i] << (8 * i);
   unsigned pos = 8;
   for (unsigned i = MLDSA_N - MLDSA_TAU; i < MLDSA_N; ++i) {
     uint64_t j;
     do {
-      if (pos == sizeof buf) {
-        mldsa_shake_squeeze(&st, buf, sizeof buf);
+      if (pos == MLDSA_SHAKE256_RATE) {
+        mldsa_shake_squeeze(st, buf, MLDSA_SHAKE256_RATE);
         pos = 0;
       }
       j = buf[pos++];
@@ -77,6 +72,56 @@ void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
   mldsa_zeroize(nonzero, sizeof nonzero);
   mldsa_zeroize(negative, sizeof negative);
   mldsa_zeroize(at_j, sizeof at_j);
-  mldsa_zeroize(buf, sizeof buf);
+  mldsa_zeroize(buf, MLDSA_SHAKE256_RATE);
+}
+
+void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
+                    mldsa_permutation perm) {
+  mldsa_keccak st;
+  uint8_t buf[MLDSA_SHAKE256_RATE];
+  mldsa_shake256_init_with(&st, perm);
+  mldsa_shake_absorb(&st, ctilde, MLDSA_CTILDEBYTES);
+  mldsa_shake_finalize(&st);
+  mldsa_shake_squeeze(&st, buf, sizeof buf);
+  sample_in_ball_core(c, &st, buf);
   mldsa_zeroize(&st, sizeof st);
+}
+
+void sample_in_ball_lane(mldsa_poly *c, const uint64_t *states, unsigned w, unsigned lane,
+                         mldsa_permutation perm) {
+  mldsa_keccak st;
+  uint8_t buf[MLDSA_SHAKE256_RATE];
+  mldsa_shake256_init_with(&st, perm);
+  for (unsigned i = 0; i < 25; ++i) st.s[i] = states[i * w + lane];
+  for (unsigned i = 0; i < MLDSA_SHAKE256_RATE / 8; ++i) mldsa_store64_le(buf + 8 * i, st.s[i]);
+  st.pos = MLDSA_SHAKE256_RATE; /* the first block is in buf */
+  sample_in_ball_core(c, &st, buf);
+  mldsa_zeroize(&st, sizeof st);
+}
+
+void sample_in_ball_public_lane(int8_t c[MLDSA_N], const uint64_t *states, unsigned w,
+                                unsigned lane, mldsa_permutation perm) {
+  mldsa_keccak st;
+  uint8_t buf[MLDSA_SHAKE256_RATE];
+  uint64_t signs = 0;
+  mldsa_shake256_init_with(&st, perm);
+  for (unsigned i = 0; i < 25; ++i) st.s[i] = states[i * w + lane];
+  for (unsigned i = 0; i < MLDSA_SHAKE256_RATE / 8; ++i) mldsa_store64_le(buf + 8 * i, st.s[i]);
+  st.pos = MLDSA_SHAKE256_RATE;
+  for (unsigned i = 0; i < 8; ++i) signs |= (uint64_t)buf[i] << (8 * i);
+  memset(c, 0, MLDSA_N);
+  unsigned pos = 8;
+  for (unsigned i = MLDSA_N - MLDSA_TAU; i < MLDSA_N; ++i) {
+    unsigned j;
+    do {
+      if (pos == MLDSA_SHAKE256_RATE) {
+        mldsa_shake_squeeze(&st, buf, MLDSA_SHAKE256_RATE);
+        pos = 0;
+      }
+      j = buf[pos++];
+    } while (j > i);
+    c[i] = c[j];
+    c[j] = (int8_t)(1 - 2 * (int)(signs & 1));
+    signs >>= 1;
+  }
 }

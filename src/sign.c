@@ -8,6 +8,7 @@
 #include "ct.h"
 #include "expand.h"
 #include "fips202.h"
+#include "fips202x.h"
 #include "isa_names.h"
 #include "kernels.h"
 #include "mldsa.h"
@@ -391,30 +392,36 @@ static int decode_sig(decoded_sig *d, const uint8_t *sig) {
   return too_big ? -1 : 0;
 }
 
-/* The rest of Alg. 8 under a verifying key: the one-shot and the prepared verify. */
-static int verify_with(const verifying_key *k, decoded_sig *d, const uint8_t mu[64]) {
-  uint8_t ctilde2[MLDSA_CTILDEBYTES];
-  uint8_t hash_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES];
+/* w1Encode(UseHint(h, A z - c t1 2^d)) into w1_out, c = NTT(SampleInBall(c~)). */
+static void verify_w1(uint8_t w1_out[MLDSA_K * MLDSA_POLYW1_PACKEDBYTES], const verifying_key *k,
+                      decoded_sig *d, const mldsa_poly *c) {
   mldsa_polyveck w1;
-  mldsa_poly c, ct1;
-
-  sample_in_ball(&c, d->ctilde, KERNEL(keccak_f1600_x1));
-  KERNEL(ntt)(c.c);
+  mldsa_poly ct1;
 
   /* w'approx = A z - c t1 2^d */
   vecl_ntt(&d->z);
   matrix_mul(&w1, &k->a, &d->z);
   FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(pointwise_montgomery)(ct1.c, c.c, k->t1.v[i].c);
+    KERNEL(pointwise_montgomery)(ct1.c, c->c, k->t1.v[i].c);
     KERNEL(sub)(w1.v[i].c, w1.v[i].c, ct1.c);
   }
   veck_reduce32(&w1);
   veck_invntt(&w1);
   veck_caddq(&w1);
   FOR_EACH_POLY(MLDSA_K, i) KERNEL_G2(use_hint)(w1.v[i].c, w1.v[i].c, d->h.v[i].c);
+  pack_w1(w1_out, &w1);
+}
 
+/* The rest of Alg. 8 under a verifying key: the one-shot and the prepared verify. */
+static int verify_with(const verifying_key *k, decoded_sig *d, const uint8_t mu[64]) {
+  uint8_t ctilde2[MLDSA_CTILDEBYTES];
+  uint8_t hash_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES];
+  mldsa_poly c;
+
+  sample_in_ball(&c, d->ctilde, KERNEL(keccak_f1600_x1));
+  KERNEL(ntt)(c.c);
+  verify_w1(hash_in + MLDSA_CRHBYTES, k, d, &c);
   memcpy(hash_in, mu, MLDSA_CRHBYTES);
-  pack_w1(hash_in + MLDSA_CRHBYTES, &w1);
   SHAKE256(ctilde2, sizeof ctilde2, hash_in, sizeof hash_in);
   return mldsa_ct_differ(d->ctilde, ctilde2, MLDSA_CTILDEBYTES) ? MLDSA_ERR_VERIFY : MLDSA_OK;
 }
@@ -546,6 +553,375 @@ static const uint8_t *prepared_secret_public_key(const mldsa_prepared_secret_key
   return ((const prepared_secret *)in)->pk;
 }
 
+/* ---- batches: the hashes of independent items in the lanes of one batched Keccak ----
+ *
+ * Within one verification or signature the hashes around the arithmetic (mu, c~,
+ * SampleInBall, rho'') form a chain on one Keccak state while the other lanes of the
+ * batched permutation idle; across items they are independent. A group of up to W items
+ * (W, this ISA's lane count) runs each of those hashes once for all of its items; the
+ * arithmetic between them runs an item at a time, so the stack holds one item's vectors
+ * and only the small per-item results (c, tr, mu, w1's encoding) of the group. */
+
+#define BATCH_W MLDSA_KECCAKX_W(MLDSA_ISA)
+
+/* mu = H(tr || 0 || len(ctx) || ctx || msg) (pure ML-DSA) of n items at once. */
+static void batch_mu(mldsa_keccakx *st, uint8_t *const *mu, const uint8_t *const *tr,
+                     uint8_t (*head)[2], const uint8_t *const *ctx, const size_t *ctx_len,
+                     const uint8_t *const *msg, const size_t *msg_len, unsigned n) {
+  mldsa_hash_input in[BATCH_W];
+  for (unsigned j = 0; j < n; ++j) {
+    head[j][0] = 0;
+    head[j][1] = (uint8_t)ctx_len[j];
+    in[j] = (mldsa_hash_input){{tr[j], head[j], ctx[j], msg[j]},
+                               {MLDSA_TRBYTES, 2, ctx_len[j], msg_len[j]}, 4};
+  }
+  KERNEL(shake256x_pieces)(st, mu, MLDSA_CRHBYTES, in, n);
+}
+
+/* What a group keeps of each item between its hashes. */
+typedef struct {
+  uint8_t hash_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES]; /* mu || w1 */
+  uint8_t tr[MLDSA_TRBYTES];
+  uint8_t head[2];
+  int8_t c[MLDSA_N]; /* SampleInBall(c~), coefficients in {-1, 0, 1} */
+} verify_lane;
+
+/* w1's encoding of one item into ln: under the verifying key of the item's own pk, or
+ * under a prepared key; -1 when the
+ * signature is malformed or z too big. Two functions, kept out of line, so that the
+ * one-shot key (30-64 KiB) is on the stack only in the first. */
+static __attribute__((noinline)) int batch_item_w1(verify_lane *ln, const mldsa_verify_item *it) {
+  decoded_sig d;
+  verifying_key k;
+  mldsa_poly c;
+  if (decode_sig(&d, it->sig) != 0) return -1;
+  make_verifying_key(&k, NULL, it->pk);
+  for (unsigned i = 0; i < MLDSA_N; ++i) c.c[i] = ln->c[i];
+  KERNEL(ntt)(c.c);
+  verify_w1(ln->hash_in + MLDSA_CRHBYTES, &k, &d, &c);
+  return 0;
+}
+
+static __attribute__((noinline)) int batch_item_w1_prepared(verify_lane *ln,
+                                                            const prepared_public *pp,
+                                                            const mldsa_verify_item *it) {
+  decoded_sig d;
+  mldsa_poly c;
+  if (decode_sig(&d, it->sig) != 0) return -1;
+  for (unsigned i = 0; i < MLDSA_N; ++i) c.c[i] = ln->c[i];
+  KERNEL(ntt)(c.c);
+  verify_w1(ln->hash_in + MLDSA_CRHBYTES, &pp->k, &d, &c);
+  return 0;
+}
+
+/* n <= W items (api.c checked them): SampleInBall of every c~, then each item's w1, then
+ * every mu, then every c~' = H(mu || w1). pp NULL: each item under its own pk. */
+static void verify_group(const mldsa_prepared_public_key *ppk, const mldsa_verify_item *const *items,
+                         unsigned n, int *results) {
+  const prepared_public *pp = (const prepared_public *)ppk;
+  verify_lane lane[BATCH_W];
+  mldsa_keccakx st;
+  unsigned live[BATCH_W], m = 0;
+  if (n > BATCH_W) n = BATCH_W;
+
+  /* c = SampleInBall(c~): c~ opens the signature (public: the shuffle need not be
+   * constant time) */
+  const uint8_t *in[BATCH_W] = {NULL};
+  for (unsigned j = 0; j < n; ++j) in[j] = items[j]->sig;
+  KERNEL(shake256x_absorb)(&st, in, MLDSA_CTILDEBYTES, n);
+  KERNEL(keccakx_permute)(&st, n); /* the first squeezing permutation */
+  for (unsigned j = 0; j < n; ++j)
+    sample_in_ball_public_lane(lane[j].c, st.s, BATCH_W, j, KERNEL_FN(keccak_f1600_x1));
+
+  /* tr = H(pk) of every item in one batch: the one-shot verify hashes it in ExpandA's
+   * spare lanes, which ML-DSA-87's 56 polynomials leave none of */
+  uint8_t out[BATCH_W][MLDSA_SHAKE256_RATE];
+  uint8_t *outp[BATCH_W] = {NULL};
+  if (pp == NULL) {
+    for (unsigned j = 0; j < n; ++j) {
+      in[j] = items[j]->pk;
+      outp[j] = out[j];
+    }
+    KERNEL(shake256x_absorb)(&st, in, MLDSA_PUBLICKEYBYTES, n);
+    KERNEL(shake256x_squeezeblocks)(outp, 1, &st, n);
+    for (unsigned j = 0; j < n; ++j) memcpy(lane[j].tr, out[j], MLDSA_TRBYTES);
+  }
+
+  for (unsigned j = 0; j < n; ++j) {
+    int bad = pp != NULL ? batch_item_w1_prepared(&lane[j], pp, items[j])
+                         : batch_item_w1(&lane[j], items[j]);
+    results[j] = MLDSA_ERR_VERIFY;
+    if (bad == 0) live[m++] = j;
+  }
+  if (m == 0) return;
+
+  /* mu of the items whose signature decoded */
+  uint8_t *mu[BATCH_W] = {NULL};
+  const uint8_t *tr[BATCH_W] = {NULL}, *ctx[BATCH_W] = {NULL}, *msg[BATCH_W] = {NULL};
+  size_t ctx_len[BATCH_W] = {0}, msg_len[BATCH_W] = {0};
+  uint8_t head[BATCH_W][2];
+  for (unsigned t = 0; t < m; ++t) {
+    const mldsa_verify_item *it = items[live[t]];
+    mu[t] = lane[live[t]].hash_in;
+    tr[t] = pp != NULL ? pp->hdr.tr : lane[live[t]].tr;
+    ctx[t] = it->ctx;
+    ctx_len[t] = it->ctx_len;
+    msg[t] = it->msg;
+    msg_len[t] = it->msg_len;
+  }
+  batch_mu(&st, mu, tr, head, ctx, ctx_len, msg, msg_len, m);
+
+  /* c~' = H(mu || w1), against c~ */
+  for (unsigned t = 0; t < m; ++t) {
+    in[t] = lane[live[t]].hash_in;
+    outp[t] = out[t];
+  }
+  KERNEL(shake256x_absorb)(&st, in, sizeof lane[0].hash_in, m);
+  KERNEL(shake256x_squeezeblocks)(outp, 1, &st, m);
+  for (unsigned t = 0; t < m; ++t)
+    results[live[t]] = mldsa_ct_differ(items[live[t]]->sig, out[t], MLDSA_CTILDEBYTES)
+                           ? MLDSA_ERR_VERIFY
+                           : MLDSA_OK;
+}
+
+/* Batch signing: the attempts of different messages share the lanes. A slot holds one
+ * message in flight (its mu and rho'' hashed W messages at a time, ahead); every round
+ * runs one attempt in each busy slot: ExpandMask of all of
+ * them in full batches, w = A y and its split a slot at a time, then c~ = H(mu || w1) and
+ * SampleInBall of all of them in one batch each, then each slot's checks. A slot whose
+ * attempt is accepted writes its signature and takes the next message. Which slot runs
+ * what depends only on the attempts' accept decisions, which are public (FIPS 204 section
+ * 3.4); everything in a slot is secret and wiped. */
+typedef struct {
+  uint8_t ctilde_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES]; /* mu || w1 */
+  uint8_t rhopp[MLDSA_CRHBYTES];
+  uint8_t ctilde[MLDSA_CTILDEBYTES];
+  /* ExpandMask's output for this attempt: y encoded as z is (its first bytes) */
+  uint8_t y[MLDSA_L][MLDSA_MASK_BLOCKS * MLDSA_SHAKE256_RATE];
+  mldsa_polyveck w0; /* LowBits(w), then r0 + c t0, then the hint */
+  int8_t c[MLDSA_N]; /* SampleInBall(c~) */
+  unsigned item, attempt, busy;
+} sign_slot;
+
+/* As many slots as fit in 80 KiB beside one attempt's vectors (ML-DSA-44: 8, -65: 7,
+ * -87: 5), at most the lanes; every busy slot is a lane of the c~ and SampleInBall
+ * batches, and the 112 KiB stack of every call holds the rest of the attempt. */
+enum { SIGN_SLOTS_FIT = 81920 / sizeof(sign_slot) };
+#define SIGN_SLOTS (SIGN_SLOTS_FIT < BATCH_W ? (SIGN_SLOTS_FIT > 0 ? SIGN_SLOTS_FIT : 1) : BATCH_W)
+
+/* The vectors of one attempt, reused by every slot. */
+struct batch_sign_ws {
+  mldsa_polyvecl z; /* NTT(y), then z */
+  mldsa_poly c, t, u;
+};
+
+/* mu and rho'' of the next messages, computed W at a time ahead of the slots that will
+ * take them, so that both hashes run in full batches. */
+typedef struct {
+  uint8_t mu[BATCH_W][MLDSA_CRHBYTES];
+  uint8_t rhopp[BATCH_W][MLDSA_CRHBYTES];
+  unsigned first, count; /* the messages first .. first + count - 1 */
+} sign_queue;
+
+static void queue_fill(mldsa_keccakx *st, sign_queue *q, unsigned first, unsigned count,
+                       const prepared_secret *ps, const mldsa_sign_item *const *items,
+                       const uint8_t *const *rnd) {
+  uint8_t rhopp_in[BATCH_W][MLDSA_SEEDBYTES + MLDSA_RNDBYTES + MLDSA_CRHBYTES];
+  uint8_t out[BATCH_W][MLDSA_SHAKE256_RATE];
+  uint8_t *mu[BATCH_W] = {NULL}, *outp[BATCH_W] = {NULL};
+  const uint8_t *tr[BATCH_W] = {NULL}, *ctx[BATCH_W] = {NULL}, *msg[BATCH_W] = {NULL};
+  const uint8_t *in[BATCH_W] = {NULL};
+  size_t ctx_len[BATCH_W] = {0}, msg_len[BATCH_W] = {0};
+  uint8_t head[BATCH_W][2];
+  if (count > BATCH_W) count = BATCH_W;
+  q->first = first;
+  q->count = count;
+  for (unsigned t = 0; t < count; ++t) {
+    const mldsa_sign_item *it = items[first + t];
+    mu[t] = q->mu[t];
+    tr[t] = ps->hdr.tr;
+    ctx[t] = it->ctx;
+    ctx_len[t] = it->ctx_len;
+    msg[t] = it->msg;
+    msg_len[t] = it->msg_len;
+  }
+  batch_mu(st, mu, tr, head, ctx, ctx_len, msg, msg_len, count);
+  /* rho'' = H(K || rnd || mu) */
+  for (unsigned t = 0; t < count; ++t) {
+    memcpy(rhopp_in[t], ps->k.key, MLDSA_SEEDBYTES);
+    memcpy(rhopp_in[t] + MLDSA_SEEDBYTES, rnd[first + t], MLDSA_RNDBYTES);
+    memcpy(rhopp_in[t] + MLDSA_SEEDBYTES + MLDSA_RNDBYTES, q->mu[t], MLDSA_CRHBYTES);
+    in[t] = rhopp_in[t];
+    outp[t] = out[t];
+  }
+  KERNEL(shake256x_absorb)(st, in, sizeof rhopp_in[0], count);
+  KERNEL(shake256x_squeezeblocks)(outp, 1, st, count);
+  for (unsigned t = 0; t < count; ++t) memcpy(q->rhopp[t], out[t], MLDSA_CRHBYTES);
+  mldsa_zeroize(rhopp_in, sizeof rhopp_in);
+  mldsa_zeroize(out, sizeof out);
+}
+
+/* ExpandMask of the attempt of every busy slot (nonces attempt L .. attempt L + L - 1 of
+ * its rho''), W polynomials per batch whatever slot they belong to. */
+static void slots_mask(mldsa_keccakx *st, sign_slot *slot, const unsigned *busy, unsigned nb) {
+  uint8_t seed[BATCH_W][MLDSA_CRHBYTES + 2];
+  const uint8_t *in[BATCH_W] = {NULL};
+  uint8_t *out[BATCH_W] = {NULL};
+  unsigned j = 0;
+  for (unsigned t = 0; t < nb; ++t) {
+    sign_slot *sl = &slot[busy[t]];
+    for (unsigned r = 0; r < MLDSA_L; ++r) {
+      unsigned nonce = sl->attempt * MLDSA_L + r;
+      memcpy(seed[j], sl->rhopp, MLDSA_CRHBYTES);
+      seed[j][MLDSA_CRHBYTES] = (uint8_t)(nonce & 0xFF);
+      seed[j][MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
+      in[j] = seed[j];
+      out[j] = sl->y[r];
+      if (++j == BATCH_W || (t + 1 == nb && r + 1 == MLDSA_L)) {
+        KERNEL(shake256x_absorb)(st, in, MLDSA_CRHBYTES + 2, j);
+        KERNEL(shake256x_squeezeblocks)(out, MLDSA_MASK_BLOCKS, st, j);
+        j = 0;
+      }
+    }
+  }
+  mldsa_zeroize(seed, sizeof seed);
+}
+
+/* w = A y of a slot's attempt: w0 kept, w1 encoded after mu. */
+static void slot_commit(sign_slot *sl, struct batch_sign_ws *ws, const signing_key *k) {
+  FOR_EACH_POLY(MLDSA_L, r) KERNEL_G1(unpack_z)(ws->z.v[r].c, sl->y[r]);
+  vecl_ntt(&ws->z);
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL(pointwise_acc)(ws->t.c, k->a.row[i].v[0].c, ws->z.v[0].c, MLDSA_L);
+    KERNEL(reduce32)(ws->t.c);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(caddq)(ws->t.c);
+    KERNEL_G2(decompose)(ws->t.c, sl->w0.v[i].c, ws->t.c);
+    pack_w1_poly(sl->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES, ws->t.c);
+  }
+}
+
+/* The checks of a slot's attempt (sign_attempt's, in its order); 1 when accepted, with
+ * z in ws->z and r0 + c t0 in the slot's w0. */
+static int slot_check(sign_slot *sl, struct batch_sign_ws *ws, const signing_key *k,
+                      const mldsa_polyveck *t0) {
+  for (unsigned i = 0; i < MLDSA_N; ++i) ws->c.c[i] = sl->c[i];
+  KERNEL(ntt)(ws->c.c);
+  int reject = 0;
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, k->s2.v[i].c);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(sub)(sl->w0.v[i].c, sl->w0.v[i].c, ws->t.c);
+    KERNEL(reduce32)(sl->w0.v[i].c);
+    reject |= KERNEL(chknorm)(sl->w0.v[i].c, MLDSA_GAMMA2 - MLDSA_BETA);
+  }
+  if (MLDSA_CT_PUBLIC(reject)) return 0;
+
+  /* z = y + c s1 */
+  FOR_EACH_POLY(MLDSA_L, i) {
+    KERNEL_G1(unpack_z)(ws->u.c, sl->y[i]);
+    KERNEL(pointwise_montgomery)(ws->z.v[i].c, ws->c.c, k->s1.v[i].c);
+    KERNEL(invntt_tomont)(ws->z.v[i].c);
+    KERNEL(add)(ws->z.v[i].c, ws->z.v[i].c, ws->u.c);
+    KERNEL(reduce32)(ws->z.v[i].c);
+  }
+  FOR_EACH_POLY(MLDSA_L, i) reject |= KERNEL(chknorm)(ws->z.v[i].c, MLDSA_GAMMA1 - MLDSA_BETA);
+  if (MLDSA_CT_PUBLIC(reject)) return 0;
+
+  unsigned ones = 0;
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, t0->v[i].c);
+    KERNEL(invntt_tomont)(ws->t.c);
+    KERNEL(reduce32)(ws->t.c);
+    reject |= KERNEL(chknorm)(ws->t.c, MLDSA_GAMMA2);
+    KERNEL(add)(sl->w0.v[i].c, sl->w0.v[i].c, ws->t.c);
+    unpack_w1_poly(ws->u.c, sl->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES);
+    ones += KERNEL_G2(make_hint)(ws->u.c, sl->w0.v[i].c, ws->u.c); /* counted only */
+  }
+  if (MLDSA_CT_PUBLIC(reject)) return 0;
+  return MLDSA_CT_PUBLIC(ones <= MLDSA_OMEGA);
+}
+
+/* n messages under one prepared secret key (api.c checked them; rnd[j] is item j's or
+ * fresh): results[j] and the signatures as sign_prepared's. */
+static void sign_group(const mldsa_prepared_secret_key *psk, const mldsa_sign_item *const *items,
+                       const uint8_t *const *rnd, unsigned n, int *results) {
+  const prepared_secret *ps = (const prepared_secret *)psk;
+  sign_slot slot[SIGN_SLOTS];
+  sign_queue q = {.first = 0, .count = 0};
+  struct batch_sign_ws ws;
+  mldsa_keccakx st;
+  unsigned next = 0;
+  for (unsigned s = 0; s < SIGN_SLOTS; ++s) slot[s].busy = 0;
+
+  for (;;) {
+    unsigned busy[SIGN_SLOTS], nb = 0;
+    for (unsigned s = 0; s < SIGN_SLOTS; ++s) {
+      if (!slot[s].busy && next < n) {
+        if (next == q.first + q.count) queue_fill(&st, &q, next, n - next, ps, items, rnd);
+        memcpy(slot[s].ctilde_in, q.mu[next - q.first], MLDSA_CRHBYTES);
+        memcpy(slot[s].rhopp, q.rhopp[next - q.first], MLDSA_CRHBYTES);
+        slot[s].item = next++;
+        slot[s].attempt = 0;
+        slot[s].busy = 1;
+      }
+      if (slot[s].busy) busy[nb++] = s;
+    }
+    if (nb == 0) break;
+
+    slots_mask(&st, slot, busy, nb);
+    for (unsigned t = 0; t < nb; ++t) slot_commit(&slot[busy[t]], &ws, &ps->k);
+
+    /* c~ = H(mu || w1) of every busy slot, then SampleInBall(c~) */
+    uint8_t out[SIGN_SLOTS][MLDSA_SHAKE256_RATE];
+    const uint8_t *in[BATCH_W] = {NULL};
+    uint8_t *outp[BATCH_W] = {NULL};
+    for (unsigned t = 0; t < nb; ++t) {
+      in[t] = slot[busy[t]].ctilde_in;
+      outp[t] = out[t];
+    }
+    KERNEL(shake256x_absorb)(&st, in, sizeof slot[0].ctilde_in, nb);
+    KERNEL(shake256x_squeezeblocks)(outp, 1, &st, nb);
+    for (unsigned t = 0; t < nb; ++t) {
+      memcpy(slot[busy[t]].ctilde, out[t], MLDSA_CTILDEBYTES);
+      in[t] = slot[busy[t]].ctilde;
+    }
+    mldsa_zeroize(out, sizeof out);
+    KERNEL(shake256x_absorb)(&st, in, MLDSA_CTILDEBYTES, nb);
+    KERNEL(keccakx_permute)(&st, nb); /* the first squeezing permutation */
+    for (unsigned t = 0; t < nb; ++t) {
+      sample_in_ball_lane(&ws.c, st.s, BATCH_W, t, KERNEL_FN(keccak_f1600_x1));
+      for (unsigned i = 0; i < MLDSA_N; ++i) slot[busy[t]].c[i] = (int8_t)ws.c.c[i];
+    }
+
+    for (unsigned t = 0; t < nb; ++t) {
+      sign_slot *sl = &slot[busy[t]];
+      uint8_t *sig = items[sl->item]->sig;
+      MLDSA_SEAM_COUNT_ATTEMPT();
+      if (MLDSA_SEAM_REJECT(slot_check(sl, &ws, &ps->k, &ps->t0))) {
+        MLDSA_SEAM_FAULT_Z(ws.z.v[0].c[0]);
+        FOR_EACH_POLY(MLDSA_K, i) {
+          unpack_w1_poly(ws.u.c, sl->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES);
+          KERNEL_G2(make_hint)(sl->w0.v[i].c, sl->w0.v[i].c, ws.u.c);
+        }
+        MLDSA_CT_DECLASSIFY(&sl->w0, sizeof sl->w0); /* accepted: the hint is in sig */
+        pack_sig(sig, sl->ctilde, &ws.z, &sl->w0);
+        results[sl->item] = MLDSA_OK;
+        sl->busy = 0;
+      } else if (++sl->attempt == MLDSA_MAX_SIGN_ATTEMPTS) {
+        memset(sig, 0, MLDSA_SIGBYTES);
+        results[sl->item] = MLDSA_ERR_KEY;
+        sl->busy = 0;
+      }
+    }
+  }
+  mldsa_zeroize(slot, sizeof slot);
+  mldsa_zeroize(&q, sizeof q);
+  mldsa_zeroize(&ws, sizeof ws);
+  mldsa_zeroize(&st, sizeof st);
+  mldsa_stack_wipe_sign();
+}
+
 const mldsa_backend ENTRY(backend) = {
     MLDSA_PUBLICKEYBYTES,
     MLDSA_SECRETKEYBYTES,
@@ -563,4 +939,7 @@ const mldsa_backend ENTRY(backend) = {
     prepare_secret,
     sign_prepared,
     prepared_secret_public_key,
+    BATCH_W,
+    verify_group,
+    sign_group,
 };

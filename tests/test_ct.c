@@ -14,7 +14,8 @@
  * the same on a malformed key (ERR_KEY path), the key-file encoder and decoder
  * (run_key_files), secret-key preparation (and its ERR_KEY path), then signing with pure,
  * pre-hash, internal, external-mu, hedged, prepared-key (pure and mu, from a mu streamed
- * with mldsa_mu_init_secret) interfaces (rnd secret; `signs` signatures each, argv[1],
+ * with mldsa_mu_init_secret) interfaces and the batch signing (mldsa_sign_batch, ten
+ * messages under the prepared key) (rnd secret; `signs` signatures each, argv[1],
  * default 1), each signature verified. The number of new memcheck errors is printed after
  * each operation, and the program fails when there is any. It also checks that the taint
  * really flows (pk and sig come back undefined before they are declassified), so that a
@@ -158,6 +159,39 @@ static void run_key_files(const set_info *s, const uint8_t *seed, const uint8_t 
   }
 }
 
+/* mldsa_sign_batch under the prepared key: BATCH_ITEMS messages (more than the slots
+ * of any set and ISA, so that messages wait for a slot and slots take new messages after
+ * accepted attempts), each with its own secret rnd but one hedged; every signature
+ * verified. */
+#define BATCH_ITEMS 10
+static void run_sign_batch(const set_info *s, const uint8_t *pk, const uint8_t *msg,
+                           size_t msg_len, const uint8_t *ctx, size_t ctx_len) {
+  static uint8_t sigs[BATCH_ITEMS][SIG_MAX], rnds[BATCH_ITEMS][32];
+  mldsa_sign_item items[BATCH_ITEMS];
+  int results[BATCH_ITEMS];
+  size_t pk_len = mldsa_public_key_bytes(s->p), sig_len = mldsa_signature_bytes(s->p);
+  for (int i = 0; i < BATCH_ITEMS; ++i) {
+    mldsa_test_randbytes(rnds[i], 32);
+    SECRET(rnds[i], 32);
+    /* message i: a prefix of msg, so that each differs */
+    items[i] = (mldsa_sign_item){msg, msg_len - (size_t)i, ctx, ctx_len, i == 3 ? NULL : rnds[i],
+                                 sigs[i], sig_len};
+  }
+  op_start();
+  int rc = mldsa_sign_batch(&prepared, items, BATCH_ITEMS, results);
+  op_done(s, "sign_batch");
+  if (rc != MLDSA_OK) fail("sign_batch");
+  for (int i = 0; i < BATCH_ITEMS; ++i) {
+    if (results[i] != MLDSA_OK) fail("sign_batch item");
+    if (on_valgrind && undefined_bytes(sigs[i], sig_len) == 0)
+      fail("a batch signature carries no taint");
+    PUBLIC(sigs[i], sig_len);
+    verify_ok(s, "sign_batch",
+              mldsa_verify(s->p, sigs[i], sig_len, msg, msg_len - (size_t)i, ctx, ctx_len, pk,
+                           pk_len));
+  }
+}
+
 static void run_set(const set_info *s, unsigned signs) {
   static uint8_t pk[PK_MAX], pk2[PK_MAX], sk[SK_MAX], bad_sk[SK_MAX], sig[SIG_MAX];
   uint8_t seed[32], rnd[32], msg[64], ctx[16], digest[32], mu[64];
@@ -284,6 +318,8 @@ static void run_set(const set_info *s, unsigned signs) {
     check_signature(s, "sign (prepared key, mu)", rc, sig, sig_len);
     verify_ok(s, "prepared key, mu",
               mldsa_verify(s->p, sig, sig_len, msg, sizeof msg, ctx, sizeof ctx, pk, pk_len));
+
+    run_sign_batch(s, pk, msg, sizeof msg, ctx, sizeof ctx);
   }
   mldsa_secret_key_unprepare(&prepared);
 }

@@ -5,7 +5,8 @@
  * variants), key import (mldsa_public_key_from_secret), the streaming mu (init from pk
  * and from sk, update, final), the prepared keys (prepare, sign, sign from mu, verify,
  * verify from mu, unprepare), and key files (RFC 9881 PEM: private key in the form "both",
- * encoded and decoded; public key encoded and decoded), the self-tests (mldsa_selftest,
+ * encoded and decoded; public key encoded and decoded), the batch calls (verify_batch,
+ * verify_prepared_batch, sign_batch on 9 items), the self-tests (mldsa_selftest,
  * also as the first call of the process: the power-on run of an MLDSA_SELFTEST build).
  * Each call runs on its own thread, and its result is compared with
  * the same call made on the main thread (whose stack is the process's, 8 MiB): the same
@@ -59,6 +60,9 @@ enum op {
   UNPREPARE,
   PRIVATE_KEY_FILE,
   PUBLIC_KEY_FILE,
+  VERIFY_BATCH,
+  VERIFY_PREPARED_BATCH,
+  SIGN_BATCH,
   SELFTEST,
   NUM_OPS
 };
@@ -69,7 +73,11 @@ static const char *const op_names[NUM_OPS] = {
     "public_key_from_secret", "mu_init/update/final", "mu_init_secret/update/final",
     "public_key_prepare", "verify_prepared", "verify_mu_prepared", "secret_key_prepare",
     "sign_prepared",    "sign_mu_prepared", "secret_key_unprepare",
-    "private_key_encode/decode (both, PEM)", "public_key_encode/decode (PEM)", "selftest"};
+    "private_key_encode/decode (both, PEM)", "public_key_encode/decode (PEM)",
+    "verify_batch",     "verify_prepared_batch", "sign_batch", "selftest"};
+
+/* Items of the batch calls: more than any group. */
+#define BATCH_N 9
 
 /* Inputs shared by both runs, and one set of outputs per run. */
 static uint8_t seed[32], rnd[32], msg[1000], ctx[17], digest[64];
@@ -82,6 +90,8 @@ typedef struct {
   uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES], sk[MLDSA_MAX_SECRET_KEY_BYTES];
   uint8_t sig[MLDSA_MAX_SIGNATURE_BYTES], mu[64];
   uint8_t file[8192], seed[32];
+  uint8_t batch_sig[BATCH_N][MLDSA_MAX_SIGNATURE_BYTES];
+  int batch_rc[BATCH_N];
   size_t file_len, len;
   int rc, rc2, has_seed;
   mldsa_param p;
@@ -198,6 +208,29 @@ static void run(enum op op, mldsa_param p, result *r) {
         r->rc2 = mldsa_public_key_decode(&r->p, r->pk, sizeof r->pk, &r->len, r->file,
                                          r->file_len);
       break;
+    case VERIFY_BATCH: /* the signature, and the same with a bit flipped */
+    case VERIFY_PREPARED_BATCH: {
+      static uint8_t bad[MLDSA_MAX_SIGNATURE_BYTES];
+      mldsa_verify_item items[BATCH_N];
+      int prepared = op == VERIFY_PREPARED_BATCH;
+      memcpy(bad, sig, sigl);
+      bad[7] ^= 1;
+      for (int i = 0; i < BATCH_N; ++i)
+        items[i] = (mldsa_verify_item){prepared ? NULL : pk, prepared ? 0 : pkl, msg, sizeof msg,
+                                       ctx, sizeof ctx, i == 4 ? bad : sig, sigl};
+      r->rc = prepared ? mldsa_verify_prepared_batch(&prepared_pk, items, BATCH_N, r->batch_rc)
+                       : mldsa_verify_batch(p, items, BATCH_N, r->batch_rc);
+      r->rc = r->rc == MLDSA_ERR_VERIFY && r->batch_rc[4] == MLDSA_ERR_VERIFY ? MLDSA_OK : -100;
+      break;
+    }
+    case SIGN_BATCH: { /* after PREPARE_SECRET */
+      mldsa_sign_item items[BATCH_N];
+      for (int i = 0; i < BATCH_N; ++i)
+        items[i] = (mldsa_sign_item){msg, sizeof msg - (size_t)i, ctx, sizeof ctx, rnd,
+                                     r->batch_sig[i], sigl};
+      r->rc = mldsa_sign_batch(&prepared_sk, items, BATCH_N, r->batch_rc);
+      break;
+    }
     case SELFTEST:
       r->rc = mldsa_selftest();
       break;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* Peak stack of mldsa_selftest, keygen, sign, verify and key import, and of the
+/* Peak stack of mldsa_selftest, keygen, sign, verify and key import, of the
  * prepared-key calls (prepare_public, prepare_secret, verify_prepared, sign_prepared: the
- * prepared key is caller memory, static here), per parameter set, on the ISA in use, measured
+ * prepared key is caller memory, static here) and of the batch calls (verify_batch,
+ * verify_prepared_batch, sign_batch, on 17 items), per parameter set, on the ISA in use, measured
  * by stack painting:
  * each operation runs on a thread whose 1 MiB stack this program allocated and filled with a
  * pattern; the deepest byte that is no longer the pattern gives the peak (from the thread
@@ -65,11 +66,15 @@ enum op {
   PREPARE_SECRET,
   VERIFY_PREPARED,
   SIGN_PREPARED,
+  VERIFY_BATCH,
+  VERIFY_PREPARED_BATCH,
+  SIGN_BATCH,
   NUM_OPS
 };
 /* Operations on secrets, which end with a stack wipe. */
 static int wipes(enum op op) {
-  return op == KEYGEN || op == SIGN || op == IMPORT || op == PREPARE_SECRET || op == SIGN_PREPARED;
+  return op == KEYGEN || op == SIGN || op == IMPORT || op == PREPARE_SECRET ||
+         op == SIGN_PREPARED || op == SIGN_BATCH;
 }
 
 /* In an MLDSA_SELFTEST build (the definition comes with mldsa_internal) keygen runs the
@@ -81,12 +86,34 @@ static int wipes(enum op op) {
 #endif
 static const char *const op_names[NUM_OPS] = {
     "selftest",       KEYGEN_NAME,      "sign",          "verify",       "import",
-    "prepare_public", "prepare_secret", "verify_prepared", "sign_prepared"};
+    "prepare_public", "prepare_secret", "verify_prepared", "sign_prepared",
+    "verify_batch",   "verify_prepared_batch", "sign_batch"};
 
 static mldsa_prepared_public_key prepared_pk;
 static mldsa_prepared_secret_key prepared_sk;
 
 static uint8_t pk[2592], pk2[2592], sk[4896], sig[4627], msg[100], seed[32], rnd[32];
+
+/* The batch calls on more items than any group holds (the stack must not grow with n). */
+#define BATCH_N 17
+static uint8_t batch_sigs[BATCH_N][4627];
+static mldsa_verify_item verify_items[BATCH_N];
+static mldsa_sign_item sign_items[BATCH_N];
+static int batch_results[BATCH_N];
+
+static int run_batch(enum op op, mldsa_param p, size_t pkl, size_t sigl) {
+  for (int i = 0; i < BATCH_N; ++i) {
+    int prepared = op == VERIFY_PREPARED_BATCH;
+    verify_items[i] = (mldsa_verify_item){prepared ? NULL : pk, prepared ? 0 : pkl, msg,
+                                          sizeof msg, NULL, 0, sig, sigl};
+    sign_items[i] = (mldsa_sign_item){msg, sizeof msg, NULL, 0, i % 2 ? rnd : NULL,
+                                      batch_sigs[i], sigl};
+  }
+  if (op == VERIFY_BATCH) return mldsa_verify_batch(p, verify_items, BATCH_N, batch_results);
+  if (op == VERIFY_PREPARED_BATCH)
+    return mldsa_verify_prepared_batch(&prepared_pk, verify_items, BATCH_N, batch_results);
+  return mldsa_sign_batch(&prepared_sk, sign_items, BATCH_N, batch_results);
+}
 
 typedef struct {
   enum op op;
@@ -115,6 +142,10 @@ static __attribute__((noinline)) int run_op(enum op op, mldsa_param p) {
       return mldsa_verify_prepared(&prepared_pk, sig, sigl, msg, sizeof msg, NULL, 0);
     case SIGN_PREPARED: /* after PREPARE_SECRET */
       return mldsa_sign_prepared(&prepared_sk, sig, sigl, msg, sizeof msg, NULL, 0, rnd);
+    case VERIFY_BATCH: /* the batch calls: after the prepared ones */
+    case VERIFY_PREPARED_BATCH:
+    case SIGN_BATCH:
+      return run_batch(op, p, pkl, sigl);
     default:
       return mldsa_public_key_from_secret(p, pk2, pkl, sk, skl);
   }
