@@ -9,7 +9,7 @@
 #
 # MLDSA_NATIVE_SRC: an mldsa-native snapshot with its AArch64 backends (build-peer.sh).
 # Builds, outside the tree in COUNT_DIR (default /tmp/libmldsa-aarch64-counts): the plugin
-# (host cc), the peers and the drivers; in the tree, the aarch64 libmldsa in BUILD
+# (host cc), the peers and the drivers; in the tree, the aarch64 libmldsa in COUNT_BUILD
 # (default build-aarch64-count) configured like ci/aarch64 (Release, gcc-aarch64-linux-gnu)
 # without the tests. Prints one table per set and one of the kernels, and writes them to
 # OUT (default bench/aarch64/counts.txt).
@@ -17,16 +17,16 @@
 # Rows: libmldsa scalar (MLDSA_ISA=scalar) and neon under -cpu max (with the SHA3
 # instructions) and -cpu neoverse-n1 (without); mldsa-native with its AArch64 backends
 # built for Armv8-A (its default on Linux: no SHA3) and for Armv8.2-A+SHA3, and its
-# portable C. N_OPS operations per count (default 20; keygen and verify too), N_KERNEL
-# kernel calls (default 200).
+# portable C. N_OPS operations per count (default 100; keygen and verify too), N_KERNEL
+# kernel calls (default 1000); COUNT_JOBS compile jobs (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] || { sed -n '3,21p' "$0" >&2; exit 2; }
 mln=$1 out=${2:-bench/aarch64/counts.txt}
 W=${COUNT_DIR:-/tmp/libmldsa-aarch64-counts}
-BUILD=${BUILD:-build-aarch64-count}
-N_OPS=${N_OPS:-20} N_KERNEL=${N_KERNEL:-200}
-JOBS=${JOBS:-2}
+BUILD=${COUNT_BUILD:-build-aarch64-count}
+N_OPS=${N_OPS:-100} N_KERNEL=${N_KERNEL:-1000}
+JOBS=${COUNT_JOBS:-2}
 QEMU=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
 mkdir -p "$W"
 W=$(cd "$W" && pwd)
