@@ -122,7 +122,11 @@ done
 
 {
   echo "AArch64 instructions executed per operation under qemu-aarch64 $(qemu-aarch64 --version | head -1 | awk '{print $3}')"
-  echo "(bench/aarch64/run.sh; libmldsa $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src asm_out include || echo '+changes'), mldsa-native ${peer_commit:0:7};"
+  # the tree measured, and the last commit that changed the library itself
+  lib=$(git log -1 --format=%h -- src asm_out include gen templates cmake CMakeLists.txt)
+  dirty=$(git diff --quiet HEAD -- src asm_out include cmake CMakeLists.txt || echo ', with changes')
+  echo "(bench/aarch64/run.sh at $(git rev-parse --short HEAD), libmldsa as of $lib$dirty,"
+  echo " mldsa-native ${peer_commit:0:7};"
   echo " keygen and verify: mean of $N_OPS, sign: mean of $N_OPS messages of 64 bytes,"
   echo " pure ML-DSA, empty context, one fixed rnd; identical outputs checked)"
   for p in 44 65 87; do
