@@ -120,6 +120,7 @@ for kern in "${kernels[@]}"; do
   done
 done
 
+echo "# SPDX-License-Identifier: Apache-2.0 OR MIT" > "$out"
 {
   echo "AArch64 instructions executed per operation under qemu-aarch64 $(qemu-aarch64 --version | head -1 | awk '{print $3}')"
   # the tree measured, and the last commit that changed the library itself
@@ -160,4 +161,4 @@ done
     printf '%-26s %8s %12s %11s   %s, %s\n' "$label" "$s" "$nm" "$nn" \
       "$(ratio "$nm" "$s")" "$(ratio "$nn" "$s")"
   done
-} | tee "$out"
+} | tee -a "$out"
