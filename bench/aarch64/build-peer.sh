@@ -41,10 +41,12 @@ else
   cp -a "$src/mldsa" "$out/src/"
 fi
 d="$out/src/mldsa"
-[ -f "$d/native/aarch64/meta.h" ] && [ -f "$d/fips202/native/aarch64/auto.h" ] ||
-  { echo "build-peer: snapshot $commit has no AArch64 backend" >&2; exit 1; }
-grep -q 'int externalmu' "$d/sign.h" ||
-  { echo "build-peer: snapshot $commit lacks the *_internal API with externalmu" >&2; exit 1; }
+if [ ! -f "$d/native/aarch64/meta.h" ] || [ ! -f "$d/fips202/native/aarch64/auto.h" ]; then
+  echo "build-peer: snapshot $commit has no AArch64 backend" >&2; exit 1
+fi
+if ! grep -q 'int externalmu' "$d/sign.h"; then
+  echo "build-peer: snapshot $commit lacks the *_internal API with externalmu" >&2; exit 1
+fi
 
 base="-O3 -fomit-frame-pointer -std=c99"
 native="-DMLD_CONFIG_USE_NATIVE_BACKEND_ARITH -DMLD_CONFIG_USE_NATIVE_BACKEND_FIPS202"
@@ -61,7 +63,9 @@ build() {
   for p in 44 65 87; do
     local mode=$(( p == 44 ? 2 : p == 65 ? 3 : 5 )) obj="$out/obj/$name-$p"
     rm -rf "$obj"; mkdir -p "$obj"
-    # shellcheck disable=SC2086
+    # the compiler, source directory, source and object directory are the inner shell's
+    # positional parameters (expanded there, hence the single quotes)
+    # shellcheck disable=SC2016
     printf '%s\n' "${srcs[@]}" "$here/mldsa_native_shim.c" |
       xargs -P "$JOBS" -I{} sh -c '"$0" '"$flags"' -DMLDSA_MODE='"$mode"' -I"$1" -c "$2" \
         -o "$3/$(basename "$2" | tr . _).o"' "$CC" "$d" {} "$obj"

@@ -38,10 +38,10 @@ int peer_verify(const uint8_t *sig, const uint8_t *msg, size_t mlen, const uint8
 int peer_param(void);
 
 #if defined(COUNT_LIBMLDSA)
-#include "mldsa.h"
 #include "fips202.h"
 #include "fips202x.h"
 #include "kernels.h"
+#include "mldsa.h"
 
 /* libmldsa's public API behind the same three calls as a peer */
 static mldsa_param lib_set;
@@ -52,8 +52,8 @@ int peer_keygen(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
 }
 int peer_sign(uint8_t *sig, const uint8_t *msg, size_t mlen, const uint8_t rnd[32],
               const uint8_t *sk) {
-  return mldsa_sign(lib_set, sig, mldsa_signature_bytes(lib_set), msg, mlen, NULL, 0, rnd,
-                    sk, mldsa_secret_key_bytes(lib_set));
+  return mldsa_sign(lib_set, sig, mldsa_signature_bytes(lib_set), msg, mlen, NULL, 0, rnd, sk,
+                    mldsa_secret_key_bytes(lib_set));
 }
 int peer_verify(const uint8_t *sig, const uint8_t *msg, size_t mlen, const uint8_t *pk) {
   return mldsa_verify(lib_set, sig, mldsa_signature_bytes(lib_set), msg, mlen, NULL, 0, pk,
@@ -70,8 +70,7 @@ static size_t pk_bytes(int set) { return set == 44 ? 1312 : set == 65 ? 1952 : 2
 static uint64_t digest = 14695981039346656037u;
 static void absorb(const void *p, size_t n) {
   const uint8_t *b = p;
-  for (size_t i = 0; i < n; i++)
-    digest = (digest ^ b[i]) * 1099511628211u;
+  for (size_t i = 0; i < n; i++) digest = (digest ^ b[i]) * 1099511628211u;
 }
 
 /* a fixed pseudo-random byte stream (xorshift64*): inputs without structure, the same
@@ -110,21 +109,18 @@ static int run_op(int set, const char *op, unsigned long n, int run) {
   fill(seed, sizeof seed);
   fill(rnd, sizeof rnd);
   fill(warm_msg, sizeof warm_msg);
-  if (peer_keygen(pk, sk, seed) != 0)
-    fail("keygen", 0);
+  if (peer_keygen(pk, sk, seed) != 0) fail("keygen", 0);
   uint8_t *seeds = alloc(n * 32), *msgs = alloc(n * MSG_BYTES);
   uint8_t *sigs = alloc(n * sig_bytes(set));
   fill(seeds, n * 32);
   fill(msgs, n * MSG_BYTES);
-  if (peer_sign(warm_sig, warm_msg, MSG_BYTES, rnd, sk) != 0)
-    fail("sign", 0);
+  if (peer_sign(warm_sig, warm_msg, MSG_BYTES, rnd, sk) != 0) fail("sign", 0);
 
   if (strcmp(op, "keygen") == 0) {
     static uint8_t sk2[MAX_SK];
     uint8_t *pks = alloc(n * pk_bytes(set));
     for (unsigned long i = 0; run && i < n; i++)
-      if (peer_keygen(pks + i * pk_bytes(set), sk2, seeds + 32 * i) != 0)
-        fail("keygen", i);
+      if (peer_keygen(pks + i * pk_bytes(set), sk2, seeds + 32 * i) != 0) fail("keygen", i);
     absorb(pks, n * pk_bytes(set));
   } else if (strcmp(op, "sign") == 0) {
     for (unsigned long i = 0; run && i < n; i++)
@@ -136,8 +132,7 @@ static int run_op(int set, const char *op, unsigned long n, int run) {
     for (unsigned long i = 0; i < n; i++)
       if (peer_sign(sigs + i * sig_bytes(set), msgs + i * MSG_BYTES, MSG_BYTES, rnd, sk) != 0)
         fail("sign", i);
-    if (peer_verify(warm_sig, warm_msg, MSG_BYTES, pk) != 0)
-      fail("verify", 0);
+    if (peer_verify(warm_sig, warm_msg, MSG_BYTES, pk) != 0) fail("verify", 0);
     for (unsigned long i = 0; run && i < n; i++)
       if (peer_verify(sigs + i * sig_bytes(set), msgs + i * MSG_BYTES, MSG_BYTES, pk) != 0)
         fail("verify", i);
@@ -169,10 +164,17 @@ typedef struct {
   unsigned (*rej_eta4)(int32_t *, unsigned, const uint8_t *, size_t);
 } kernel_set;
 
-#define KERNEL_SET(isa)                                                                   \
-  {#isa, mldsa_ntt_##isa, mldsa_invntt_tomont_##isa, mldsa_pointwise_montgomery_##isa,    \
-   mldsa_keccak_f1600_x1_##isa, mldsa_keccak_f1600_batch_##isa, MLDSA_KECCAKX_W(isa),     \
-   mldsa_rej_uniform_##isa, mldsa_rej_eta2_##isa, mldsa_rej_eta4_##isa},
+#define KERNEL_SET(isa)              \
+  {#isa,                             \
+   mldsa_ntt_##isa,                  \
+   mldsa_invntt_tomont_##isa,        \
+   mldsa_pointwise_montgomery_##isa, \
+   mldsa_keccak_f1600_x1_##isa,      \
+   mldsa_keccak_f1600_batch_##isa,   \
+   MLDSA_KECCAKX_W(isa),             \
+   mldsa_rej_uniform_##isa,          \
+   mldsa_rej_eta2_##isa,             \
+   mldsa_rej_eta4_##isa},
 static const kernel_set kernel_sets[] = {MLDSA_FOR_EACH_ISA(KERNEL_SET)};
 
 /* coefficients in [0, q), which every kernel's contract accepts */
@@ -181,7 +183,8 @@ static void fill_poly(int32_t *a, size_t n) {
     uint8_t b[4];
     fill(b, 4);
     a[i] = (int32_t)(((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-                      (uint32_t)b[3] << 24) % 8380417u);
+                      (uint32_t)b[3] << 24) %
+                     8380417u);
   }
 }
 
@@ -193,8 +196,7 @@ static void fill_poly(int32_t *a, size_t n) {
 static int run_kernel(const char *isa, const char *name, unsigned long n, int run) {
   const kernel_set *k = NULL;
   for (size_t i = 0; i < sizeof kernel_sets / sizeof kernel_sets[0]; i++)
-    if (strcmp(kernel_sets[i].isa, isa) == 0)
-      k = &kernel_sets[i];
+    if (strcmp(kernel_sets[i].isa, isa) == 0) k = &kernel_sets[i];
   if (k == NULL) {
     fprintf(stderr, "count_ops: ISA %s not in this build\n", isa);
     return 2;
@@ -212,11 +214,10 @@ static int run_kernel(const char *isa, const char *name, unsigned long n, int ru
   fill((uint8_t *)st, 25 * MLDSA_KECCAKX_MAXW * sizeof(uint64_t));
   unsigned long sum = 0;
   /* the first input is the setup's own call; the counted ones take inputs 1..n */
-#define KERNEL_LOOP(call)                     \
-  for (unsigned long i = 0; i <= n; i++) {    \
-    if (i > 0 && !run)                        \
-      break;                                  \
-    call;                                     \
+#define KERNEL_LOOP(call)                  \
+  for (unsigned long i = 0; i <= n; i++) { \
+    if (i > 0 && !run) break;              \
+    call;                                  \
   }
   if (strcmp(name, "ntt") == 0) {
     KERNEL_LOOP(k->ntt(a + 256 * i));
@@ -234,8 +235,8 @@ static int run_kernel(const char *isa, const char *name, unsigned long n, int ru
     absorb(st, 25 * k->keccak_w * sizeof(uint64_t));
     printf("lanes %u\n", k->keccak_w);
   } else if (strcmp(name, "rej_uniform") == 0) {
-    KERNEL_LOOP(sum += k->rej_uniform(c + 256 * i, 0, buf + REJ_UNIFORM_BYTES * i,
-                                      REJ_UNIFORM_BYTES));
+    KERNEL_LOOP(sum +=
+                k->rej_uniform(c + 256 * i, 0, buf + REJ_UNIFORM_BYTES * i, REJ_UNIFORM_BYTES));
   } else if (strcmp(name, "rej_eta2") == 0) {
     KERNEL_LOOP(sum += k->rej_eta2(c + 256 * i, 0, buf + REJ_UNIFORM_BYTES * i, REJ_ETA_BYTES));
   } else if (strcmp(name, "rej_eta4") == 0) {
@@ -262,7 +263,8 @@ int main(int argc, char **argv) {
   if (argc == 6 && strcmp(argv[1], "kernel") == 0)
     return run_kernel(argv[2], argv[3], strtoul(argv[4], NULL, 10), atoi(argv[5]));
 #endif
-  fprintf(stderr, "usage: count_ops op SET keygen|sign|verify N RUN\n"
-                  "       count_ops kernel ISA KERNEL N RUN   (libmldsa build)\n");
+  fprintf(stderr,
+          "usage: count_ops op SET keygen|sign|verify N RUN\n"
+          "       count_ops kernel ISA KERNEL N RUN   (libmldsa build)\n");
   return 2;
 }

@@ -60,8 +60,7 @@ static void on_exit_report(qemu_plugin_id_t id, void *userdata) {
   (void)userdata;
   FILE *f = out_path[0] ? fopen(out_path, "w") : NULL;
   fprintf(f ? f : stderr, "insns %" PRIu64 "\n", executed);
-  if (f)
-    fclose(f);
+  if (f) fclose(f);
 }
 
 int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv) {

@@ -66,7 +66,7 @@ count() {
   local cpu=$1 env=$2; shift 2
   local r
   for r in 0 1; do
-    env $env "${QEMU[@]}" -cpu "$cpu" -plugin "$W/insn_count.so,out=$W/insns.$r" "$@" "$r" \
+    env ${env:+"$env"} "${QEMU[@]}" -cpu "$cpu" -plugin "$W/insn_count.so,out=$W/insns.$r" "$@" "$r" \
       > "$W/last.out.$r"
   done
   mv "$W/last.out.1" "$W/last.out"
