@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm prove bench install size deb fresh peers bench-peers bench-kernels bench-chart provider-speed clean
+.PHONY: all deps configure test run regen check-asm prove bench install size deb fresh peers bench-peers bench-kernels bench-chart count-aarch64 provider-speed clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -116,6 +116,14 @@ bench-kernels: all
 bench-chart:
 	@ci/install-deps python3-matplotlib
 	$(CHART_PYTHON) bench/peers/chart.py $(PEERS_JSON) bench/peers
+
+# AArch64 instructions executed per operation and per kernel under qemu-aarch64 (README
+# "AArch64: instructions executed under qemu"): libmldsa scalar and neon beside
+# mldsa-native's AArch64 backends, built outside the tree from MLDSA_NATIVE (a snapshot
+# with mldsa/native/aarch64); writes bench/aarch64/counts.txt.
+count-aarch64:
+	@test -n "$(MLDSA_NATIVE)" || { echo "make count-aarch64 MLDSA_NATIVE=<mldsa-native snapshot>" >&2; exit 2; }
+	bench/aarch64/run.sh $(MLDSA_NATIVE) bench/aarch64/counts.txt
 
 # The OpenSSL provider's figures (README): operations/s through EVP with OpenSSL 3.5's
 # default provider and this one on the AVX-512 and AVX2 paths, beside libmldsa's API, and
