@@ -15,6 +15,10 @@ from . import semantics as S
 from .machine import Machine, ExecError, CALLEE_SAVED, simp
 
 MAX_STEPS = 400000
+# No kernel loop runs more than 192 times (one coefficient or group per pass at most); a
+# back edge taken 512 times is a loop that does not end as intended (a mutated counter
+# would otherwise spin to the step limit, minutes at the executor's speed).
+MAX_BACK_EDGES = 512
 import os
 STOP = int(os.environ.get('PROVER_STOP_STEPS', '0'))
 
@@ -103,6 +107,8 @@ def run(unit, fname, args, pre=None, machine_cls=Machine, after=None, stop=None,
                 if taken:
                     if tgt <= pc:
                         back[ins.line] = back.get(ins.line, 0) + 1
+                        if back[ins.line] > MAX_BACK_EDGES:
+                            raise ExecError('back edge taken more than %d times' % MAX_BACK_EDGES)
                     pc = tgt
                 else:
                     pc += 1
