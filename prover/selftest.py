@@ -54,6 +54,13 @@ PLANTED = [
     ('avx2', 'add', 'add', '    vzeroupper\n    ret', '    ret', 'no vzeroupper before ret'),
     ('avx2', 'add', 'add', '    vzeroupper\n    ret', '    vzeroupper\n    mov %rdi, %rbx\n    ret',
      'callee-saved rbx clobbered'),
+    # five instructions inside the NTT that subtract 122880 from negative lanes only: the
+    # middle bits 30..27 of a lane, read as unsigned, are 15 for a negative lane
+    ('avx2', 'ntt', 'ntt', '    vmovshdup %ymm1, %ymm11  # odd lanes of x into the even slots\n',
+     '    vpslld $1, %ymm0, %ymm11\n    vpsrld $16, %ymm11, %ymm11\n    vpsrld $12, %ymm11, %ymm11\n'
+     '    vpslld $13, %ymm11, %ymm11\n    vpsubd %ymm11, %ymm0, %ymm0\n'
+     '    vmovshdup %ymm1, %ymm11  # odd lanes of x into the even slots\n',
+     'negative lanes of the first layer lowered by 122880 (bits 30..27 as unsigned)'),
     # opmask granularity per mnemonic (the last letter of vpunpckldq is q, of vshufi64x2 2)
     ('avx512', 'add', 'add', '    vmovdqu32 0(%rsi), %zmm0  # a\n',
      '    vmovdqu32 0(%rsi), %zmm0  # a\n    mov $0xff00, %r11d\n    kmovw %r11d, %k2\n'
