@@ -44,6 +44,12 @@ PLANTED = [
      '    vmovdqu 0(%rsi), %ymm0  # a\n    .balign 64, 0xc3\n', '.balign 64, 0xc3 in the loop: the fill is rets'),
     ('avx2', 'add', 'add', '    .p2align 4\n1:\n', '    .p2align 4, 0xcc\n1:\n',
      'alignment before the loop filled with int3'),
+    ('avx2', 'sub', 'sub', '    .text\n',
+     '    .section .data\n    .macro vpsubd x, y, z\n    vpaddd \\x, \\y, \\z\n    .endm\n    .text\n',
+     'an assembler macro named vpsubd, defined in a section the prover skips'),
+    ('avx2', 'add', 'add', '    vzeroupper\n    ret',
+     '    vzeroupper\n    ret\n    .pushsection .text.unlikely, "ax"\n    ret\n    .popsection',
+     'code in another executable section'),
     # memory and the ABI
     ('avx2', 'add', 'add', '    vzeroupper\n    ret', '    vzeroupper\n    mov %rdi, (%rsp)\n    ret',
      'the return address overwritten'),
