@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """python3 -m prover [--isa I] [--kernel K] [--asm-dir D] [--self-test] [--mutate N]
+                   [--differential [--cases N] [--sample K]]
 
 Proves what asm_out/ holds (the .S text, not the generator), prints per ISA x kernel what
 was proved and the time, and exits 1 on any failed or unfinished obligation (also on an
@@ -115,7 +116,13 @@ def main(argv=None):
     ap.add_argument('--self-test', action='store_true')
     ap.add_argument('--mutate', type=int, default=0, metavar='N')
     ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--differential', action='store_true')
+    ap.add_argument('--cases', type=int, default=16)
+    ap.add_argument('--sample', type=int, default=0, metavar='K')
     a = ap.parse_args(argv)
+    if a.differential:
+        from .differential import main as diff
+        return diff(a.cases, a.sample, a.seed)
     if a.self_test:
         from .selftest import main as st
         return st(a.asm_dir)

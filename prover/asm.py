@@ -1,11 +1,30 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""The .S text as the prover sees it: functions (lists of instructions with labels) and
-read-only data (a byte image with its labels). Only .text and .rodata* are read; every
-other section (.note.GNU-stack, .note.gnu.property, ...) and the directives that only
-annotate (.globl, .type, .size, .hidden, alignment in .text) are skipped. Anything else
-in .text that is not an instruction is an error."""
+"""The .S text as the assembler reads it, as the prover sees it: functions (lists of
+instructions with labels) and read-only data (a byte image with its labels).
+
+The text goes through the C preprocessor first, as the build's compiler does for a .S
+(`cc -E -x assembler-with-cpp` with the build's include directories), so a #define, an
+#include or an #if is seen as the assembler sees it. Then, as GNU as on x86-64: '#' starts
+a comment, ';' separates statements. Only .text and .rodata are read; every other section
+(.note.GNU-stack, .note.gnu.property, ...) and the directives that only annotate (.globl,
+.type, .size, .hidden) are skipped; alignment is recorded. Anything else in .text that is
+not an instruction is an error.
+
+What was read is then checked against what the assembler makes of the same file: the
+instructions, labels and alignments of .text and the bytes, labels and alignments of
+.rodata, written back out from the parsed fields (alignment without any fill value, so
+that the assembler pads code with its NOPs and data with zeros), are assembled, and
+both objects must hold the same bytes in .text and .rodata, the same relocations and the
+same symbols at the same offsets, and no other code or data. A fill that is not the
+assembler's NOP padding, a statement the prover read differently (or not at all), a
+macro, a redefinition or code in another section fails the parse."""
+import os
 import re
+import subprocess
+import tempfile
 from dataclasses import dataclass, field
+
+from . import elf
 
 
 @dataclass
@@ -124,91 +143,267 @@ def parse_operand(t):
 
 
 DATA_SIZES = {'.byte': 1, '.word': 2, '.short': 2, '.long': 4, '.int': 4, '.quad': 8}
-SKIP_TEXT = {'.globl', '.global', '.hidden', '.type', '.size', '.p2align', '.balign', '.align'}
+SKIP_TEXT = {'.globl', '.global', '.hidden', '.type', '.size'}
+ALIGN = {'.p2align', '.balign', '.align'}
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# the build's include directories for the kernels (CMakeLists.txt: include src asm_out)
+INCLUDES = ['include', 'src', 'asm_out']
+LINEMARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: [1-4])*)$')
 
 
-def parse(path, text=None):
+def _cc():
+    return os.environ.get('CC', 'cc')
+
+
+def _run(args, data):
+    r = subprocess.run(args, input=data, capture_output=True)
+    if r.returncode:
+        raise ParseError('%s: %s' % (' '.join(args[:3]), r.stderr.decode(errors='replace').strip()[:600]))
+    return r.stdout
+
+
+def preprocess(path, text):
+    """the text after the C preprocessor, as (line of the .S or None, text) pairs: lines
+    that come from an included file carry None."""
+    args = [_cc(), '-E', '-x', 'assembler-with-cpp', '-iquote', os.path.dirname(os.path.abspath(path))]
+    args += ['-I' + os.path.join(ROOT, d) for d in INCLUDES] + ['-']
+    out = _run(args, text.encode()).decode()
+    lines, cur, n = [], None, 0
+    for raw in out.split('\n'):
+        m = LINEMARKER.match(raw)
+        if m:
+            cur, n = m.group(2), int(m.group(1))
+            continue
+        lines.append((n if cur == '<stdin>' else None, raw))
+        n += 1
+    return lines
+
+
+def statements(line):
+    """GNU as on x86-64: '#' outside a string starts a comment, ';' separates statements."""
+    out, cur, quoted, esc = [], '', False, False
+    for ch in line:
+        if quoted:
+            cur += ch
+            if esc:
+                esc = False
+            elif ch == '\\':
+                esc = True
+            elif ch == '"':
+                quoted = False
+            continue
+        if ch == '"':
+            quoted = True
+        elif ch == '#':
+            break
+        elif ch == ';':
+            out.append(cur)
+            cur = ''
+            continue
+        cur += ch
+    out.append(cur)
+    return [x.strip() for x in out if x.strip()]
+
+
+def _align_args(word, line):
+    """(alignment in bytes, max skip or None) of an alignment directive; its fill value is
+    dropped (the byte check then refuses any fill other than the assembler's own)."""
+    args = [a.strip() for a in line[len(word):].split(',')]
+    a = _int(args[0])
+    if word == '.p2align':
+        a = 1 << a
+    mx = _int(args[2]) if len(args) > 2 and args[2] else None
+    return a, mx
+
+
+def parse(path, text=None, check_bytes=True):
     if text is None:
         with open(path) as f:
             text = f.read()
-    lines = text.split('\n')
+    pre = preprocess(path, text)
     functions, rodata, symbols = {}, bytearray(), {}
+    emit_text, emit_rodata = [], []      # what was read, to be assembled again
     section = 'text'
     previous = 'text'
     stack = []
     cur = None
-    for n, raw in enumerate(lines, 1):
-        line = raw.split('#', 1)[0].strip()
-        if not line:
-            continue
-        if line.startswith(('.section', '.pushsection')):
-            if line.startswith('.pushsection'):
-                stack.append(section)
-            prev = section
-            name = line.split()[1].rstrip(',').split(',')[0]
-            section = 'rodata' if name.startswith('.rodata') else ('text' if name == '.text' else 'other')
-            previous = prev
-            continue
-        if line.startswith('.popsection'):
-            if not stack:
-                raise ParseError('%s:%d: .popsection without .pushsection' % (path, n))
-            section = stack.pop()
-            continue
-        if line.startswith('.previous'):
-            section, previous = previous, section
-            continue
-        if line in ('.text',):
-            section = 'text'
-            continue
-        if line.startswith('.data') or line.startswith('.bss'):
-            section = 'other'
-            continue
-        if section == 'other':
-            continue
-        m = re.match(r'^([A-Za-z_.0-9][\w.$]*):\s*(.*)$', line)
-        if m:
-            lab, rest = m.group(1), m.group(2)
-            if section == 'rodata':
-                symbols[lab] = len(rodata)
-            else:
-                if lab.isdigit():
-                    if cur is None:
-                        raise ParseError('%s:%d: local label outside a function' % (path, n))
-                    cur.numeric.append((len(cur.insns), int(lab)))
-                elif lab.startswith('.L'):
-                    if cur is None:
-                        raise ParseError('%s:%d: label outside a function' % (path, n))
-                    cur.labels[lab] = len(cur.insns)
+    for n, raw in pre:
+        where = '%s:%s' % (path, n if n is not None else '(included)')
+        for line in statements(raw):
+            if line.startswith('/'):
+                raise ParseError('%s: a statement starting with /: %s' % (where, line))
+            if line.startswith(('.section', '.pushsection')):
+                if line.startswith('.pushsection'):
+                    stack.append(section)
+                prev = section
+                name = line.split()[1].rstrip(',').split(',')[0]
+                section = 'rodata' if name.startswith('.rodata') else ('text' if name == '.text' else 'other')
+                if section == 'rodata' and name != '.rodata':
+                    raise ParseError('%s: read-only data in %s (only .rodata is read)' % (where, name))
+                previous = prev
+                continue
+            if line.startswith('.popsection'):
+                if not stack:
+                    raise ParseError('%s: .popsection without .pushsection' % where)
+                section = stack.pop()
+                continue
+            if line.startswith('.previous'):
+                section, previous = previous, section
+                continue
+            if line in ('.text',):
+                section = 'text'
+                continue
+            if line.startswith('.data') or line.startswith('.bss'):
+                section = 'other'
+                continue
+            if section == 'other':
+                continue
+            m = re.match(r'^([A-Za-z_.0-9][\w.$]*):\s*(.*)$', line)
+            if m:
+                lab, rest = m.group(1), m.group(2)
+                if section == 'rodata':
+                    symbols[lab] = len(rodata)
+                    emit_rodata.append(lab + ':')
                 else:
-                    cur = Function(lab)
-                    functions[lab] = cur
-            line = rest
-            if not line:
+                    if lab.isdigit():
+                        if cur is None:
+                            raise ParseError('%s: local label outside a function' % where)
+                        cur.numeric.append((len(cur.insns), int(lab)))
+                    elif lab.startswith('.L'):
+                        if cur is None:
+                            raise ParseError('%s: label outside a function' % where)
+                        cur.labels[lab] = len(cur.insns)
+                    else:
+                        cur = Function(lab)
+                        functions[lab] = cur
+                    emit_text.append(lab + ':')
+                line = rest
+                if not line:
+                    continue
+            word = line.split()[0]
+            if section == 'rodata':
+                if word in DATA_SIZES:
+                    size = DATA_SIZES[word]
+                    start = len(rodata)
+                    for v in line[len(word):].split(','):
+                        rodata += (_int(v) % (1 << (8 * size))).to_bytes(size, 'little')
+                    emit_rodata.append('.byte ' + ', '.join(str(b) for b in rodata[start:]))
+                elif word in ALIGN:
+                    a, mx = _align_args(word, line)
+                    if mx is not None:
+                        raise ParseError('%s: alignment with a maximum skip in .rodata: %s' % (where, line))
+                    while len(rodata) % a:
+                        rodata.append(0)
+                    emit_rodata.append('.balign %d' % a)
+                elif word in SKIP_TEXT:
+                    pass
+                else:
+                    raise ParseError('%s: unknown directive in .rodata: %s' % (where, line))
                 continue
-        word = line.split()[0]
-        if section == 'rodata':
-            if word in DATA_SIZES:
-                size = DATA_SIZES[word]
-                for v in line[len(word):].split(','):
-                    rodata += (_int(v) % (1 << (8 * size))).to_bytes(size, 'little')
-            elif word in ('.balign', '.p2align', '.align'):
-                a = _int(line.split()[1].split(',')[0])
-                if word == '.p2align':
-                    a = 1 << a
-                while len(rodata) % a:
-                    rodata.append(0)
-            elif word in SKIP_TEXT:
-                pass
-            else:
-                raise ParseError('%s:%d: unknown directive in .rodata: %s' % (path, n, line))
-            continue
-        if word.startswith('.'):
-            if word in SKIP_TEXT:
-                continue
-            raise ParseError('%s:%d: unknown directive in .text: %s' % (path, n, line))
-        if cur is None:
-            raise ParseError('%s:%d: instruction outside a function' % (path, n))
-        rest = line[len(word):].strip()
-        ops = [parse_operand(t) for t in split_operands(rest)] if rest else []
-        cur.insns.append(Insn(word, ops, n, line))
-    return Unit(path, functions, rodata, symbols, lines)
+            if word.startswith('.'):
+                if word in SKIP_TEXT:
+                    continue
+                if word in ALIGN:
+                    a, mx = _align_args(word, line)
+                    emit_text.append('.balign %d%s' % (a, ',,%d' % mx if mx is not None else ''))
+                    continue
+                raise ParseError('%s: unknown directive in .text: %s' % (where, line))
+            if cur is None:
+                raise ParseError('%s: instruction outside a function' % where)
+            if n is None:
+                raise ParseError('%s: an instruction from an included file: %s' % (where, line))
+            rest = line[len(word):].strip()
+            ops = [parse_operand(t) for t in split_operands(rest)] if rest else []
+            ins = Insn(word, ops, n, line)
+            cur.insns.append(ins)
+            emit_text.append(unparse(ins))
+    u = Unit(path, functions, rodata, symbols, text.split('\n'))
+    if check_bytes:
+        check_assembled(path, text, emit_text, emit_rodata)
+    return u
+
+
+def unparse(ins):
+    """the instruction written back from its parsed fields."""
+    def op(o):
+        deco = ('{1to%d}' % o.bcst if o.bcst else '') + ('{%%%s}' % o.mask if o.mask else '') + \
+            ('{z}' if o.zero else '')
+        if o.kind == 'reg':
+            return '%' + o.reg + deco
+        if o.kind == 'imm':
+            return '$%d' % o.imm + deco
+        if o.kind == 'label':
+            return o.sym + deco
+        d = (o.sym + ('%+d' % o.disp if o.disp else '')) if o.sym else ('%d' % o.disp if o.disp else '')
+        inner = ('%' + o.base if o.base else '') + (',%%%s,%d' % (o.index, o.scale) if o.index else '')
+        return '%s(%s)%s' % (d, inner, deco)
+    return ins.mnem + (' ' + ', '.join(op(o) for o in ins.ops) if ins.ops else '')
+
+
+_CHECKED = {}
+
+
+def _assemble(source, lang):
+    with tempfile.TemporaryDirectory(prefix='prover-') as d:
+        obj = os.path.join(d, 'o.o')
+        args = [_cc(), '-c', '-x', lang, '-o', obj]
+        if lang == 'assembler-with-cpp':
+            args += ['-iquote', os.path.dirname(os.path.abspath(source[0]))]
+            args += ['-I' + os.path.join(ROOT, x) for x in INCLUDES]
+        _run(args + ['-'], source[1].encode())
+        with open(obj, 'rb') as f:
+            return elf.Object(f.read())
+
+
+def check_assembled(path, text, emit_text, emit_rodata):
+    """the object the build makes of text holds exactly what was read (see the top)."""
+    view = '\n'.join(['\t.text'] + emit_text + ['\t.section .rodata'] + emit_rodata) + '\n'
+    key = (os.path.abspath(path), text, view)
+    if key in _CHECKED:
+        if _CHECKED[key]:
+            raise ParseError(_CHECKED[key])
+        return
+    msg = None
+    try:
+        built = _assemble((path, text), 'assembler-with-cpp')
+        seen = _assemble((path, view), 'assembler')
+        msg = compare_objects(built, seen)
+    except ParseError as e:
+        msg = str(e)
+    _CHECKED[key] = msg
+    if msg:
+        raise ParseError('%s: %s' % (path, msg))
+
+
+ALLOWED_OTHER = {'.note.gnu.property', '.note.GNU-stack'}
+
+
+def compare_objects(built, seen):
+    for s in built.sections:
+        nm = s['name']
+        if s['flags'] & elf.SHF_EXECINSTR and nm != '.text':
+            return 'code in section %s, which the prover does not read' % nm
+        if s['flags'] & elf.SHF_ALLOC and nm not in ('.text', '.rodata') and nm not in ALLOWED_OTHER \
+                and s['size']:
+            return 'section %s holds %d bytes the prover does not read' % (nm, s['size'])
+    for nm in ('.text', '.rodata'):
+        a, b = built.section(nm), seen.section(nm)
+        ad = a['data'] if a else b''
+        bd = b['data'] if b else b''
+        if ad != bd:
+            j = next((i for i in range(min(len(ad), len(bd))) if ad[i] != bd[i]), min(len(ad), len(bd)))
+            return ('%s as assembled differs from what the prover read at byte %d of %d/%d '
+                    '(built %s, read %s)' % (nm, j, len(ad), len(bd), ad[j:j + 8].hex(), bd[j:j + 8].hex()))
+        if ad and a['align'] != b['align']:
+            return '%s alignment %d, the prover read %d' % (nm, a['align'], b['align'])
+        if built.relocations(nm) != seen.relocations(nm):
+            return 'relocations of %s differ from what the prover read' % nm
+
+    def syms(o):
+        return sorted((x['name'], x['section'], x['value']) for x in o.symbols
+                      if x['name'] and x['section'] in ('.text', '.rodata') and x['type'] != 3)
+    if syms(built) != syms(seen):
+        d = sorted(set(syms(built)) ^ set(syms(seen)))[:4]
+        return 'symbols differ from the labels the prover read: %s' % d
+    return None

@@ -4,12 +4,21 @@ their condition is a constant (loop counters and pointers are concrete offsets f
 argument pointers; a branch on data is an error unless the caller allows it). Loops are
 run to completion, so every iteration's body is executed and proved; the number of times
 each back edge is taken is recorded for the loop-structure check. At `ret` the stack
-pointer and the callee-saved registers must hold their values at entry."""
+pointer and the callee-saved registers must hold their values at entry (the return address
+and the caller's memory cannot have changed: machine.py allows stack writes only within
+the declared frame below the return address), and the upper halves of ymm0-15 must be
+those of the entry (untouched: SSE code) or zero (vzeroupper), so that no caller pays the
+AVX-SSE transition. The direction flag is preserved as no instruction with a semantics
+writes it (std, cld and the string instructions have none)."""
 import z3
 from . import semantics as S
 from .machine import Machine, ExecError, CALLEE_SAVED, simp
 
 MAX_STEPS = 400000
+# No kernel loop runs more than 192 times (one coefficient or group per pass at most); a
+# back edge taken 512 times is a loop that does not end as intended (a mutated counter
+# would otherwise spin to the step limit, minutes at the executor's speed).
+MAX_BACK_EDGES = 512
 import os
 STOP = int(os.environ.get('PROVER_STOP_STEPS', '0'))
 
@@ -38,14 +47,14 @@ class Result:
         self.stopped = None
 
 
-def run(unit, fname, args, pre=None, machine_cls=Machine, after=None, stop=None):
+def run(unit, fname, args, pre=None, machine_cls=Machine, after=None, stop=None, frame=0):
     """args: register -> ('ptr', name) | ('val', term). after(m, ins), if given, runs after
     every non-branch instruction (ntt.py closes lane terms there); stop(m, ins), if given,
     ends the run before an instruction (the Result's `stopped` is it). Returns a Result."""
     fn = unit.functions.get(fname)
     if fn is None:
         raise ExecError('no function ' + fname)
-    m = machine_cls(unit, args)
+    m = machine_cls(unit, args, frame=frame)
     pc = 0
     back = {}
     steps = 0
@@ -75,6 +84,11 @@ def run(unit, fname, args, pre=None, machine_cls=Machine, after=None, stop=None)
                 for r in CALLEE_SAVED:
                     if not simp(m.gpr[r] == m.init[r]).eq(z3.BoolVal(True)):
                         raise ExecError('callee-saved %s not restored at ret' % r)
+                for i in range(16):
+                    up = [simp(x) for x in m.vec[i][4:]]
+                    if not (all(z3.is_bv_value(x) and x.as_long() == 0 for x in up) or
+                            all(x.eq(z3.BitVec('init_v%d_%d' % (i, j + 4), 32)) for j, x in enumerate(up))):
+                        raise ExecError('upper half of ymm%d dirty at ret (no vzeroupper)' % i)
                 return Result(m, back, steps)
             if mn == 'jmp' or mn in S.BRANCHES:
                 tgt = resolve(fn, pc, ins.ops[0].sym)
@@ -93,6 +107,8 @@ def run(unit, fname, args, pre=None, machine_cls=Machine, after=None, stop=None)
                 if taken:
                     if tgt <= pc:
                         back[ins.line] = back.get(ins.line, 0) + 1
+                        if back[ins.line] > MAX_BACK_EDGES:
+                            raise ExecError('back edge taken more than %d times' % MAX_BACK_EDGES)
                     pc = tgt
                 else:
                     pc += 1

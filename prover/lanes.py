@@ -51,8 +51,11 @@ def prove(claim, timeout_ms=None, what=''):
 
 def check_structure(res, outputs, inputs, n=256, alias=(), in_sizes=None):
     """outputs/inputs: base names. Every output dword 0..n-1 written exactly once, nothing
-    else written (but the stack); inputs read only within [0, size); with alias pairs
-    (out, in): the first write of out[i] comes after the last read of in[i]."""
+    else written (but the stack, which machine.py confines to the declared frame); every
+    base read only within its extent (an input's size, an output's 4 n bytes, or in_sizes
+    for either; a read past an output buffer is as much outside the caller's memory as one
+    past an input); with alias pairs (out, in): the first write of out[i] comes after the
+    last read of in[i]."""
     in_sizes = in_sizes or {}
     writes, reads = {}, {}
     for step, kind, base, off, nb in res.m.trace:
@@ -64,6 +67,15 @@ def check_structure(res, outputs, inputs, n=256, alias=(), in_sizes=None):
     for base in writes:
         if base not in outputs and base != 'stack':
             raise Failure('writes to %s, which is not an output' % base)
+    for base, r in reads.items():
+        if base == 'stack':
+            continue
+        if base not in inputs and base not in outputs:
+            raise Failure('reads %s, which is neither an input nor an output' % base)
+        size = in_sizes.get(base, 4 * n)
+        bad = sorted(b for b in r if not 0 <= b < size)
+        if bad:
+            raise Failure('%s: read outside [0, %d) at byte %d' % (base, size, bad[0]))
     for o in outputs:
         w = writes.get(o, {})
         if sorted(w) != list(range(4 * n)):

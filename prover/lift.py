@@ -61,6 +61,7 @@ class Lifter:
         self.cons = []
         self.memo = {}
         self.n = 0
+        self.defs = []       # (kind, defined variables, expression, width) in order
 
     # ---- variables
     def z(self, name):
@@ -112,19 +113,24 @@ class Lifter:
         v = self.new('v', slo, shi)
         k = self.new('k', None, None)
         self.cons.append(self.z(v) == self.expr(s) - (1 << w) * self.z(k))
+        self.defs.append(('wrap', (v, k), s, w))
         self.modq[v] = lin_add(s, {k: -(1 << w)})
         self.nowrap[v] = s
         return {v: 1}
 
-    def floor_div(self, a, l, w):
-        """floor(a / 2^l) as a signed w-bit value (a's top bits)."""
+    def floor_div(self, a, l, w, signed=True):
+        """floor(a / 2^l), a's top w bits: a is a signed (wa = l + w)-bit value, or with
+        signed=False an unsigned one, and the quotient's range is that of w bits read the
+        same way (an unsigned a's middle bits are never negative: capping them to the
+        signed range would be a constraint that excludes inputs)."""
         lo, hi = self.bounds(a)
-        slo, shi = signed_range(w)
+        slo, shi = signed_range(w) if signed else (0, (1 << w) - 1)
         if lo is not None:
             slo, shi = max(slo, math.floor(lo / (1 << l))), min(shi, math.floor(hi / (1 << l)))
         v = self.new('h', slo, shi)
         r = self.new('r', 0, (1 << l) - 1)
         self.cons.append(self.expr(a) == (1 << l) * self.z(v) + self.z(r))
+        self.defs.append(('div', (v, r), a, l))
         inv = pow(1 << l, -1, Q)
         self.modq[v] = lin_scale(lin_add(a, {r: -1}), inv)
         self.relax[v] = lin_scale(lin_add(a, {r: -1}), Fraction(1, 1 << l))
@@ -139,6 +145,7 @@ class Lifter:
         u = self.new('u', 0, (1 << w) - 1)
         c = self.new('c', 0, 1)
         self.cons.append(self.z(u) == self.expr(s) + (1 << w) * self.z(c))
+        self.defs.append(('unsigned', (u, c), s, w))
         self.modq[u] = lin_add(s, {c: 1 << w})
         return {u: 1}
 
@@ -168,6 +175,7 @@ class Lifter:
         u = self.new('u', 0, (1 << w) - 1)
         k = self.new('k', None, None)
         self.cons.append(self.z(u) == self.expr(s) - (1 << w) * self.z(k))
+        self.defs.append(('uwrap', (u, k), s, w))
         self.modq[u] = lin_add(s, {k: -(1 << w)})
         self.nowrap[u] = s
         return {u: 1}
@@ -210,8 +218,9 @@ class Lifter:
             wa = ch[0].size()
             if lo == 0:
                 return self.wrap(self.val(ch[0]), w)
-            top = self.floor_div(self.val(ch[0]) if hi == wa - 1 else self.uval(ch[0]), lo, wa - lo)
-            return top if hi == wa - 1 else self.wrap(top, w)
+            if hi == wa - 1:
+                return self.floor_div(self.val(ch[0]), lo, wa - lo)
+            return self.wrap(self.floor_div(self.uval(ch[0]), lo, wa - lo, signed=False), w)
         if k == z3.Z3_OP_CONCAT:
             if self.sign_bits_of(ch[:-1], ch[-1]):
                 return self.val(ch[-1])         # Z3's form of a sign extension
@@ -230,8 +239,9 @@ class Lifter:
                 return self.val(ch[0])
             if s >= w:
                 raise Fail('shift by the width')
-            a = self.val(ch[0]) if k == z3.Z3_OP_BASHR else self.uval(ch[0])
-            return self.floor_div(a, s, w)
+            if k == z3.Z3_OP_BASHR:
+                return self.floor_div(self.val(ch[0]), s, w - s)
+            return self.floor_div(self.uval(ch[0]), s, w - s, signed=False)
         if k == z3.Z3_OP_BSHL and z3.is_bv_value(ch[1]):
             return self.wrap(lin_scale(self.val(ch[0]), 1 << ch[1].as_long()), w)
         raise Fail('no linear form for %s' % t.decl().name())
@@ -271,6 +281,47 @@ class Lifter:
                 return False
         return True
 
+    # ---- totality
+    def admits(self, point):
+        """the system has a solution with the leaves at point (leaf -> integer): each
+        defined variable computed from its definition (the machine's own arithmetic)
+        must lie within the bounds the system gives it. None if so, else the variable."""
+        val = dict(point)
+
+        def ev(e):
+            return sum(c * val[k] for k, c in e.items() if k != '') + e.get('', 0)
+        for kind, (x, y), e, p in self.defs:
+            a = ev(e)
+            if kind == 'div':
+                val[x], val[y] = a >> p, a & ((1 << p) - 1)
+            elif kind == 'wrap':
+                val[x] = ((a + (1 << (p - 1))) & ((1 << p) - 1)) - (1 << (p - 1))
+                val[y] = (a - val[x]) >> p
+            else:
+                val[x] = a & ((1 << p) - 1)
+                val[y] = (val[x] - a) >> p if kind == 'unsigned' else (a - val[x]) >> p
+            for v in (x, y):
+                lo, hi = self.var[v]
+                if (lo is not None and val[v] < lo) or (hi is not None and val[v] > hi):
+                    return v
+        return None
+
+    def check_corners(self):
+        """a system whose constraints exclude an input would make every claim over it
+        vacuous there: the corners of the leaves' box (all low, all high, and each leaf
+        alone at the other end) must each be admitted."""
+        names = sorted(k for k in self.var if k in self.leaves)
+        lo = {k: self.leaves[k][0] for k in names}
+        hi = {k: self.leaves[k][1] for k in names}
+        points = [lo, hi]
+        for k in names:
+            points += [dict(lo, **{k: hi[k]}), dict(hi, **{k: lo[k]})]
+        for pt in points:
+            bad = self.admits(pt)
+            if bad:
+                raise Fail('the constraints exclude the inputs %s (%s out of its bounds)'
+                           % (', '.join('%s=%d' % kv for kv in sorted(pt.items())[:6]), bad))
+
     # ---- resolution
     def resolve(self, e, table, modulus=None):
         """substitute defined variables (table: modq or relax) until only leaves and
@@ -300,6 +351,7 @@ def close(term, leaves, prove):
     leaves within their bounds. prove(constraints, claim, what) raises if not valid."""
     L = Lifter(leaves)
     E = L.val(term)
+    L.check_corners()
     # 1. the wraps inside (lo(x z) in Shoup's method) cancel: term = S exactly
     S = L.resolve(E, L.nowrap)
     if S != E:

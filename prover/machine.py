@@ -48,9 +48,11 @@ def mq_facts(MQ, x, Q=8380417):
 
 
 class Machine:
-    def __init__(self, unit, args):
-        """args: register -> ('ptr', base) or ('val', 64-bit term)."""
+    def __init__(self, unit, args, frame=0):
+        """args: register -> ('ptr', base) or ('val', 64-bit term); frame: the bytes below
+        the return address the function may write (none of the proved kernels has one)."""
         self.unit = unit
+        self.frame = frame
         self.gpr = {}
         for r in GPR64:
             self.gpr[r] = z3.BitVec('init_' + r, 64)
@@ -181,6 +183,8 @@ class Machine:
         return z3.Extract(8 * (off % 4) + 7, 8 * (off % 4), v)
 
     def load(self, base, off, nbytes):
+        if base == 'stack':
+            self.stack_check(off, nbytes, 'read')
         self.trace.append((self.step, 'r', base, off, nbytes))
         cells = [self.mem.get((base, off + i)) for i in range(nbytes)]
         if cells[0] is not None and all(c is not None and c[0] == cells[0][0] for c in cells) \
@@ -192,9 +196,28 @@ class Machine:
         bs = [self.load_byte(base, off + i) for i in range(nbytes)]
         return simp(z3.Concat(*reversed(bs))) if nbytes > 1 else simp(bs[0])
 
+    # System V: the 128 bytes below %rsp (the red zone) survive a signal; below them
+    # anything may be overwritten at any time.
+    RED_ZONE = 128
+
+    def stack_check(self, off, nbytes, what):
+        '''stack offsets are from the entry %rsp (the return address is at [0, 8), the
+        caller's memory above it): a write must lie within the declared frame below the
+        entry %rsp, and nothing is read or written below the red zone of the current %rsp.'''
+        base, sp = self.split_addr(self.gpr['rsp'])
+        if base != 'stack':
+            raise ExecError('%rsp is not a stack address')
+        if off < sp - self.RED_ZONE:
+            raise ExecError('%s of the stack at %d, below the red zone of %%rsp = %d' % (what, off, sp))
+        if what == 'write' and not (-self.frame <= off and off + nbytes <= 0):
+            raise ExecError('stack write at [%d, %d): outside the declared frame [%d, 0) below the '
+                            'return address' % (off, off + nbytes, -self.frame))
+
     def store(self, base, off, value, nbytes):
         if base == 'rodata':
             raise ExecError('store to .rodata')
+        if base == 'stack':
+            self.stack_check(off, nbytes, 'write')
         self.trace.append((self.step, 'w', base, off, nbytes))
         self.sid = getattr(self, 'sid', 0) + 1
         for i in range(nbytes):

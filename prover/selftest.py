@@ -35,7 +35,119 @@ PLANTED = [
      'eta = 2: the accept compare reversed'),
     ('sse2', 'rej_eta', 'rej_eta4', 'psubb %xmm0, %xmm1              # 4 - b',
      'paddb %xmm0, %xmm1              # 4 + b', 'eta = 4 value 4 + b'),
+    # what the assembler reads, not the text as the prover once read it
+    ('avx2', 'sub', 'sub', '    .text\n', '#define vpsubd vpaddd\n    .text\n',
+     'a #define makes every vpsubd a vpaddd (the build runs cpp)'),
+    ('avx2', 'sub', 'sub', '    vpsubd %ymm1, %ymm0, %ymm0\n',
+     '    vpsubd %ymm1, %ymm0, %ymm0\n    nop ; vpsubd %ymm1, %ymm0, %ymm0\n', 'a second statement after ;'),
+    ('avx2', 'add', 'add', '    vmovdqu 0(%rsi), %ymm0  # a\n',
+     '    vmovdqu 0(%rsi), %ymm0  # a\n    .balign 64, 0xc3\n', '.balign 64, 0xc3 in the loop: the fill is rets'),
+    ('avx2', 'add', 'add', '    .p2align 4\n1:\n', '    .p2align 4, 0xcc\n1:\n',
+     'alignment before the loop filled with int3'),
+    ('avx2', 'sub', 'sub', '    .text\n',
+     '    .section .data\n    .macro vpsubd x, y, z\n    vpaddd \\x, \\y, \\z\n    .endm\n    .text\n',
+     'an assembler macro named vpsubd, defined in a section the prover skips'),
+    ('avx2', 'add', 'add', '    vzeroupper\n    ret',
+     '    vzeroupper\n    ret\n    .pushsection .text.unlikely, "ax"\n    ret\n    .popsection',
+     'code in another executable section'),
+    # memory and the ABI
+    ('avx2', 'add', 'add', '    vzeroupper\n    ret', '    vzeroupper\n    mov %rdi, (%rsp)\n    ret',
+     'the return address overwritten'),
+    ('avx2', 'add', 'add', '    vzeroupper\n    ret', '    vzeroupper\n    mov %rdi, -8(%rsp)\n    ret',
+     'a stack write in the red zone with no declared frame'),
+    ('avx2', 'add', 'add', '    mov $4, %eax\n', '    mov $4, %eax\n    vmovdqu 1024(%rdi), %ymm15\n',
+     'a read 32 bytes past the output-only buffer c'),
+    ('avx2', 'add', 'add', '    vzeroupper\n    ret', '    ret', 'no vzeroupper before ret'),
+    ('avx2', 'add', 'add', '    vzeroupper\n    ret', '    vzeroupper\n    mov %rdi, %rbx\n    ret',
+     'callee-saved rbx clobbered'),
+    # five instructions inside the NTT that subtract 122880 from negative lanes only: the
+    # middle bits 30..27 of a lane, read as unsigned, are 15 for a negative lane
+    ('avx2', 'ntt', 'ntt', '    vmovshdup %ymm1, %ymm11  # odd lanes of x into the even slots\n',
+     '    vpslld $1, %ymm0, %ymm11\n    vpsrld $16, %ymm11, %ymm11\n    vpsrld $12, %ymm11, %ymm11\n'
+     '    vpslld $13, %ymm11, %ymm11\n    vpsubd %ymm11, %ymm0, %ymm0\n'
+     '    vmovshdup %ymm1, %ymm11  # odd lanes of x into the even slots\n',
+     'negative lanes of the first layer lowered by 122880 (bits 30..27 as unsigned)'),
+    # opmask granularity per mnemonic (the last letter of vpunpckldq is q, of vshufi64x2 2)
+    ('avx512', 'add', 'add', '    vmovdqu32 0(%rsi), %zmm0  # a\n',
+     '    vmovdqu32 0(%rsi), %zmm0  # a\n    mov $0xff00, %r11d\n    kmovw %r11d, %k2\n'
+     '    vpunpckldq %zmm0, %zmm0, %zmm0{%k2}\n', 'vpunpckldq under a dword mask (0xff00: dwords 8-15)'),
+    ('avx512', 'add', 'add', '    vmovdqu32 0(%rsi), %zmm0  # a\n',
+     '    vmovdqu32 0(%rsi), %zmm0  # a\n    mov $0xff, %r11d\n    kmovw %r11d, %k2\n'
+     '    vshufi64x2 $0x44, %zmm0, %zmm0, %zmm0{%k2}\n', 'vshufi64x2 under a qword mask (0xff: all 8 qwords)'),
 ]
+
+# Instruction forms with a known answer: (what, code, register, expected value). Each runs
+# alone (a function of its own) from registers holding unknown values.
+FORMS = [
+    ('shr by 32 (count 0 mod 32) of a 32-bit register zero-extends',
+     'mov $-1, %rax\n shr $32, %eax', 'rax', 0xffffffff),
+    ('shl by 32 of a 32-bit register zero-extends', 'mov $-1, %rax\n shl $32, %eax', 'rax', 0xffffffff),
+    ('imul sets CF when the product overflows',
+     'mov $0x10000, %ecx\n imul $0x10000, %ecx, %edx\n setc %al\n movzbl %al, %eax', 'rax', 1),
+    ('imul clears CF when it fits', 'mov $3, %ecx\n imul $5, %ecx, %edx\n setc %al\n movzbl %al, %eax', 'rax', 0),
+    ('shl by 1: OF = top bit xor CF (setl is SF != OF)',
+     'mov $0x40000000, %ecx\n shl $1, %ecx\n setl %al\n movzbl %al, %eax', 'rax', 0),
+    ('shr by 1: OF = the old top bit', 'mov $0x80000000, %ecx\n shr $1, %ecx\n setl %al\n movzbl %al, %eax',
+     'rax', 1),
+    ('vpmovzxbd from memory', 'vpmovzxbd .Lb(%rip), %xmm0', 'xmm0', [1, 2, 0x80, 0xff]),
+    ('vpmovsxbd from memory', 'vpmovsxbd .Lb(%rip), %xmm0', 'xmm0', [1, 2, 0xffffff80, 0xffffffff]),
+    ('vpcmpud predicate 7 (true)', 'vpcmpud $7, %zmm0, %zmm1, %k1\n kmovw %k1, %eax', 'rax', 0xffff),
+    ('vpcmpud predicate 3 (false)', 'vpcmpud $3, %zmm0, %zmm1, %k1\n kmovw %k1, %eax', 'rax', 0),
+    ('vpcmpd predicate 7 (true)', 'vpcmpd $7, %zmm0, %zmm1, %k1\n kmovw %k1, %eax', 'rax', 0xffff),
+]
+
+
+def check_forms():
+    from .executor import run
+    bad = 0
+    for what, code, reg, want in FORMS:
+        text = ('    .text\nf:\n    ' + code.replace('\n', '\n   ') + '\n    ret\n'
+                '    .section .rodata\n.Lb:\n    .byte 1, 2, 0x80, 0xff\n')
+        try:
+            m = run(asm.parse('form.S', text), 'f', {}).m
+            if reg.startswith('xmm'):
+                got = [z3.simplify(x) for x in m.vec[int(reg[3:])][:4]]
+                ok = all(z3.is_bv_value(g) and g.as_long() == w for g, w in zip(got, want))
+            else:
+                got = z3.simplify(m.gpr[reg])
+                ok = z3.is_bv_value(got) and got.as_long() == want
+            msg = '' if ok else 'got %s, want %s' % (got, want)
+        except Exception as e:
+            ok, msg = False, 'prover error: %s' % e
+        print('self-test: form %s: %s%s' % (what, 'right' if ok else 'WRONG', ': ' + msg[:200] if msg else ''))
+        bad += not ok
+    return bad
+
+
+def check_lift():
+    """the lifted system of a middle extract of an unsigned value admits every input (the
+    unsigned range, not the signed one, bounds its quotient), and a system that excludes
+    inputs is refused (the corner check)."""
+    from . import lift
+    bad = 0
+    x = z3.BitVec('x', 32)
+    leaves = {'x': (-lift.Q + 1, lift.Q - 1)}
+    for t in (z3.Extract(30, 15, x), z3.Extract(47, 20, z3.ZeroExt(32, x) * z3.BitVecVal(3 << 29, 64))):
+        L = lift.Lifter(leaves)
+        L.val(z3.simplify(t))
+        try:
+            L.check_corners()
+            ok, msg = True, ''
+        except lift.Fail as e:
+            ok, msg = False, str(e)
+        print('self-test: lift of %s admits every input: %s%s' % (t, 'yes' if ok else 'NO', ': ' + msg if msg else ''))
+        bad += not ok
+    L = lift.Lifter(leaves)
+    L.val(x)
+    h = L.new('h', 0, 10)              # a variable bounded more tightly than its definition
+    L.defs.append(('div', (h, L.new('r', 0, 1)), {'x': 1}, 1))
+    try:
+        L.check_corners()
+        caught = False
+    except lift.Fail:
+        caught = True
+    print('self-test: lift: a system that excludes inputs is %s' % ('refused' if caught else 'ACCEPTED'))
+    return bad + (not caught)
 
 
 def plant(text, old, new):
@@ -84,6 +196,8 @@ def main(asm_dir):
                   '\n    .section .note.gnu.property,"a"\n    .quad 1\n', 'avx2', 'add')
     print('self-test: avx2 add with .note.gnu.property sections: %s' % ('accepted' if rep.passed else 'REJECTED'))
     bad += not rep.passed
+    bad += check_forms()
+    bad += check_lift()
     for isa, f, k, old, new, what in PLANTED:
         path = os.path.join(asm_dir, isa, f + '.S')
         with open(path) as fh:

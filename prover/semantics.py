@@ -64,12 +64,30 @@ def rd(m, op, n):
     raise ExecError('bad vector operand ' + op.text)
 
 
+# The element an EVEX opmask selects, per mnemonic (Intel SDM, each instruction's EVEX
+# form), not per spelling: vpunpckldq masks dwords, vshufi64x2 and vextracti64x4 qwords,
+# vpmovzxbw and the 16-bit multiplies and shifts words. A masked form not listed here is
+# an error, never a guess.
+MASK_ESIZE = {}
+for _w, _names in ((8, 'vpaddb vpsubb vpshufb vpunpcklbw vpunpckhbw vmovdqu8 vpcmpgtb vpminub vpmaxub'),
+                   (16, 'vpmulhuw vpmulhrsw vpmullw vpsllw vpsrlw vpsraw vpmovzxbw vpmovsxbw vpaddw vpsubw '
+                        'vmovdqu16 vpmaddubsw vpunpcklwd vpunpckhwd'),
+                   (32, 'vpaddd vpsubd vpandd vpandnd vpord vpxord vpmulld vpminud vpmaxud vpminsd vpmaxsd '
+                        'vpslld vpsrld vpsrad vpsrlvd vpsllvd vpabsd vpshufd vpunpckldq vpunpckhdq vpermd '
+                        'vpternlogd vmovdqa32 vmovdqu32 vpbroadcastd vpcompressd vprold vpmovzxbd vpmovsxbd '
+                        'vshufi32x4 vextracti32x4 vextracti32x8 vinserti32x4 vinserti32x8 vbroadcasti32x4 '
+                        'vpmaddwd vmovshdup vshufps'),
+                   (64, 'vpaddq vpsubq vpandq vpandnq vporq vpxorq vpsllq vpsrlq vprolq vpmuldq vpmuludq '
+                        'vpunpcklqdq vpunpckhqdq vpternlogq vmovdqa64 vmovdqu64 vpbroadcastq vshufi64x2 '
+                        'vextracti64x2 vextracti64x4 vinserti64x2 vinserti64x4')):
+    for _n in _names.split():
+        MASK_ESIZE[_n] = _w
+
+
 def esize_of(mnem):
-    if mnem.endswith('8') or mnem.endswith('b'):
-        return 8
-    if mnem.endswith('64') or mnem.endswith('q'):
-        return 64
-    return 32
+    if mnem not in MASK_ESIZE:
+        raise ExecError('no opmask granularity known for %s' % mnem)
+    return MASK_ESIZE[mnem]
 
 
 def wr(m, ins, op, ds, legacy=None):
@@ -547,7 +565,9 @@ def pmovx(names, src_w, dst_w, signed):
         if s.kind == 'mem':
             base, off = m.addr(s)
             raw = [m.load(base, off + j, 1) for j in range(nbytes)]
-            src = [simp(z3.Concat(*reversed(raw[j:j + src_w // 8]))) for j in range(0, nbytes, src_w // 8)]
+            step = src_w // 8
+            src = [simp(raw[j]) if step == 1 else simp(z3.Concat(*reversed(raw[j:j + step])))
+                   for j in range(0, nbytes, step)]
         else:
             src = to_lanes(rd(m, s, max(1, nbytes // 4)), src_w)[:count]
         ext = z3.SignExt if signed else z3.ZeroExt
@@ -635,14 +655,16 @@ sem('vpcmpgtd', 3)(lambda m, ins, ops: (kcmp('', lambda x, y: x > y) if not vreg
 sem('vpcmpeqd', 3)(lambda m, ins, ops: (kcmp('', lambda x, y: x == y) if not vreg(ops[0].reg) else TABLE['pcmpeqd'][1])(m, ins, ops))
 sem('vpcmpgtb', 3)(lambda m, ins, ops: (kcmp('', lambda x, y: x > y, 8) if not vreg(ops[0].reg) else TABLE['pcmpgtb'][1])(m, ins, ops))
 
-_UCMP = {0: lambda x, y: x == y, 1: z3.ULT, 2: z3.ULE, 4: lambda x, y: x != y,
-         5: z3.UGE, 6: z3.UGT}
+_UCMP = {0: lambda x, y: x == y, 1: z3.ULT, 2: z3.ULE, 3: lambda x, y: z3.BoolVal(False),
+         4: lambda x, y: x != y, 5: z3.UGE, 6: z3.UGT, 7: lambda x, y: z3.BoolVal(True)}
 _SCMP = {0: lambda x, y: x == y, 1: lambda x, y: x < y, 2: lambda x, y: x <= y,
-         4: lambda x, y: x != y, 5: lambda x, y: x >= y, 6: lambda x, y: x > y}
+         3: lambda x, y: z3.BoolVal(False), 4: lambda x, y: x != y, 5: lambda x, y: x >= y,
+         6: lambda x, y: x > y, 7: lambda x, y: z3.BoolVal(True)}
 
 
 def _pcmp_imm(table):
     def pred(k):
+        k &= 7          # the predicate is imm8[2:0]
         if k not in table:
             raise ExecError('compare predicate %d not modelled' % k)
         return table[k]
@@ -827,6 +849,16 @@ def _neg(m, ins, ops):
 sem('neg negl negq', 1)(_neg)
 
 
+_UNDEF = [0]
+
+
+def undefined_flag(what):
+    """a flag the SDM leaves undefined: a fresh, unconstrained value (a branch on it is
+    on a non-constant condition, so the run fails)."""
+    _UNDEF[0] += 1
+    return z3.Bool('undefined_%s_%d' % (what, _UNDEF[0]))
+
+
 def _shift(kind):
     def h(m, ins, ops):
         if len(ops) == 1:
@@ -840,24 +872,33 @@ def _shift(kind):
         c &= 63 if w == 64 else 31
         a = grd(m, d, w)
         if c == 0:
+            # flags unchanged; a 32-bit destination register is still written (zero-extended)
+            gwr(m, d, a)
             return
+        if c >= w:
+            raise ExecError('a shift count not below the operand width not modelled: ' + ins.text)
         if kind == 'shr':
             r = z3.LShR(a, c)
             cf = z3.Extract(c - 1, c - 1, a) == 1
+            of = (z3.Extract(w - 1, w - 1, a) == 1) if c == 1 else undefined_flag('OF')
         elif kind == 'sar':
             r = a >> c
             cf = z3.Extract(c - 1, c - 1, a) == 1
+            of = z3.BoolVal(False) if c == 1 else undefined_flag('OF')
         elif kind == 'shl':
             r = a << c
             cf = z3.Extract(w - c, w - c, a) == 1
+            of = z3.Xor(z3.Extract(w - 1, w - 1, r) == 1, cf) if c == 1 else undefined_flag('OF')
         else:
-            r = z3.RotateLeft(a, c)
-            gwr(m, d, simp(r))
+            r = simp(z3.RotateLeft(a, c))
+            gwr(m, d, r)
             m.flags = dict(m.flags)
-            m.flags['CF'] = z3.Extract(0, 0, r) == 1
+            cf = z3.Extract(0, 0, r) == 1
+            m.flags['CF'] = cf
+            m.flags['OF'] = z3.Xor(z3.Extract(w - 1, w - 1, r) == 1, cf) if c == 1 else undefined_flag('OF')
             return
         r = simp(r)
-        szf(m, r, cf, z3.BoolVal(False))
+        szf(m, r, cf, of)
         gwr(m, d, r)
     return h
 
@@ -921,9 +962,11 @@ def _imul(m, ins, ops):
         d, s = ops
         c = d
     w = m.gpr_width(d.reg)
-    r = simp(grd(m, s, w) * grd(m, c, w))
-    m.flags = {'ZF': r == 0, 'SF': r < 0, 'CF': z3.BoolVal(False), 'OF': z3.BoolVal(False)}
-    m.undefined_flags = True
+    x, y = grd(m, s, w), grd(m, c, w)
+    r = simp(x * y)
+    # CF = OF = the signed product does not fit the destination; SF, ZF undefined
+    over = simp(z3.SignExt(w, x) * z3.SignExt(w, y) != z3.SignExt(w, r))
+    m.flags = {'ZF': undefined_flag('ZF'), 'SF': undefined_flag('SF'), 'CF': over, 'OF': over}
     m.wr_gpr(d.reg, r)
 
 
