@@ -393,7 +393,6 @@ class NeonIsa(Isa):
     COMMENT = "//"
     SCALAR_KERNELS = {
         "ntt": ["ntt"], "invntt_tomont": ["invntt_tomont"], "ntt_reorder": ["ntt_reorder"],
-        "rej_eta": ["rej_eta2", "rej_eta4"],
         "keccak_f1600_x1": ["keccak_f1600_x1"], "keccak_f1600_batch": ["keccak_f1600_batch"],
     }
 
