@@ -18,8 +18,9 @@
 #   as AVX2's two lanes), tbl puts each group into its dword (.Lshuffle0/1), mask,
 #   compare with q; per register of 4: the compare ANDed with .Lweights and summed (addv)
 #   is m + 16 popcount(m), m the accept mask; tbl by row m of .Lleft_pack packs the kept
-#   dwords to the left; one store of 4 dwords at a[count]; count += popcount(m). The
-#   count lives in w1 (n) and is returned in w0.
+#   dwords to the left; one store of 4 dwords at a[count]; count += popcount(m). Then
+#   steps of 4 candidates (12 bytes: ldr d, ldr s into the first register), the same.
+#   The count lives in w1 (n) and is returned in w0.
 #   Then candidate by candidate: store, and advance the count when below q.
 
     .section .rodata
@@ -124,6 +125,38 @@ mldsa_rej_uniform_neon:
     cmp x3, #24
     b.hs 10b
 11:
+
+    // ---- 4 candidates per step, while count <= 252 and 12 bytes remain
+    cmp w1, #252
+    b.hi 13f
+    cmp x3, #12
+    b.lo 13f
+    .p2align 4
+12:
+    ldr d0, [x2]
+    ldr s1, [x2, #8]
+    mov v0.s[2], v1.s[0]  // bytes 0..11
+    tbl v0.16b, {v0.16b}, v29.16b  // groups into dwords
+    and v0.16b, v0.16b, v30.16b  // t
+    cmhi v2.4s, v31.4s, v0.4s  // kept: q > t
+    and v2.16b, v2.16b, v27.16b
+    addv s2, v2.4s  // m + 16 popcount(m)
+    fmov w10, s2
+    ubfx w11, w10, #0, #4  // m
+    add x11, x9, x11, lsl #4
+    ldr q4, [x11]  // row m: the kept dwords first
+    tbl v0.16b, {v0.16b}, v4.16b
+    add x11, x0, w1, uxtw #2
+    str q0, [x11]  // to a[count]
+    ubfx w11, w10, #4, #4  // popcount(m)
+    add w1, w1, w11
+    add x2, x2, #12
+    sub x3, x3, #12
+    cmp w1, #252
+    b.hi 13f
+    cmp x3, #12
+    b.hs 12b
+13:
 
     // ---- one candidate per step, while count < 256 and 3 bytes remain
     cmp w1, #255

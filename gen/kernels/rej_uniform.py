@@ -24,7 +24,9 @@ NEON loads the 24 bytes of an AVX2 step into two registers (the same two 16-byte
 packed on its own: the compare (all ones where kept) ANDed with `accept_weights()` and
 summed by addv gives m + 16 popcount(m), m the 4-bit accept mask, in one number, so
 no branch and no popcount table; tbl by row m of `left_pack_bytes` (16 rows of 16
-bytes) packs the kept dwords to the left.
+bytes) packs the kept dwords to the left. Then, as AVX-512 goes on with steps of 8,
+NEON goes on with steps of 4 candidates (12 bytes, read exactly: 8 bytes and 4 more
+into the first register) by the first row, before the candidates one by one.
 """
 
 from .. import constants as c
@@ -119,6 +121,22 @@ def _check(lanes: int) -> None:
         raise ValueError(f"rej_uniform: the {lanes}-lane step differs from the scalar loop")
 
 
+def _check_neon4() -> None:
+    """The NEON step of 4: bytes 0..11 of the step (the rest zero) through row 0."""
+    buf = []
+    for g in range(4):
+        t = c.Q - 1 + g                               # kept, kept, rejected, rejected
+        buf += list((t | 1 << 23).to_bytes(3, "little"))
+    row = expand_shuffle(8)[:LANE_BYTES]
+    if max(x for x in row if x != 0x80) >= 3 * 4:
+        raise ValueError("rej_uniform: NEON's 4-candidate step reads past 12 bytes")
+    shuffled = _pshufb(buf + [0] * 4, row)
+    dwords = [int.from_bytes(bytes(shuffled[4 * i:4 * i + 4]), "little") & CANDIDATE_MASK
+              for i in range(4)]
+    if [t for t in dwords if t < c.Q] != _model(bytes(buf)):
+        raise ValueError("rej_uniform: NEON's 4-candidate step differs from the scalar loop")
+
+
 def _check_neon_pack() -> None:
     """Simulate the NEON packing of 4 dwords for every accept mask."""
     for m in range(16):
@@ -135,6 +153,7 @@ def _check_neon_pack() -> None:
 def context(isa) -> dict:
     if isa.arch == "aarch64":
         _check(8)
+        _check_neon4()
         _check_neon_pack()
         return {
             "group_bytes": GROUP_BYTES,
