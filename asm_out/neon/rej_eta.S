@@ -25,9 +25,10 @@
 #   widens them to 4 registers of 4 dwords; the byte compare ANDed with .Lweights and
 #   two addp give m + 16 popcount(m) for each 4 (m their 4-bit accept mask), all four
 #   in w10; tbl by row m of .Lleft_pack packs each register's kept dwords to the left
-#   (m.left_pack_store), one store of 4 dwords, count += popcount(m). Only the address
-#   of the row depends on the accept pattern (and on nothing else), as on AVX2. The
-#   count lives in w1 (n) and is returned in w0.
+#   (m.left_pack_store), one store of 4 dwords, count += popcount(m). Then steps of 8
+#   half-bytes (4 bytes), the same. Only the address of the row depends on the accept
+#   pattern (and on nothing else), as on AVX2. The count lives in w1 (n) and is
+#   returned in w0.
 #   Then byte by byte, each half-byte stored at a[count], the count advanced when it is
 #   kept, while count < 256.
 
@@ -149,6 +150,50 @@ mldsa_rej_eta2_neon:
     cmp x3, #8
     b.hs 10b
 11:
+
+    // ---- 8 half-bytes per step, while count <= 248 and 4 bytes remain
+    cmp w1, #248
+    b.hi 13f
+    cmp x3, #4
+    b.lo 13f
+    .p2align 4
+12:
+    ldr s0, [x2]
+    ushr v1.8b, v0.8b, #4  // high half-bytes
+    and v0.16b, v0.16b, v31.16b  // low half-bytes
+    zip1 v0.16b, v0.16b, v1.16b  // half-bytes b, the low one first
+    cmhi v1.16b, v30.16b, v0.16b  // kept: bound > b
+    and v1.16b, v1.16b, v28.16b
+    addp v1.16b, v1.16b, v1.16b
+    addp v1.16b, v1.16b, v1.16b  // per 4: m + 16 popcount(m)
+    fmov w10, s1
+    tbl v0.16b, {v29.16b}, v0.16b  // values
+    sxtl v2.8h, v0.8b
+    sxtl v4.4s, v2.4h  // half-bytes 0..3
+    sxtl2 v5.4s, v2.8h  // half-bytes 4..7
+    ubfx w11, w10, #0, #4  // m
+    add x11, x9, x11, lsl #4
+    ldr q16, [x11]  // row m: the kept dwords first
+    tbl v4.16b, {v4.16b}, v16.16b
+    add x11, x0, w1, uxtw #2
+    str q4, [x11]  // to a[count]
+    ubfx w11, w10, #4, #4  // popcount(m)
+    add w1, w1, w11
+    ubfx w11, w10, #8, #4  // m
+    add x11, x9, x11, lsl #4
+    ldr q16, [x11]  // row m: the kept dwords first
+    tbl v5.16b, {v5.16b}, v16.16b
+    add x11, x0, w1, uxtw #2
+    str q5, [x11]  // to a[count]
+    ubfx w11, w10, #12, #4  // popcount(m)
+    add w1, w1, w11
+    add x2, x2, #4
+    sub x3, x3, #4
+    cmp w1, #248
+    b.hi 13f
+    cmp x3, #4
+    b.hs 12b
+13:
 
     // ---- one byte per step, while count < 256 and a byte remains
     cmp w1, #255
@@ -276,6 +321,50 @@ mldsa_rej_eta4_neon:
     cmp x3, #8
     b.hs 10b
 11:
+
+    // ---- 8 half-bytes per step, while count <= 248 and 4 bytes remain
+    cmp w1, #248
+    b.hi 13f
+    cmp x3, #4
+    b.lo 13f
+    .p2align 4
+12:
+    ldr s0, [x2]
+    ushr v1.8b, v0.8b, #4  // high half-bytes
+    and v0.16b, v0.16b, v31.16b  // low half-bytes
+    zip1 v0.16b, v0.16b, v1.16b  // half-bytes b, the low one first
+    cmhi v1.16b, v30.16b, v0.16b  // kept: bound > b
+    and v1.16b, v1.16b, v28.16b
+    addp v1.16b, v1.16b, v1.16b
+    addp v1.16b, v1.16b, v1.16b  // per 4: m + 16 popcount(m)
+    fmov w10, s1
+    tbl v0.16b, {v29.16b}, v0.16b  // values
+    sxtl v2.8h, v0.8b
+    sxtl v4.4s, v2.4h  // half-bytes 0..3
+    sxtl2 v5.4s, v2.8h  // half-bytes 4..7
+    ubfx w11, w10, #0, #4  // m
+    add x11, x9, x11, lsl #4
+    ldr q16, [x11]  // row m: the kept dwords first
+    tbl v4.16b, {v4.16b}, v16.16b
+    add x11, x0, w1, uxtw #2
+    str q4, [x11]  // to a[count]
+    ubfx w11, w10, #4, #4  // popcount(m)
+    add w1, w1, w11
+    ubfx w11, w10, #8, #4  // m
+    add x11, x9, x11, lsl #4
+    ldr q16, [x11]  // row m: the kept dwords first
+    tbl v5.16b, {v5.16b}, v16.16b
+    add x11, x0, w1, uxtw #2
+    str q5, [x11]  // to a[count]
+    ubfx w11, w10, #12, #4  // popcount(m)
+    add w1, w1, w11
+    add x2, x2, #4
+    sub x3, x3, #4
+    cmp w1, #248
+    b.hi 13f
+    cmp x3, #4
+    b.hs 12b
+13:
 
     // ---- one byte per step, while count < 256 and a byte remains
     cmp w1, #255
