@@ -315,6 +315,10 @@ class Isa:
         """Unaligned vector store."""
         return self.ins("movdqu", src, mem, comment=comment)
 
+    def load_rodata(self, label: str, dst: str, comment: str = "") -> str:
+        """A whole vector of .rodata (a table) into dst, position-independent."""
+        return self.load(f"{label}(%rip)", dst, comment=comment)
+
     def const(self, label: str, dst: str, comment: str = "") -> str:
         """A .rodata constant (see const_bytes) into every lane of dst."""
         if self.const_bytes == 4:
@@ -389,13 +393,25 @@ class NeonIsa(Isa):
     COMMENT = "//"
     SCALAR_KERNELS = {
         "ntt": ["ntt"], "invntt_tomont": ["invntt_tomont"], "ntt_reorder": ["ntt_reorder"],
-        "unpack_z": ["unpack_z_g17", "unpack_z_g19"], "rej_uniform": ["rej_uniform"],
-        "rej_eta": ["rej_eta2", "rej_eta4"],
         "keccak_f1600_x1": ["keccak_f1600_x1"], "keccak_f1600_batch": ["keccak_f1600_batch"],
     }
 
     def mem(self, base: str, off: int = 0) -> str:
         return f"[{base}, #{off}]" if off else f"[{base}]"
+
+    def mem_post(self, base: str, inc: int) -> str:
+        """The address in base, which then advances by inc bytes (post-indexed: any
+        -256 <= inc < 256, where `ldr q, [base, #off]` needs off a multiple of 16)."""
+        if not -256 <= inc < 256:
+            raise ValueError(f"{self.name}: post-index {inc} out of range")
+        return f"[{base}], #{inc}" if inc else f"[{base}]"
+
+    def load_rodata(self, label: str, dst: str, comment: str = "") -> str:
+        """16 bytes of .rodata (a table) into dst (x16 holds its address)."""
+        tail = f"  // {comment}" if comment else ""
+        return (f"    adrp x16, {label}\n"
+                f"    add x16, x16, :lo12:{label}\n"
+                f"    ldr q{self._vreg(dst)[1:]}, [x16]{tail}")
 
     @property
     def vex(self) -> bool:

@@ -46,8 +46,9 @@
  *  rej_eta2/4     the same for the 2 len half-bytes b of buf (low one first): eta 2
  *                 keeps b < 15 as 2 - (b mod 5), eta 4 keeps b < 9 as 4 - b. buf is
  *                 secret: only the accept pattern (which half-bytes are rejected, as the
- *                 scalar loop's branches) may show; AVX2 loads its left-pack tables at
- *                 addresses given by it, no other address or branch depends on buf.
+ *                 scalar loop's branches) may show; AVX2 and NEON load their left-pack
+ *                 rows at addresses given by it, no other address or branch depends on
+ *                 buf.
  *
  * Constant time: no branch and no memory address depends on coefficient values. */
 #ifndef MLDSA_KERNELS_H

@@ -18,8 +18,9 @@
 # pattern), which the scalar loop branches on as well: the pattern is independent of the
 # kept values (given that it is kept, b is uniform on the kept range), so it says nothing
 # about s1, s2 (FIPS 204 rejection sampling leaks only how many draws were made).
-# Values come from an in-register vpshufb lookup (AVX2, AVX-512), compares (SSE2) or
-# arithmetic with a multiply for b mod 5 (last half-bytes), never from a table in memory.
+# Values come from an in-register vpshufb or tbl lookup (AVX2, AVX-512, NEON), compares
+# (SSE2) or arithmetic with a multiply for b mod 5 (last half-bytes), never from a table
+# in memory.
 #   AVX2: steps of 32 half-bytes (16 bytes), then of 8 (4 bytes); each 8 half-bytes:
 #   vpmovsxbd to dwords, vpermd by row m of .Lleft_pack and count += .Lpopcount[m], m the
 #   8-bit accept mask. These two loads have addresses that depend on the accept pattern

@@ -18,8 +18,9 @@
 # pattern), which the scalar loop branches on as well: the pattern is independent of the
 # kept values (given that it is kept, b is uniform on the kept range), so it says nothing
 # about s1, s2 (FIPS 204 rejection sampling leaks only how many draws were made).
-# Values come from an in-register vpshufb lookup (AVX2, AVX-512), compares (SSE2) or
-# arithmetic with a multiply for b mod 5 (last half-bytes), never from a table in memory.
+# Values come from an in-register vpshufb or tbl lookup (AVX2, AVX-512, NEON), compares
+# (SSE2) or arithmetic with a multiply for b mod 5 (last half-bytes), never from a table
+# in memory.
 #   AVX-512: no table at all. Steps of 64 half-bytes (32 bytes), then of 16 (8 bytes);
 #   each 16 half-bytes: vpmovsxbd to dwords, vpcompressd by the accept mask (%k), one
 #   store of 16 dwords; the counts from vpsadbw of the 0/1 accept bytes (no popcnt).

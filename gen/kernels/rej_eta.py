@@ -15,9 +15,13 @@ computed and checked here:
   left_pack, popcount
             AVX2's tables indexed by the 8-bit accept mask (see the template's header on
             why this address may depend on it), from gen/kernels/rej_uniform.py
+  neon      NEON packs each 4 half-bytes' dwords as rej_uniform does: tbl by row m of
+            left_pack_bytes, m the 4-bit accept mask; m + 16 popcount(m) for all four
+            groups of a step at once from the byte compare ANDed with the weights
+            (accept_weights per group of 4 bytes) and two pairwise adds (addp)
 """
 
-from .rej_uniform import left_pack, popcounts
+from .rej_uniform import accept_weights, left_pack, left_pack_bytes, popcounts
 
 
 def _value(eta: int, b: int) -> int:
@@ -56,7 +60,24 @@ def variants() -> list:
     return out
 
 
+def neon_tables() -> dict:
+    """NEON's weights (16 bytes) and left-pack rows, checked on every accept pattern of a
+    group: the two addp leave byte g = the sum of bytes 4g .. 4g + 3."""
+    weights = accept_weights() * 4
+    for m in range(16):
+        ms = [m, 15 - m, 7 * m % 16, (m + 5) % 16]          # one mask per group
+        k = [0xFF if ms[i // 4] >> (i % 4) & 1 else 0 for i in range(16)]
+        w = [x & y for x, y in zip(k, weights)]
+        for _ in range(2):
+            w = [(w[2 * i] + w[2 * i + 1]) & 0xFF for i in range(8)] * 2
+        if w[:4] != [g + 16 * popcounts()[g] for g in ms]:
+            raise ValueError("rej_eta: NEON accept sums")
+    return {"weights": weights, "left_pack": [left_pack_bytes(m) for m in range(16)]}
+
+
 def context(isa) -> dict:
+    if isa.arch == "aarch64":
+        return {"variants": variants(), "neon": neon_tables()}
     return {
         "variants": variants(),
         "left_pack": [left_pack(m) for m in range(256)],

@@ -17,6 +17,16 @@ The accepted dwords are packed to the left: on AVX2 by vpermd with the indices
 by `popcounts()[m]` (public data: ExpandA may use addresses that depend on rejections);
 on AVX-512 by vpcompressd, the count again from the byte table (two lookups, one per
 byte of the 16-bit mask; popcnt is no declared feature).
+
+NEON loads the 24 bytes of an AVX2 step into two registers (the same two 16-byte loads,
+`lane_load_offsets(8)`) and tbl moves the groups into dwords by the same rows
+(`expand_shuffle(8)`, one 16-byte row per register). Each register of 4 candidates is
+packed on its own: the compare (all ones where kept) ANDed with `accept_weights()` and
+summed by addv gives m + 16 popcount(m), m the 4-bit accept mask, in one number, so
+no branch and no popcount table; tbl by row m of `left_pack_bytes` (16 rows of 16
+bytes) packs the kept dwords to the left. Then, as AVX-512 goes on with steps of 8,
+NEON goes on with steps of 4 candidates (12 bytes, read exactly: 8 bytes and 4 more
+into the first register) by the first row, before the candidates one by one.
 """
 
 from .. import constants as c
@@ -49,6 +59,18 @@ def left_pack(mask: int, lanes: int = 8) -> list:
     repeat lane 0 (their values land beyond the count and are overwritten later)."""
     idx = [i for i in range(lanes) if mask >> i & 1]
     return idx + [0] * (lanes - len(idx))
+
+
+def left_pack_bytes(mask: int, lanes: int = 4) -> list:
+    """tbl indices (bytes) that move the dwords set in mask to the front, in order: the
+    vpermd row of left_pack, each dword index d spelled as its bytes 4d .. 4d + 3."""
+    return [4 * d + k for d in left_pack(mask, lanes) for k in range(4)]
+
+
+def accept_weights(lanes: int = 4) -> list:
+    """ANDed with the accept compare and summed: lane i adds 2^i to the mask m and
+    2^lanes to the count, so the sum is m + 2^lanes popcount(m) (< 2^8 for 4 lanes)."""
+    return [1 << i | 1 << lanes for i in range(lanes)]
 
 
 def popcounts(bits: int = 8) -> list:
@@ -99,7 +121,48 @@ def _check(lanes: int) -> None:
         raise ValueError(f"rej_uniform: the {lanes}-lane step differs from the scalar loop")
 
 
+def _check_neon4() -> None:
+    """The NEON step of 4: bytes 0..11 of the step (the rest zero) through row 0."""
+    buf = []
+    for g in range(4):
+        t = c.Q - 1 + g                               # kept, kept, rejected, rejected
+        buf += list((t | 1 << 23).to_bytes(3, "little"))
+    row = expand_shuffle(8)[:LANE_BYTES]
+    if max(x for x in row if x != 0x80) >= 3 * 4:
+        raise ValueError("rej_uniform: NEON's 4-candidate step reads past 12 bytes")
+    shuffled = _pshufb(buf + [0] * 4, row)
+    dwords = [int.from_bytes(bytes(shuffled[4 * i:4 * i + 4]), "little") & CANDIDATE_MASK
+              for i in range(4)]
+    if [t for t in dwords if t < c.Q] != _model(bytes(buf)):
+        raise ValueError("rej_uniform: NEON's 4-candidate step differs from the scalar loop")
+
+
+def _check_neon_pack() -> None:
+    """Simulate the NEON packing of 4 dwords for every accept mask."""
+    for m in range(16):
+        total = sum(w for i, w in enumerate(accept_weights()) if m >> i & 1)
+        if total & 15 != m or total >> 4 != popcounts()[m] or total >= 256:
+            raise ValueError("rej_uniform: accept weights")
+        data = [0x10 * d + k for d in range(4) for k in range(4)]
+        packed = [data[i] for i in left_pack_bytes(m)]
+        kept = [data[4 * d:4 * d + 4] for d in range(4) if m >> d & 1]
+        if [packed[4 * j:4 * j + 4] for j in range(len(kept))] != kept:
+            raise ValueError("rej_uniform: left_pack_bytes")
+
+
 def context(isa) -> dict:
+    if isa.arch == "aarch64":
+        _check(8)
+        _check_neon4()
+        _check_neon_pack()
+        return {
+            "group_bytes": GROUP_BYTES,
+            "cand_mask": CANDIDATE_MASK,
+            "lane_offsets": lane_load_offsets,
+            "shuffle": expand_shuffle(8),
+            "left_pack": [left_pack_bytes(m) for m in range(16)],
+            "weights": accept_weights(),
+        }
     if isa.bits >= 256:
         for lanes in (8, isa.lanes):
             _check(lanes)

@@ -12,6 +12,9 @@ b i / 8 with a shift of b i mod 8. A group of 4 coefficients fills b / 2 bytes (
       (the last group from 16 bytes before the buffer's end, so that nothing past it is
       read: its shuffle row is offset by the difference); vpshufb puts the 3 bytes of each
       coefficient into its dword, vpsrlvd shifts it by b i mod 8, a mask keeps b bits.
+  NEON: the same plan with one group per register (four lanes): tbl with one table
+      register is vpshufb on one 128-bit lane (an index >= 16, 0x80 here, gives 0), and
+      ushl by a negative count is the right shift of vpsrlvd (`ushl_counts`).
   SSE2 (no pshufb, no variable shift): a step of 8 coefficients is 4 pairs of b + b
       bits; pair p starts at byte 2 b p / 8 with a shift of 2 b p mod 8 (0 or 4), the same
       for the two even pairs of a step and for the two odd ones. The even pairs are loaded
@@ -77,6 +80,11 @@ def shuffle_row(gamma1: int, delta: int) -> list:
 def lane_shifts(gamma1: int) -> list:
     b = bits_of(gamma1)
     return [b * j % 8 for j in range(4)]
+
+
+def ushl_counts(gamma1: int) -> list:
+    """NEON: ushl shifts each lane left by its signed count, right when negative."""
+    return [-s for s in lane_shifts(gamma1)]
 
 
 def _pshufb(data: list, control: list) -> list:
@@ -175,14 +183,21 @@ def _check_sse2(gamma1: int, steps: list) -> None:
             raise AssertionError("unpack_z: SSE2 plan differs from the model")
 
 
+def byte_shuffle(isa) -> bool:
+    """A byte shuffle within each 128-bit lane: vpshufb (AVX2, AVX-512) or tbl (NEON)."""
+    return isa.bits >= 256 or isa.arch == "aarch64"
+
+
 def context(isa) -> dict:
     variants = []
     for tag, gamma1 in VARIANTS:
         v = dict(tag=tag, gamma1=gamma1, bits=bits_of(gamma1), mask=(1 << bits_of(gamma1)) - 1,
                  bytes=buffer_bytes(gamma1))
-        if isa.bits >= 256:
+        if byte_shuffle(isa):
             v.update(simd_plan(isa, gamma1))
+            if isa.arch == "aarch64":
+                v.update(shifts=ushl_counts(gamma1))
         else:
             v.update(sse2_plan(gamma1))
         variants.append(v)
-    return dict(variants=variants)
+    return dict(variants=variants, byte_shuffle=byte_shuffle(isa))
