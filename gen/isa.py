@@ -203,6 +203,11 @@ class Isa:
         """Bytes of one polynomial (N int32)."""
         return POLY_BYTES
 
+    def plan_mem(self, op: str) -> str:
+        """A memory operand of an NTT plan (gen/kernels/ntt_plan.py writes them in AT&T
+        syntax: off(%rax), .Lntt_data+off(%rip)) as this ISA spells it."""
+        return op
+
     def fail(self, message: str):
         """For templates: stop the generator with a message (Jinja has no raise)."""
         raise ValueError(f"{self.name}: {message}")
@@ -379,7 +384,6 @@ class NeonIsa(Isa):
     ARGS = ("x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7")
     COMMENT = "//"
     SCALAR_KERNELS = {
-        "ntt": ["ntt"], "invntt_tomont": ["invntt_tomont"], "ntt_reorder": ["ntt_reorder"],
         "pointwise_acc": ["pointwise_acc"],
         "decompose": ["decompose_g88", "decompose_g32"],
         "make_hint": ["make_hint_g88", "make_hint_g32"],
@@ -391,6 +395,26 @@ class NeonIsa(Isa):
 
     def mem(self, base: str, off: int = 0) -> str:
         return f"[{base}, #{off}]" if off else f"[{base}]"
+
+    # The registers of an NTT plan's AT&T operands (gen/kernels/ntt_plan.py): the array
+    # (the first argument), the group pointer and the group's twiddles; the table's
+    # address (x10, for its RIP-relative operands) and the loop counter (w12).
+    PLAN_REGS = {"%rdi": "x0", "%rax": "x9", "%rsi": "x11", "%rip": "x10", "%ecx": "w12"}
+
+    def plan_reg(self, reg: str) -> str:
+        return self.PLAN_REGS[reg]
+
+    def plan_off(self, op: str) -> int:
+        """The byte offset of a plan operand from its register (for a table operand,
+        label+off(%rip), from the table's address)."""
+        m = re.match(r"^(?:[.\w]+\+)?(-?\d+)\((%r[a-z]+)\)$", op)
+        if not m:
+            raise ValueError(f"{self.name}: plan operand {op!r}")
+        return int(m.group(1))
+
+    def plan_mem(self, op: str) -> str:
+        reg = self.plan_reg(re.search(r"\((%r[a-z]+)\)$", op).group(1))
+        return self.mem(reg, self.plan_off(op))
 
     @property
     def vex(self) -> bool:

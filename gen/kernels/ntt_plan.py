@@ -79,7 +79,7 @@ def shape(isa) -> list:
                      groups=[[64 * blk + 8 * i for i in range(8)] for blk in range(4)],
                      stages=[("layer", 16), ("layer", 8), ("transpose", [list(range(8))]),
                              ("layer", 4), ("layer", 2), ("layer", 1)])]
-    if isa.name == "sse2":
+    if L == 4:                   # sse2, neon
         return [dict(name="pass 1, layers 1-3",
                      groups=[[32 * i + 4 * col for i in range(8)] for col in range(8)],
                      stages=[("layer", 128), ("layer", 64), ("layer", 32)]),
@@ -264,10 +264,13 @@ class Table:
 # gained at most 2% on AVX2 and needs unrolled code, so 1. On AVX2 and SSE2 a group has
 # 4 independent butterflies per layer, each ~10 cycles deep: that latency, more than
 # the instruction count, bounds those two ISAs on Zen 4.
-GROUPS_PER_ITER = {"sse2": 1, "avx2": 1, "avx512": 1}
-TEMPS = {"sse2": 4, "avx2": 3, "avx512": 3}
-TEMP_SETS = {"sse2": 1, "avx2": 2, "avx512": 2}
-ISSUE = {"sse2": 4.0, "avx2": 4.0, "avx512": 2.0}
+GROUPS_PER_ITER = {"sse2": 1, "avx2": 1, "avx512": 1, "neon": 1}
+TEMPS = {"sse2": 4, "avx2": 3, "avx512": 3, "neon": 4}
+TEMP_SETS = {"sse2": 1, "avx2": 2, "avx512": 2, "neon": 2}
+ISSUE = {"sse2": 4.0, "avx2": 4.0, "avx512": 2.0, "neon": 2.0}
+# Vector registers that hold constants for a whole kernel (NEON: q, the last register;
+# A64 has no memory operands for arithmetic).
+RESERVED = {"sse2": 0, "avx2": 0, "avx512": 0, "neon": 1}
 LATENCY = {"load": 7, "store": 1, "addc": 1, "tr": 3, "ct": 10, "gs": 11}
 OPS = {"load": 0, "store": 0, "addc": 1, "tr": 2, "ct": 10, "gs": 10}
 
@@ -300,10 +303,12 @@ class Plan:
         self.slot = {}           # row index -> (virtual) register
         self.products = []       # (kind, values) for check_bounds
         self.nvirt = 0
-        self.shoup = isa.signed_mul
+        self.product = ("barrett" if isa.arch == "aarch64" else
+                        "shoup" if isa.signed_mul else "mont")
+        self.shoup = self.product == "shoup"
         nt = TEMPS[isa.name]
         sets = TEMP_SETS[isa.name]
-        first = isa.nregs - nt * sets
+        first = isa.nregs - nt * sets - RESERVED[isa.name]
         self.temps = [[isa.v(first + nt * k + i) for i in range(nt)] for k in range(sets)]
         self.phys = [isa.v(i) for i in range(first)]
         self.cst = self._constants()
@@ -320,6 +325,8 @@ class Plan:
         elif isa.name == "avx2":
             cst = dict(q=t.mem(t.add([Q] * 8, "q")),
                        rnd=t.mem(t.add([1 << 31, 0] * 4, "2^31 (qwords): rounds hi(x zb)")))
+        elif self.product == "barrett":
+            cst = dict(q=isa.v(isa.nregs - 1), qmem=t.mem(t.add([Q] * 4, "q")))
         else:
             cst = dict(q=t.mem(t.add([Q] * 4, "q")))
             if self.kernel == "ntt":
@@ -400,6 +407,15 @@ class Plan:
         """Operands of a product by the lane factors `values` (centered, plain)."""
         isa, t = self.isa, self.table
         uniform = len(set(values)) == 1
+        if self.product == "barrett":
+            # NEON: z and zt = round(z 2^31 / q) per lane, or one (z, zt) pair that the
+            # products take by element
+            zt = [c.barrett_twist(v) for v in values]
+            self.products.append(("barrett", values))
+            if uniform:
+                return dict(pair=self.add([values[0], zt[0]], f"{what}: z, zt"))
+            return dict(z=self.add(values, f"{what}: z per lane"),
+                        zt=self.add(zt, f"{what}: zt per lane"))
         if self.shoup:
             zb = [c.shoup_twist(v) for v in values]
             self.products.append(("shoup", values))
@@ -683,7 +699,7 @@ def build_ntt(isa) -> Plan:
         n0 = nlayer
 
         def body(g, ps=ps, pi=pi, n0=n0):
-            if pi == 0 and not p.shoup:
+            if pi == 0 and p.product == "mont":
                 p.addc(p.cst["bias"], "+9q: every coefficient >= 0 from here on")
             n, run = n0, []
             for kind, arg in ps["stages"] + [("end", None)]:
@@ -694,7 +710,7 @@ def build_ntt(isa) -> Plan:
                         fix = "down"
                     elif p.shoup and n == 2:
                         fix = "up"
-                    run.append((arg, fix, n == 8 and not p.shoup))
+                    run.append((arg, fix, n == 8 and p.product == "mont"))
                     continue
                 if run:
                     p.layers(run, inverse=False)
@@ -786,6 +802,30 @@ def check_bounds(isa, kind: str, plan: Plan) -> dict:
     if mont:
         zmax = max(z for vals in mont for z in vals)
     out = {}
+    barrett = [v for k, v in plan.products if k == "barrett"]
+    if barrett:
+        # t = b z - q round(b zt / 2^31) with zt = z 2^31 / q + e, |e| <= emax (<= 1/2):
+        # t / q = b z / q - round(b z / q + b e / 2^31), so |t| <= q/2 + q |b| emax / 2^31
+        emax = max(abs(c.barrett_twist(z) - z * 2 ** 31 / Q) for vals in barrett
+                   for z in vals)
+
+        def tmax(b):
+            assert b < 2 ** 31                     # b is an int32 (mul, sqrdmulh)
+            return Q / 2 + Q * b * emax / 2 ** 31
+
+        m = Q - 1
+        if kind == "ntt":                          # a + t, a - t
+            for n in range(1, 9):
+                m = m + tmax(m)
+                assert m < 2 ** 31
+            assert m < NTT_OUT_MAX, (isa.name, m / Q)
+            return dict(lo=-m / Q, hi=m / Q)
+        for n in range(8, 0, -1):                  # a + b, (a - b) w
+            assert 2 * m < 2 ** 31
+            # the last layer multiplies both outputs (by 2^32/256, w times it)
+            m = tmax(2 * m) if n == 1 else max(2 * m, tmax(2 * m))
+        assert m < Q, (isa.name, m / Q)
+        return dict(max=m / Q)
     if kind == "ntt" and isa.signed_mul:
         lo, hi = -(Q - 1), Q - 1
         for n in range(1, 9):
@@ -838,8 +878,9 @@ def context(isa, kernel: str) -> dict:
              "ntt_reorder": build_reorder}[kernel]
     plan = build(isa)
     bounds = check_bounds(isa, kernel, plan) if kernel != "ntt_reorder" else {}
-    plan.table.add([0] * (isa.lanes), "(padding: zbo reads 4 bytes past a zb vector)",
-                   align=4)
+    if plan.product != "barrett":
+        plan.table.add([0] * (isa.lanes), "(padding: zbo reads 4 bytes past a zb vector)",
+                       align=4)
     return dict(steps=plan.steps, table=plan.table.rows(), table_label=plan.table.label,
                 table_align=max(16, isa.vbytes), cst=plan.cst, bounds=bounds,
                 n_steps=len(plan.steps))
