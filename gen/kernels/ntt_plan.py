@@ -27,6 +27,7 @@ Shape of the computation (L = lanes, one "row" = one vector of L coefficients):
           an 8 x 8 transposition, layers 6-8 (twiddle vectors).
   sse2    pass 1: 8 columns of 8 rows at stride 32, layers 1-3. pass 2: 8 blocks of 32
           coefficients in 8 xmm: layers 4-6, two 4 x 4 transpositions, layers 7-8.
+  neon    the shape of sse2 (4 lanes); the transpositions are zip1/zip2 .4s and .2d.
 
   A pass over several groups is a loop (the same steps for each group; checked); where
   the twiddles differ between groups, each group has its part of the table, laid out
@@ -46,6 +47,11 @@ Products by twiddles:
                 and in (-q, b z' / 2^32]. The forward NTT keeps every coefficient biased
                 by +9q (>= 0 throughout; the bias leaves the last layer's outputs), the
                 inverse adds 256q to each difference (and sum) it multiplies.
+  neon          t = b z - q round(b zt / 2^31), zt = round(z 2^31 / q)
+                (gen.constants.barrett_twist): sqrdmulh, mul, mls. |t| <= q/2 + q|b|/2^32
+                (centered), so the forward layers need no fix-ups (|out| < 5.1q) and the
+                last inverse layer, whose factors include 2^32/256, ends below q. A
+                twiddle common to the lanes is a (z, zt) pair taken by element.
 """
 
 import re
