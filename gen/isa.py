@@ -502,6 +502,20 @@ class NeonIsa(Isa):
         tail = f"  // {comment}" if comment else ""
         return f"    ldr q{self._vreg(dst)[1:]}, {mem}{tail}"
 
+    def load_pair(self, mem1: str, mem2: str, dst1: str, dst2: str,
+                  comment: str = "") -> str:
+        """Two vector loads; one ldp where mem2 is the 16 bytes after mem1 and the offset
+        fits its 7-bit scaled immediate."""
+        tail = f"  // {comment}" if comment else ""
+        m1 = re.match(r"^\[(x\d+)(?:, #(\d+))?\]$", mem1)
+        m2 = re.match(r"^\[(x\d+)(?:, #(\d+))?\]$", mem2)
+        if m1 and m2 and m1.group(1) == m2.group(1):
+            o1, o2 = int(m1.group(2) or 0), int(m2.group(2) or 0)
+            if o2 == o1 + 16 and o1 % 16 == 0 and o1 <= 1008:
+                r1, r2 = self._vreg(dst1)[1:], self._vreg(dst2)[1:]
+                return f"    ldp q{r1}, q{r2}, {mem1}{tail}"
+        return self.load(mem1, dst1, comment) + "\n" + self.load(mem2, dst2)
+
     def store(self, src: str, mem: str, comment: str = "") -> str:
         tail = f"  // {comment}" if comment else ""
         return f"    str q{self._vreg(src)[1:]}, {mem}{tail}"

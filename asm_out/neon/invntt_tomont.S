@@ -395,10 +395,8 @@ mldsa_invntt_tomont_neon:
     sub v27.4s, v2.4s, v3.4s  // d = a - b
     add v0.4s, v0.4s, v1.4s  // a = a + b
     add v2.4s, v2.4s, v3.4s  // a = a + b
-    ldr q25, [x11]  // z per lane
-    ldr q29, [x11, #32]  // z per lane
-    ldr q26, [x11, #16]  // zt per lane
-    ldr q30, [x11, #48]  // zt per lane
+    ldp q25, q26, [x11]  // z, zt per lane
+    ldp q29, q30, [x11, #32]  // z, zt per lane
     sqrdmulh v24.4s, v23.4s, v26.4s  // h = round(x zt / 2^31)
     sqrdmulh v28.4s, v27.4s, v30.4s  // h = round(x zt / 2^31)
     mul v1.4s, v23.4s, v25.4s  // lo(x z)
@@ -410,10 +408,8 @@ mldsa_invntt_tomont_neon:
     sub v27.4s, v6.4s, v7.4s  // d = a - b
     add v4.4s, v4.4s, v5.4s  // a = a + b
     add v6.4s, v6.4s, v7.4s  // a = a + b
-    ldr q25, [x11, #64]  // z per lane
-    ldr q29, [x11, #96]  // z per lane
-    ldr q26, [x11, #80]  // zt per lane
-    ldr q30, [x11, #112]  // zt per lane
+    ldp q25, q26, [x11, #64]  // z, zt per lane
+    ldp q29, q30, [x11, #96]  // z, zt per lane
     sqrdmulh v24.4s, v23.4s, v26.4s  // h = round(x zt / 2^31)
     sqrdmulh v28.4s, v27.4s, v30.4s  // h = round(x zt / 2^31)
     mul v5.4s, v23.4s, v25.4s  // lo(x z)
@@ -421,33 +417,27 @@ mldsa_invntt_tomont_neon:
     mls v5.4s, v24.4s, v31.4s  // x z - h q
     mls v7.4s, v28.4s, v31.4s  // x z - h q
     // layer 7: v0 v2; layer 7: v1 v3
+    ldp q25, q26, [x11, #128]  // z, zt per lane of the next two butterflies
     sub v23.4s, v0.4s, v2.4s  // d = a - b
     sub v27.4s, v1.4s, v3.4s  // d = a - b
     add v0.4s, v0.4s, v2.4s  // a = a + b
     add v1.4s, v1.4s, v3.4s  // a = a + b
-    ldr q25, [x11, #128]  // z per lane
-    ldr q29, [x11, #128]  // z per lane
-    ldr q26, [x11, #144]  // zt per lane
-    ldr q30, [x11, #144]  // zt per lane
     sqrdmulh v24.4s, v23.4s, v26.4s  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v27.4s, v30.4s  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v27.4s, v26.4s  // h = round(x zt / 2^31)
     mul v2.4s, v23.4s, v25.4s  // lo(x z)
-    mul v3.4s, v27.4s, v29.4s  // lo(x z)
+    mul v3.4s, v27.4s, v25.4s  // lo(x z)
     mls v2.4s, v24.4s, v31.4s  // x z - h q
     mls v3.4s, v28.4s, v31.4s  // x z - h q
     // layer 7: v4 v6; layer 7: v5 v7
+    ldp q25, q26, [x11, #160]  // z, zt per lane of the next two butterflies
     sub v23.4s, v4.4s, v6.4s  // d = a - b
     sub v27.4s, v5.4s, v7.4s  // d = a - b
     add v4.4s, v4.4s, v6.4s  // a = a + b
     add v5.4s, v5.4s, v7.4s  // a = a + b
-    ldr q25, [x11, #160]  // z per lane
-    ldr q29, [x11, #160]  // z per lane
-    ldr q26, [x11, #176]  // zt per lane
-    ldr q30, [x11, #176]  // zt per lane
     sqrdmulh v24.4s, v23.4s, v26.4s  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v27.4s, v30.4s  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v27.4s, v26.4s  // h = round(x zt / 2^31)
     mul v6.4s, v23.4s, v25.4s  // lo(x z)
-    mul v7.4s, v27.4s, v29.4s  // lo(x z)
+    mul v7.4s, v27.4s, v25.4s  // lo(x z)
     mls v6.4s, v24.4s, v31.4s  // x z - h q
     mls v7.4s, v28.4s, v31.4s  // x z - h q
     zip2 v16.4s, v0.4s, v1.4s  // x2 y2 x3 y3
@@ -526,16 +516,15 @@ mldsa_invntt_tomont_neon:
     mls v1.4s, v24.4s, v31.4s  // x z - h q
     mls v4.4s, v28.4s, v31.4s  // x z - h q
     // layer 4: v18 v22; layer 4: v16 v20
+    ldr d25, [x11, #240]  // z, zt of the next two butterflies
     sub v23.4s, v18.4s, v22.4s  // d = a - b
     sub v27.4s, v16.4s, v20.4s  // d = a - b
     add v18.4s, v18.4s, v22.4s  // a = a + b
     add v16.4s, v16.4s, v20.4s  // a = a + b
-    ldr d25, [x11, #240]  // z, zt
-    ldr d29, [x11, #240]  // z, zt
     sqrdmulh v24.4s, v23.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v27.4s, v29.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v27.4s, v25.s[1]  // h = round(x zt / 2^31)
     mul v22.4s, v23.4s, v25.s[0]  // lo(x z)
-    mul v20.4s, v27.4s, v29.s[0]  // lo(x z)
+    mul v20.4s, v27.4s, v25.s[0]  // lo(x z)
     mls v22.4s, v24.4s, v31.4s  // x z - h q
     mls v20.4s, v28.4s, v31.4s  // x z - h q
     // layer 4: v19 v1
@@ -597,29 +586,27 @@ mldsa_invntt_tomont_neon:
     mls v5.4s, v24.4s, v31.4s  // x z - h q
     mls v7.4s, v28.4s, v31.4s  // x z - h q
     // layer 2: v0 v2; layer 2: v1 v3
+    ldr d25, [x10, #2096]  // z, zt of the next two butterflies
     sub v23.4s, v0.4s, v2.4s  // d = a - b
     sub v27.4s, v1.4s, v3.4s  // d = a - b
     add v0.4s, v0.4s, v2.4s  // a = a + b
     add v1.4s, v1.4s, v3.4s  // a = a + b
-    ldr d25, [x10, #2096]  // z, zt
-    ldr d29, [x10, #2096]  // z, zt
     sqrdmulh v24.4s, v23.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v27.4s, v29.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v27.4s, v25.s[1]  // h = round(x zt / 2^31)
     mul v2.4s, v23.4s, v25.s[0]  // lo(x z)
-    mul v3.4s, v27.4s, v29.s[0]  // lo(x z)
+    mul v3.4s, v27.4s, v25.s[0]  // lo(x z)
     mls v2.4s, v24.4s, v31.4s  // x z - h q
     mls v3.4s, v28.4s, v31.4s  // x z - h q
     // layer 2: v4 v6; layer 2: v5 v7
+    ldr d25, [x10, #2104]  // z, zt of the next two butterflies
     sub v23.4s, v4.4s, v6.4s  // d = a - b
     sub v27.4s, v5.4s, v7.4s  // d = a - b
     add v4.4s, v4.4s, v6.4s  // a = a + b
     add v5.4s, v5.4s, v7.4s  // a = a + b
-    ldr d25, [x10, #2104]  // z, zt
-    ldr d29, [x10, #2104]  // z, zt
     sqrdmulh v24.4s, v23.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v27.4s, v29.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v27.4s, v25.s[1]  // h = round(x zt / 2^31)
     mul v6.4s, v23.4s, v25.s[0]  // lo(x z)
-    mul v7.4s, v27.4s, v29.s[0]  // lo(x z)
+    mul v7.4s, v27.4s, v25.s[0]  // lo(x z)
     mls v6.4s, v24.4s, v31.4s  // x z - h q
     mls v7.4s, v28.4s, v31.4s  // x z - h q
     // layer 1: v0 v4; layer 1: v1 v5

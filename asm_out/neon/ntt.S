@@ -394,12 +394,11 @@ mldsa_ntt_neon:
     ldr q6, [x9, #384]
     ldr q7, [x9, #896]
     // layer 1: v0 v1; layer 1: v2 v3
-    ldr d25, [x10, #16]  // z, zt
-    ldr d29, [x10, #16]  // z, zt
+    ldr d25, [x10, #16]  // z, zt of the next two butterflies
     sqrdmulh v24.4s, v1.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v3.4s, v29.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v3.4s, v25.s[1]  // h = round(x zt / 2^31)
     mul v23.4s, v1.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v3.4s, v29.s[0]  // lo(x z)
+    mul v27.4s, v3.4s, v25.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v1.4s, v0.4s, v23.4s  // b = a - t
@@ -407,12 +406,11 @@ mldsa_ntt_neon:
     add v0.4s, v0.4s, v23.4s  // a = a + t
     add v2.4s, v2.4s, v27.4s  // a = a + t
     // layer 1: v4 v5; layer 1: v6 v7
-    ldr d25, [x10, #16]  // z, zt
-    ldr d29, [x10, #16]  // z, zt
+    ldr d25, [x10, #16]  // z, zt of the next two butterflies
     sqrdmulh v24.4s, v5.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v7.4s, v29.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v7.4s, v25.s[1]  // h = round(x zt / 2^31)
     mul v23.4s, v5.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v7.4s, v29.s[0]  // lo(x z)
+    mul v27.4s, v7.4s, v25.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v5.4s, v4.4s, v23.4s  // b = a - t
@@ -420,12 +418,11 @@ mldsa_ntt_neon:
     add v4.4s, v4.4s, v23.4s  // a = a + t
     add v6.4s, v6.4s, v27.4s  // a = a + t
     // layer 2: v0 v4; layer 2: v2 v6
-    ldr d25, [x10, #24]  // z, zt
-    ldr d29, [x10, #24]  // z, zt
+    ldr d25, [x10, #24]  // z, zt of the next two butterflies
     sqrdmulh v24.4s, v4.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v6.4s, v29.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v6.4s, v25.s[1]  // h = round(x zt / 2^31)
     mul v23.4s, v4.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v6.4s, v29.s[0]  // lo(x z)
+    mul v27.4s, v6.4s, v25.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v4.4s, v0.4s, v23.4s  // b = a - t
@@ -433,12 +430,11 @@ mldsa_ntt_neon:
     add v0.4s, v0.4s, v23.4s  // a = a + t
     add v2.4s, v2.4s, v27.4s  // a = a + t
     // layer 2: v1 v5; layer 2: v3 v7
-    ldr d25, [x10, #32]  // z, zt
-    ldr d29, [x10, #32]  // z, zt
+    ldr d25, [x10, #32]  // z, zt of the next two butterflies
     sqrdmulh v24.4s, v5.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v7.4s, v29.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v7.4s, v25.s[1]  // h = round(x zt / 2^31)
     mul v23.4s, v5.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v7.4s, v29.s[0]  // lo(x z)
+    mul v27.4s, v7.4s, v25.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v5.4s, v1.4s, v23.4s  // b = a - t
@@ -497,12 +493,11 @@ mldsa_ntt_neon:
     ldr q6, [x9, #48]
     ldr q7, [x9, #112]
     // layer 4: v0 v1; layer 4: v2 v3
-    ldr d25, [x11]  // z, zt
-    ldr d29, [x11]  // z, zt
+    ldr d25, [x11]  // z, zt of the next two butterflies
     sqrdmulh v24.4s, v1.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v3.4s, v29.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v3.4s, v25.s[1]  // h = round(x zt / 2^31)
     mul v23.4s, v1.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v3.4s, v29.s[0]  // lo(x z)
+    mul v27.4s, v3.4s, v25.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v1.4s, v0.4s, v23.4s  // b = a - t
@@ -510,12 +505,11 @@ mldsa_ntt_neon:
     add v0.4s, v0.4s, v23.4s  // a = a + t
     add v2.4s, v2.4s, v27.4s  // a = a + t
     // layer 4: v4 v5; layer 4: v6 v7
-    ldr d25, [x11]  // z, zt
-    ldr d29, [x11]  // z, zt
+    ldr d25, [x11]  // z, zt of the next two butterflies
     sqrdmulh v24.4s, v5.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v7.4s, v29.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v7.4s, v25.s[1]  // h = round(x zt / 2^31)
     mul v23.4s, v5.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v7.4s, v29.s[0]  // lo(x z)
+    mul v27.4s, v7.4s, v25.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v5.4s, v4.4s, v23.4s  // b = a - t
@@ -523,12 +517,11 @@ mldsa_ntt_neon:
     add v4.4s, v4.4s, v23.4s  // a = a + t
     add v6.4s, v6.4s, v27.4s  // a = a + t
     // layer 5: v0 v4; layer 5: v2 v6
-    ldr d25, [x11, #8]  // z, zt
-    ldr d29, [x11, #8]  // z, zt
+    ldr d25, [x11, #8]  // z, zt of the next two butterflies
     sqrdmulh v24.4s, v4.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v6.4s, v29.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v6.4s, v25.s[1]  // h = round(x zt / 2^31)
     mul v23.4s, v4.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v6.4s, v29.s[0]  // lo(x z)
+    mul v27.4s, v6.4s, v25.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v4.4s, v0.4s, v23.4s  // b = a - t
@@ -536,12 +529,11 @@ mldsa_ntt_neon:
     add v0.4s, v0.4s, v23.4s  // a = a + t
     add v2.4s, v2.4s, v27.4s  // a = a + t
     // layer 5: v1 v5; layer 5: v3 v7
-    ldr d25, [x11, #16]  // z, zt
-    ldr d29, [x11, #16]  // z, zt
+    ldr d25, [x11, #16]  // z, zt of the next two butterflies
     sqrdmulh v24.4s, v5.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v7.4s, v29.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v7.4s, v25.s[1]  // h = round(x zt / 2^31)
     mul v23.4s, v5.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v7.4s, v29.s[0]  // lo(x z)
+    mul v27.4s, v7.4s, v25.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v5.4s, v1.4s, v23.4s  // b = a - t
@@ -591,14 +583,11 @@ mldsa_ntt_neon:
     zip2 v2.2d, v18.2d, v20.2d  // x23 y23
     zip1 v18.2d, v18.2d, v20.2d  // x01 y01
     // layer 7: v0 v16; layer 7: v19 v21
-    ldr q25, [x11, #64]  // z per lane
-    ldr q29, [x11, #64]  // z per lane
-    ldr q26, [x11, #80]  // zt per lane
-    ldr q30, [x11, #80]  // zt per lane
+    ldp q25, q26, [x11, #64]  // z, zt per lane of the next two butterflies
     sqrdmulh v24.4s, v16.4s, v26.4s  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v21.4s, v30.4s  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v21.4s, v26.4s  // h = round(x zt / 2^31)
     mul v23.4s, v16.4s, v25.4s  // lo(x z)
-    mul v27.4s, v21.4s, v29.4s  // lo(x z)
+    mul v27.4s, v21.4s, v25.4s  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v16.4s, v0.4s, v23.4s  // b = a - t
@@ -606,14 +595,11 @@ mldsa_ntt_neon:
     add v0.4s, v0.4s, v23.4s  // a = a + t
     add v19.4s, v19.4s, v27.4s  // a = a + t
     // layer 7: v1 v18; layer 7: v22 v2
-    ldr q25, [x11, #96]  // z per lane
-    ldr q29, [x11, #96]  // z per lane
-    ldr q26, [x11, #112]  // zt per lane
-    ldr q30, [x11, #112]  // zt per lane
+    ldp q25, q26, [x11, #96]  // z, zt per lane of the next two butterflies
     sqrdmulh v24.4s, v18.4s, v26.4s  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v2.4s, v30.4s  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v2.4s, v26.4s  // h = round(x zt / 2^31)
     mul v23.4s, v18.4s, v25.4s  // lo(x z)
-    mul v27.4s, v2.4s, v29.4s  // lo(x z)
+    mul v27.4s, v2.4s, v25.4s  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v18.4s, v1.4s, v23.4s  // b = a - t
@@ -621,10 +607,8 @@ mldsa_ntt_neon:
     add v1.4s, v1.4s, v23.4s  // a = a + t
     add v22.4s, v22.4s, v27.4s  // a = a + t
     // layer 8: v0 v19; layer 8: v16 v21
-    ldr q25, [x11, #128]  // z per lane
-    ldr q29, [x11, #160]  // z per lane
-    ldr q26, [x11, #144]  // zt per lane
-    ldr q30, [x11, #176]  // zt per lane
+    ldp q25, q26, [x11, #128]  // z, zt per lane
+    ldp q29, q30, [x11, #160]  // z, zt per lane
     sqrdmulh v24.4s, v19.4s, v26.4s  // h = round(x zt / 2^31)
     sqrdmulh v28.4s, v21.4s, v30.4s  // h = round(x zt / 2^31)
     mul v23.4s, v19.4s, v25.4s  // lo(x z)
@@ -636,10 +620,8 @@ mldsa_ntt_neon:
     add v0.4s, v0.4s, v23.4s  // a = a + t
     add v16.4s, v16.4s, v27.4s  // a = a + t
     // layer 8: v1 v22; layer 8: v18 v2
-    ldr q25, [x11, #192]  // z per lane
-    ldr q29, [x11, #224]  // z per lane
-    ldr q26, [x11, #208]  // zt per lane
-    ldr q30, [x11, #240]  // zt per lane
+    ldp q25, q26, [x11, #192]  // z, zt per lane
+    ldp q29, q30, [x11, #224]  // z, zt per lane
     sqrdmulh v24.4s, v22.4s, v26.4s  // h = round(x zt / 2^31)
     sqrdmulh v28.4s, v2.4s, v30.4s  // h = round(x zt / 2^31)
     mul v23.4s, v22.4s, v25.4s  // lo(x z)

@@ -659,6 +659,21 @@ class Plan:
                 pair.append(nxt)
             out.append(dict(op="comment", text="; ".join(
                 f"layer {b['layer']}: {b['a']} {b['b']}" for b in pair)))
+            if (self.product == "barrett" and len(pair) == 2
+                    and pair[0]["tw"] == pair[1]["tw"] and not st.get("scale")):
+                # NEON: the factors of both butterflies loaded once, into temporaries
+                # of the first that neither writes then: a (z, zt) pair taken by
+                # element, or the z and zt vectors
+                tw = st["tw"]
+                if "pair" in tw:
+                    out.append(dict(op="twiddle", reg=st["t"][2], mem=tw["pair"]))
+                    shared = dict(reg=st["t"][2])
+                else:
+                    out.append(dict(op="twiddles", regs=st["t"][2:4],
+                                    mems=(tw["z"], tw["zt"])))
+                    shared = dict(zreg=st["t"][2], ztreg=st["t"][3])
+                for b in pair:
+                    b["tw"] = shared
             out.append(pair[0] if len(pair) == 1 else
                        dict(op="group", steps=pair, zip=interleave))
             i += len(pair)
