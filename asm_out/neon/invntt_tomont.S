@@ -547,6 +547,11 @@ mldsa_invntt_tomont_neon:
     subs w12, w12, #1
     b.ne 1b
     // pass 1, layers 1-3 (inverse): 8 groups of rows 0, 32, ..., 1 per iteration
+    // the twiddles of every group: (z, zt) pairs taken by element
+    ldr q19, [x10, #2064]
+    ldr q20, [x10, #2080]
+    ldr q21, [x10, #2096]
+    ldr q22, [x10, #2112]
     mov x9, x0
     mov w12, #8
     .p2align 4
@@ -564,12 +569,10 @@ mldsa_invntt_tomont_neon:
     sub v27.4s, v2.4s, v3.4s  // d = a - b
     add v0.4s, v0.4s, v1.4s  // a = a + b
     add v2.4s, v2.4s, v3.4s  // a = a + b
-    ldr d25, [x10, #2064]  // z, zt
-    ldr d29, [x10, #2072]  // z, zt
-    sqrdmulh v24.4s, v23.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v27.4s, v29.s[1]  // h = round(x zt / 2^31)
-    mul v1.4s, v23.4s, v25.s[0]  // lo(x z)
-    mul v3.4s, v27.4s, v29.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v23.4s, v19.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v27.4s, v19.s[3]  // h = round(x zt / 2^31)
+    mul v1.4s, v23.4s, v19.s[0]  // lo(x z)
+    mul v3.4s, v27.4s, v19.s[2]  // lo(x z)
     mls v1.4s, v24.4s, v31.4s  // x z - h q
     mls v3.4s, v28.4s, v31.4s  // x z - h q
     // layer 3: v4 v5; layer 3: v6 v7
@@ -577,36 +580,32 @@ mldsa_invntt_tomont_neon:
     sub v27.4s, v6.4s, v7.4s  // d = a - b
     add v4.4s, v4.4s, v5.4s  // a = a + b
     add v6.4s, v6.4s, v7.4s  // a = a + b
-    ldr d25, [x10, #2080]  // z, zt
-    ldr d29, [x10, #2088]  // z, zt
-    sqrdmulh v24.4s, v23.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v27.4s, v29.s[1]  // h = round(x zt / 2^31)
-    mul v5.4s, v23.4s, v25.s[0]  // lo(x z)
-    mul v7.4s, v27.4s, v29.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v23.4s, v20.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v27.4s, v20.s[3]  // h = round(x zt / 2^31)
+    mul v5.4s, v23.4s, v20.s[0]  // lo(x z)
+    mul v7.4s, v27.4s, v20.s[2]  // lo(x z)
     mls v5.4s, v24.4s, v31.4s  // x z - h q
     mls v7.4s, v28.4s, v31.4s  // x z - h q
     // layer 2: v0 v2; layer 2: v1 v3
-    ldr d25, [x10, #2096]  // z, zt of the next two butterflies
     sub v23.4s, v0.4s, v2.4s  // d = a - b
     sub v27.4s, v1.4s, v3.4s  // d = a - b
     add v0.4s, v0.4s, v2.4s  // a = a + b
     add v1.4s, v1.4s, v3.4s  // a = a + b
-    sqrdmulh v24.4s, v23.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v27.4s, v25.s[1]  // h = round(x zt / 2^31)
-    mul v2.4s, v23.4s, v25.s[0]  // lo(x z)
-    mul v3.4s, v27.4s, v25.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v23.4s, v21.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v27.4s, v21.s[1]  // h = round(x zt / 2^31)
+    mul v2.4s, v23.4s, v21.s[0]  // lo(x z)
+    mul v3.4s, v27.4s, v21.s[0]  // lo(x z)
     mls v2.4s, v24.4s, v31.4s  // x z - h q
     mls v3.4s, v28.4s, v31.4s  // x z - h q
     // layer 2: v4 v6; layer 2: v5 v7
-    ldr d25, [x10, #2104]  // z, zt of the next two butterflies
     sub v23.4s, v4.4s, v6.4s  // d = a - b
     sub v27.4s, v5.4s, v7.4s  // d = a - b
     add v4.4s, v4.4s, v6.4s  // a = a + b
     add v5.4s, v5.4s, v7.4s  // a = a + b
-    sqrdmulh v24.4s, v23.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v27.4s, v25.s[1]  // h = round(x zt / 2^31)
-    mul v6.4s, v23.4s, v25.s[0]  // lo(x z)
-    mul v7.4s, v27.4s, v25.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v23.4s, v21.s[3]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v27.4s, v21.s[3]  // h = round(x zt / 2^31)
+    mul v6.4s, v23.4s, v21.s[2]  // lo(x z)
+    mul v7.4s, v27.4s, v21.s[2]  // lo(x z)
     mls v6.4s, v24.4s, v31.4s  // x z - h q
     mls v7.4s, v28.4s, v31.4s  // x z - h q
     // layer 1: v0 v4; layer 1: v1 v5
@@ -614,20 +613,16 @@ mldsa_invntt_tomont_neon:
     sub v27.4s, v1.4s, v5.4s  // d = a - b
     add v0.4s, v0.4s, v4.4s  // a = a + b
     add v1.4s, v1.4s, v5.4s  // a = a + b
-    ldr d25, [x10, #2112]  // z, zt
-    ldr d29, [x10, #2112]  // z, zt
-    sqrdmulh v24.4s, v23.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v27.4s, v29.s[1]  // h = round(x zt / 2^31)
-    mul v4.4s, v23.4s, v25.s[0]  // lo(x z)
-    mul v5.4s, v27.4s, v29.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v23.4s, v22.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v27.4s, v22.s[1]  // h = round(x zt / 2^31)
+    mul v4.4s, v23.4s, v22.s[0]  // lo(x z)
+    mul v5.4s, v27.4s, v22.s[0]  // lo(x z)
     mls v4.4s, v24.4s, v31.4s  // x z - h q
     mls v5.4s, v28.4s, v31.4s  // x z - h q
-    ldr d25, [x10, #2120]  // z, zt
-    ldr d29, [x10, #2120]  // z, zt
-    sqrdmulh v24.4s, v0.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v1.4s, v29.s[1]  // h = round(x zt / 2^31)
-    mul v0.4s, v0.4s, v25.s[0]  // lo(x z)
-    mul v1.4s, v1.4s, v29.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v0.4s, v22.s[3]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v1.4s, v22.s[3]  // h = round(x zt / 2^31)
+    mul v0.4s, v0.4s, v22.s[2]  // lo(x z)
+    mul v1.4s, v1.4s, v22.s[2]  // lo(x z)
     mls v0.4s, v24.4s, v31.4s  // x z - h q
     mls v1.4s, v28.4s, v31.4s  // x z - h q
     // layer 1: v2 v6; layer 1: v3 v7
@@ -635,20 +630,16 @@ mldsa_invntt_tomont_neon:
     sub v27.4s, v3.4s, v7.4s  // d = a - b
     add v2.4s, v2.4s, v6.4s  // a = a + b
     add v3.4s, v3.4s, v7.4s  // a = a + b
-    ldr d25, [x10, #2112]  // z, zt
-    ldr d29, [x10, #2112]  // z, zt
-    sqrdmulh v24.4s, v23.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v27.4s, v29.s[1]  // h = round(x zt / 2^31)
-    mul v6.4s, v23.4s, v25.s[0]  // lo(x z)
-    mul v7.4s, v27.4s, v29.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v23.4s, v22.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v27.4s, v22.s[1]  // h = round(x zt / 2^31)
+    mul v6.4s, v23.4s, v22.s[0]  // lo(x z)
+    mul v7.4s, v27.4s, v22.s[0]  // lo(x z)
     mls v6.4s, v24.4s, v31.4s  // x z - h q
     mls v7.4s, v28.4s, v31.4s  // x z - h q
-    ldr d25, [x10, #2120]  // z, zt
-    ldr d29, [x10, #2120]  // z, zt
-    sqrdmulh v24.4s, v2.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v3.4s, v29.s[1]  // h = round(x zt / 2^31)
-    mul v2.4s, v2.4s, v25.s[0]  // lo(x z)
-    mul v3.4s, v3.4s, v29.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v2.4s, v22.s[3]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v3.4s, v22.s[3]  // h = round(x zt / 2^31)
+    mul v2.4s, v2.4s, v22.s[2]  // lo(x z)
+    mul v3.4s, v3.4s, v22.s[2]  // lo(x z)
     mls v2.4s, v24.4s, v31.4s  // x z - h q
     mls v3.4s, v28.4s, v31.4s  // x z - h q
     str q0, [x9]

@@ -381,6 +381,11 @@ mldsa_ntt_neon:
     add x10, x10, :lo12:.Lntt_data
     ldr q31, [x10]  // q
     // pass 1, layers 1-3: 8 groups of rows 0, 32, ..., 1 per iteration
+    // the twiddles of every group: (z, zt) pairs taken by element
+    ldr q19, [x10, #16]
+    ldr q20, [x10, #32]
+    ldr q21, [x10, #48]
+    ldr q22, [x10, #64]
     mov x9, x0
     mov w12, #8
     .p2align 4
@@ -394,11 +399,10 @@ mldsa_ntt_neon:
     ldr q6, [x9, #384]
     ldr q7, [x9, #896]
     // layer 1: v0 v1; layer 1: v2 v3
-    ldr d25, [x10, #16]  // z, zt of the next two butterflies
-    sqrdmulh v24.4s, v1.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v3.4s, v25.s[1]  // h = round(x zt / 2^31)
-    mul v23.4s, v1.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v3.4s, v25.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v1.4s, v19.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v3.4s, v19.s[1]  // h = round(x zt / 2^31)
+    mul v23.4s, v1.4s, v19.s[0]  // lo(x z)
+    mul v27.4s, v3.4s, v19.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v1.4s, v0.4s, v23.4s  // b = a - t
@@ -406,11 +410,10 @@ mldsa_ntt_neon:
     add v0.4s, v0.4s, v23.4s  // a = a + t
     add v2.4s, v2.4s, v27.4s  // a = a + t
     // layer 1: v4 v5; layer 1: v6 v7
-    ldr d25, [x10, #16]  // z, zt of the next two butterflies
-    sqrdmulh v24.4s, v5.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v7.4s, v25.s[1]  // h = round(x zt / 2^31)
-    mul v23.4s, v5.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v7.4s, v25.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v5.4s, v19.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v7.4s, v19.s[1]  // h = round(x zt / 2^31)
+    mul v23.4s, v5.4s, v19.s[0]  // lo(x z)
+    mul v27.4s, v7.4s, v19.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v5.4s, v4.4s, v23.4s  // b = a - t
@@ -418,11 +421,10 @@ mldsa_ntt_neon:
     add v4.4s, v4.4s, v23.4s  // a = a + t
     add v6.4s, v6.4s, v27.4s  // a = a + t
     // layer 2: v0 v4; layer 2: v2 v6
-    ldr d25, [x10, #24]  // z, zt of the next two butterflies
-    sqrdmulh v24.4s, v4.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v6.4s, v25.s[1]  // h = round(x zt / 2^31)
-    mul v23.4s, v4.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v6.4s, v25.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v4.4s, v19.s[3]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v6.4s, v19.s[3]  // h = round(x zt / 2^31)
+    mul v23.4s, v4.4s, v19.s[2]  // lo(x z)
+    mul v27.4s, v6.4s, v19.s[2]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v4.4s, v0.4s, v23.4s  // b = a - t
@@ -430,11 +432,10 @@ mldsa_ntt_neon:
     add v0.4s, v0.4s, v23.4s  // a = a + t
     add v2.4s, v2.4s, v27.4s  // a = a + t
     // layer 2: v1 v5; layer 2: v3 v7
-    ldr d25, [x10, #32]  // z, zt of the next two butterflies
-    sqrdmulh v24.4s, v5.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v7.4s, v25.s[1]  // h = round(x zt / 2^31)
-    mul v23.4s, v5.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v7.4s, v25.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v5.4s, v20.s[1]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v7.4s, v20.s[1]  // h = round(x zt / 2^31)
+    mul v23.4s, v5.4s, v20.s[0]  // lo(x z)
+    mul v27.4s, v7.4s, v20.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v5.4s, v1.4s, v23.4s  // b = a - t
@@ -442,12 +443,10 @@ mldsa_ntt_neon:
     add v1.4s, v1.4s, v23.4s  // a = a + t
     add v3.4s, v3.4s, v27.4s  // a = a + t
     // layer 3: v0 v2; layer 3: v4 v6
-    ldr d25, [x10, #40]  // z, zt
-    ldr d29, [x10, #48]  // z, zt
-    sqrdmulh v24.4s, v2.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v6.4s, v29.s[1]  // h = round(x zt / 2^31)
-    mul v23.4s, v2.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v6.4s, v29.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v2.4s, v20.s[3]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v6.4s, v21.s[1]  // h = round(x zt / 2^31)
+    mul v23.4s, v2.4s, v20.s[2]  // lo(x z)
+    mul v27.4s, v6.4s, v21.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v2.4s, v0.4s, v23.4s  // b = a - t
@@ -455,12 +454,10 @@ mldsa_ntt_neon:
     add v0.4s, v0.4s, v23.4s  // a = a + t
     add v4.4s, v4.4s, v27.4s  // a = a + t
     // layer 3: v1 v3; layer 3: v5 v7
-    ldr d25, [x10, #56]  // z, zt
-    ldr d29, [x10, #64]  // z, zt
-    sqrdmulh v24.4s, v3.4s, v25.s[1]  // h = round(x zt / 2^31)
-    sqrdmulh v28.4s, v7.4s, v29.s[1]  // h = round(x zt / 2^31)
-    mul v23.4s, v3.4s, v25.s[0]  // lo(x z)
-    mul v27.4s, v7.4s, v29.s[0]  // lo(x z)
+    sqrdmulh v24.4s, v3.4s, v21.s[3]  // h = round(x zt / 2^31)
+    sqrdmulh v28.4s, v7.4s, v22.s[1]  // h = round(x zt / 2^31)
+    mul v23.4s, v3.4s, v21.s[2]  // lo(x z)
+    mul v27.4s, v7.4s, v22.s[0]  // lo(x z)
     mls v23.4s, v24.4s, v31.4s  // x z - h q
     mls v27.4s, v28.4s, v31.4s  // x z - h q
     sub v3.4s, v1.4s, v23.4s  // b = a - t

@@ -308,6 +308,7 @@ class Plan:
         self.lay = {}            # (virtual) register -> coefficient index per lane
         self.slot = {}           # row index -> (virtual) register
         self.products = []       # (kind, values) for check_bounds
+        self.resident = {}       # NEON: hoisted (z, zt) pairs (hoist_twiddles)
         self.nvirt = 0
         self.product = ("barrett" if isa.arch == "aarch64" else
                         "shoup" if isa.signed_mul else "mont")
@@ -535,6 +536,9 @@ class Plan:
                 tg.pad_to(align)
             psize = tables[0].size
             base = self.table.extend(tables, align)
+        phys, hoisted = self.phys, []
+        if self.product == "barrett" and many and not per_group:
+            hoisted = self.hoist_twiddles(bodies)
         iters = []
         for i in range(len(groups) // k):
             steps = []
@@ -556,8 +560,36 @@ class Plan:
         if per_group:
             begin["tab"] = (self.table.mem(base), "%rsi")
             end["adds"].append((k * psize, "%rsi"))
-        self.steps += [begin] + iters[0] + [end]
+        self.steps += hoisted + [begin] + iters[0] + [end]
+        self.phys, self.resident = phys, {}
         return out
+
+    def hoist_twiddles(self, bodies) -> list:
+        """NEON, a pass whose groups share their twiddles: its (z, zt) pairs (contiguous
+        in the table) loaded once before the loop, into registers that the rows and a
+        transposition leave free (taken from self.phys for the pass); the butterflies
+        take them by element (self.resident: table offset -> (register, lane of z)).
+        Returns the load steps, none when the registers do not suffice."""
+        offs = set()
+        for body in bodies:
+            for st in body:
+                for tw in (st.get("tw"), st.get("scale")):
+                    if tw and "pair" in tw:
+                        offs.add(self.isa.plan_off(tw["pair"]))
+        if not offs:
+            return []
+        lo = min(offs) // 16 * 16
+        n = (max(offs) + 8 - lo + 15) // 16
+        rows = max(sum(1 for st in body if st["op"] == "load") for body in bodies)
+        if len(self.phys) - n < rows + 1:
+            return []
+        regs = self.phys[len(self.phys) - n:]
+        self.phys = self.phys[:len(self.phys) - n]
+        self.resident = {o: (regs[(o - lo) // 16], (o - lo) % 16 // 4) for o in offs}
+        return ([dict(op="comment", text="the twiddles of every group: (z, zt) pairs "
+                      "taken by element")] +
+                [dict(op="load", reg=r, mem=self.table.mem(lo + 16 * i))
+                 for i, r in enumerate(regs)])
 
     def schedule(self, steps) -> list:
         """List scheduling of planned steps (virtual registers) and register allocation.
@@ -651,6 +683,11 @@ class Plan:
                 i += 1
                 continue
             nxt = order[i + 1] if i + 1 < len(order) else None
+            for b in (st, nxt):
+                for key in ("tw", "scale"):
+                    tw = b.get(key) if b and b["op"] in ("ct", "gs") else None
+                    if tw and "pair" in tw and self.isa.plan_off(tw["pair"]) in self.resident:
+                        b[key] = dict(elem=self.resident[self.isa.plan_off(tw["pair"])])
             st["t"] = self.temps[0]
             pair = [st]
             if (len(self.temps) > 1 and nxt is not None and nxt["op"] == st["op"]
@@ -660,6 +697,7 @@ class Plan:
             out.append(dict(op="comment", text="; ".join(
                 f"layer {b['layer']}: {b['a']} {b['b']}" for b in pair)))
             if (self.product == "barrett" and len(pair) == 2
+                    and ("pair" in st["tw"] or "z" in st["tw"])
                     and pair[0]["tw"] == pair[1]["tw"] and not st.get("scale")):
                 # NEON: the factors of both butterflies loaded once, into temporaries
                 # of the first that neither writes then: a (z, zt) pair taken by
