@@ -12,8 +12,9 @@
 # transposed: position 16g + 4i + j holds standard index 16g + 4j + i
 # (i, j < 4). It is what the last layers find in their registers after the one
 # 4 x 4 transposition that lets them pair whole registers; keeping it saves a second
-# transposition in ntt and one in invntt_tomont (measured on Zen 4: the standard order
-# would cost 5-7% per call on every ISA). ntt_reorder applies it (its own inverse).
+# transposition in ntt and one in invntt_tomont (on x86, measured on Zen 4, the standard
+# order would cost 5-7% per call; not measured on Arm hardware). ntt_reorder applies it
+# (its own inverse).
 #
 # Method (gen/kernels/ntt_plan.py plans every register, step and twiddle; a row is one
 # register of 4 coefficients):
