@@ -160,6 +160,15 @@ def shoup_twist(x: int) -> int:
     return (2 * x * R + Q) // (2 * Q)
 
 
+def barrett_twist(x: int) -> int:
+    """round(x 2^31 / q) for centered x (|x| < q/2, so |result| < 2^30): the factor of
+    the NEON product by x, t = a x - q sqrdmulh(a, barrett_twist(x)), where sqrdmulh
+    gives round(a barrett_twist(x) / 2^31). t is congruent to a x and |t| <= q/2 up to
+    q |a| / 2^32."""
+    x = centered(x)
+    return (x * (1 << 32) + Q) // (2 * Q)
+
+
 def mod_q(x: int) -> int:
     """The representative of x mod q in [0, q)."""
     return x % Q

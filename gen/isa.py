@@ -210,6 +210,11 @@ class Isa:
         """Bytes of one polynomial (N int32)."""
         return POLY_BYTES
 
+    def plan_mem(self, op: str) -> str:
+        """A memory operand of an NTT plan (gen/kernels/ntt_plan.py writes them in AT&T
+        syntax: off(%rax), .Lntt_data+off(%rip)) as this ISA spells it."""
+        return op
+
     def fail(self, message: str):
         """For templates: stop the generator with a message (Jinja has no raise)."""
         raise ValueError(f"{self.name}: {message}")
@@ -392,7 +397,6 @@ class NeonIsa(Isa):
     RET32 = "w0"
     COMMENT = "//"
     SCALAR_KERNELS = {
-        "ntt": ["ntt"], "invntt_tomont": ["invntt_tomont"], "ntt_reorder": ["ntt_reorder"],
         "keccak_f1600_x1": ["keccak_f1600_x1"], "keccak_f1600_batch": ["keccak_f1600_batch"],
     }
 
@@ -412,6 +416,26 @@ class NeonIsa(Isa):
         return (f"    adrp x16, {label}\n"
                 f"    add x16, x16, :lo12:{label}\n"
                 f"    ldr q{self._vreg(dst)[1:]}, [x16]{tail}")
+
+    # The registers of an NTT plan's AT&T operands (gen/kernels/ntt_plan.py): the array
+    # (the first argument), the group pointer and the group's twiddles; the table's
+    # address (x10, for its RIP-relative operands) and the loop counter (w12).
+    PLAN_REGS = {"%rdi": "x0", "%rax": "x9", "%rsi": "x11", "%rip": "x10", "%ecx": "w12"}
+
+    def plan_reg(self, reg: str) -> str:
+        return self.PLAN_REGS[reg]
+
+    def plan_off(self, op: str) -> int:
+        """The byte offset of a plan operand from its register (for a table operand,
+        label+off(%rip), from the table's address)."""
+        m = re.match(r"^(?:[.\w]+\+)?(-?\d+)\((%r[a-z]+)\)$", op)
+        if not m:
+            raise ValueError(f"{self.name}: plan operand {op!r}")
+        return int(m.group(1))
+
+    def plan_mem(self, op: str) -> str:
+        reg = self.plan_reg(re.search(r"\((%r[a-z]+)\)$", op).group(1))
+        return self.mem(reg, self.plan_off(op))
 
     @property
     def vex(self) -> bool:
@@ -499,6 +523,20 @@ class NeonIsa(Isa):
     def load(self, mem: str, dst: str, comment: str = "") -> str:
         tail = f"  // {comment}" if comment else ""
         return f"    ldr q{self._vreg(dst)[1:]}, {mem}{tail}"
+
+    def load_pair(self, mem1: str, mem2: str, dst1: str, dst2: str,
+                  comment: str = "") -> str:
+        """Two vector loads; one ldp where mem2 is the 16 bytes after mem1 and the offset
+        fits its 7-bit scaled immediate."""
+        tail = f"  // {comment}" if comment else ""
+        m1 = re.match(r"^\[(x\d+)(?:, #(\d+))?\]$", mem1)
+        m2 = re.match(r"^\[(x\d+)(?:, #(\d+))?\]$", mem2)
+        if m1 and m2 and m1.group(1) == m2.group(1):
+            o1, o2 = int(m1.group(2) or 0), int(m2.group(2) or 0)
+            if o2 == o1 + 16 and o1 % 16 == 0 and o1 <= 1008:
+                r1, r2 = self._vreg(dst1)[1:], self._vreg(dst2)[1:]
+                return f"    ldp q{r1}, q{r2}, {mem1}{tail}"
+        return self.load(mem1, dst1, comment) + "\n" + self.load(mem2, dst2)
 
     def store(self, src: str, mem: str, comment: str = "") -> str:
         tail = f"  // {comment}" if comment else ""

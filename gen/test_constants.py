@@ -50,6 +50,20 @@ class Constants(unittest.TestCase):
             self.assertEqual(r % c.Q, (a * x) % c.Q)
             self.assertLess(abs(r), 2 * c.Q)
 
+    def test_barrett_twist_centers_the_product(self):
+        # sqrdmulh(a, twist) = (2 a twist + 2^31) >> 32; a x - q that is congruent to a x
+        # and within q/2 + q |a| / 2^32 of zero.
+        import random
+        rng = random.Random(2)
+        for _ in range(2000):
+            x = c.centered(rng.randrange(c.Q))
+            t = c.barrett_twist(x)
+            self.assertLess(abs(t), 1 << 30)
+            a = rng.randrange(-(1 << 31) + 1, 1 << 31)
+            r = a * x - ((2 * a * t + (1 << 31)) >> 32) * c.Q
+            self.assertEqual(r % c.Q, (a * x) % c.Q)
+            self.assertLessEqual(abs(r), c.Q / 2 + c.Q * abs(a) / 2 ** 32)
+
     def test_ntt_twiddles_invert(self):
         for k in range(1, 256):
             self.assertEqual((c.ntt_twiddle(k) * c.intt_twiddle(k)) % c.Q, 1)

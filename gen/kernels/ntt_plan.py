@@ -27,6 +27,7 @@ Shape of the computation (L = lanes, one "row" = one vector of L coefficients):
           an 8 x 8 transposition, layers 6-8 (twiddle vectors).
   sse2    pass 1: 8 columns of 8 rows at stride 32, layers 1-3. pass 2: 8 blocks of 32
           coefficients in 8 xmm: layers 4-6, two 4 x 4 transpositions, layers 7-8.
+  neon    the shape of sse2 (4 lanes); the transpositions are zip1/zip2 .4s and .2d.
 
   A pass over several groups is a loop (the same steps for each group; checked); where
   the twiddles differ between groups, each group has its part of the table, laid out
@@ -46,6 +47,11 @@ Products by twiddles:
                 and in (-q, b z' / 2^32]. The forward NTT keeps every coefficient biased
                 by +9q (>= 0 throughout; the bias leaves the last layer's outputs), the
                 inverse adds 256q to each difference (and sum) it multiplies.
+  neon          t = b z - q round(b zt / 2^31), zt = round(z 2^31 / q)
+                (gen.constants.barrett_twist): sqrdmulh, mul, mls. |t| <= q/2 + q|b|/2^32
+                (centered), so the forward layers need no fix-ups (|out| < 5.1q) and the
+                last inverse layer, whose factors include 2^32/256, ends below q. A
+                twiddle common to the lanes is a (z, zt) pair taken by element.
 """
 
 import re
@@ -79,7 +85,7 @@ def shape(isa) -> list:
                      groups=[[64 * blk + 8 * i for i in range(8)] for blk in range(4)],
                      stages=[("layer", 16), ("layer", 8), ("transpose", [list(range(8))]),
                              ("layer", 4), ("layer", 2), ("layer", 1)])]
-    if isa.name == "sse2":
+    if L == 4:                   # sse2, neon
         return [dict(name="pass 1, layers 1-3",
                      groups=[[32 * i + 4 * col for i in range(8)] for col in range(8)],
                      stages=[("layer", 128), ("layer", 64), ("layer", 32)]),
@@ -264,10 +270,13 @@ class Table:
 # gained at most 2% on AVX2 and needs unrolled code, so 1. On AVX2 and SSE2 a group has
 # 4 independent butterflies per layer, each ~10 cycles deep: that latency, more than
 # the instruction count, bounds those two ISAs on Zen 4.
-GROUPS_PER_ITER = {"sse2": 1, "avx2": 1, "avx512": 1}
-TEMPS = {"sse2": 4, "avx2": 3, "avx512": 3}
-TEMP_SETS = {"sse2": 1, "avx2": 2, "avx512": 2}
-ISSUE = {"sse2": 4.0, "avx2": 4.0, "avx512": 2.0}
+GROUPS_PER_ITER = {"sse2": 1, "avx2": 1, "avx512": 1, "neon": 1}
+TEMPS = {"sse2": 4, "avx2": 3, "avx512": 3, "neon": 4}
+TEMP_SETS = {"sse2": 1, "avx2": 2, "avx512": 2, "neon": 2}
+ISSUE = {"sse2": 4.0, "avx2": 4.0, "avx512": 2.0, "neon": 2.0}
+# Vector registers that hold constants for a whole kernel (NEON: q, the last register;
+# A64 has no memory operands for arithmetic).
+RESERVED = {"sse2": 0, "avx2": 0, "avx512": 0, "neon": 1}
 LATENCY = {"load": 7, "store": 1, "addc": 1, "tr": 3, "ct": 10, "gs": 11}
 OPS = {"load": 0, "store": 0, "addc": 1, "tr": 2, "ct": 10, "gs": 10}
 
@@ -299,11 +308,14 @@ class Plan:
         self.lay = {}            # (virtual) register -> coefficient index per lane
         self.slot = {}           # row index -> (virtual) register
         self.products = []       # (kind, values) for check_bounds
+        self.resident = {}       # NEON: hoisted (z, zt) pairs (hoist_twiddles)
         self.nvirt = 0
-        self.shoup = isa.signed_mul
+        self.product = ("barrett" if isa.arch == "aarch64" else
+                        "shoup" if isa.signed_mul else "mont")
+        self.shoup = self.product == "shoup"
         nt = TEMPS[isa.name]
         sets = TEMP_SETS[isa.name]
-        first = isa.nregs - nt * sets
+        first = isa.nregs - nt * sets - RESERVED[isa.name]
         self.temps = [[isa.v(first + nt * k + i) for i in range(nt)] for k in range(sets)]
         self.phys = [isa.v(i) for i in range(first)]
         self.cst = self._constants()
@@ -320,6 +332,8 @@ class Plan:
         elif isa.name == "avx2":
             cst = dict(q=t.mem(t.add([Q] * 8, "q")),
                        rnd=t.mem(t.add([1 << 31, 0] * 4, "2^31 (qwords): rounds hi(x zb)")))
+        elif self.product == "barrett":
+            cst = dict(q=isa.v(isa.nregs - 1), qmem=t.mem(t.add([Q] * 4, "q")))
         else:
             cst = dict(q=t.mem(t.add([Q] * 4, "q")))
             if self.kernel == "ntt":
@@ -400,6 +414,15 @@ class Plan:
         """Operands of a product by the lane factors `values` (centered, plain)."""
         isa, t = self.isa, self.table
         uniform = len(set(values)) == 1
+        if self.product == "barrett":
+            # NEON: z and zt = round(z 2^31 / q) per lane, or one (z, zt) pair that the
+            # products take by element
+            zt = [c.barrett_twist(v) for v in values]
+            self.products.append(("barrett", values))
+            if uniform:
+                return dict(pair=self.add([values[0], zt[0]], f"{what}: z, zt"))
+            return dict(z=self.add(values, f"{what}: z per lane"),
+                        zt=self.add(zt, f"{what}: zt per lane"))
         if self.shoup:
             zb = [c.shoup_twist(v) for v in values]
             self.products.append(("shoup", values))
@@ -513,6 +536,9 @@ class Plan:
                 tg.pad_to(align)
             psize = tables[0].size
             base = self.table.extend(tables, align)
+        phys, hoisted = self.phys, []
+        if self.product == "barrett" and many and not per_group:
+            hoisted = self.hoist_twiddles(bodies)
         iters = []
         for i in range(len(groups) // k):
             steps = []
@@ -534,8 +560,36 @@ class Plan:
         if per_group:
             begin["tab"] = (self.table.mem(base), "%rsi")
             end["adds"].append((k * psize, "%rsi"))
-        self.steps += [begin] + iters[0] + [end]
+        self.steps += hoisted + [begin] + iters[0] + [end]
+        self.phys, self.resident = phys, {}
         return out
+
+    def hoist_twiddles(self, bodies) -> list:
+        """NEON, a pass whose groups share their twiddles: its (z, zt) pairs (contiguous
+        in the table) loaded once before the loop, into registers that the rows and a
+        transposition leave free (taken from self.phys for the pass); the butterflies
+        take them by element (self.resident: table offset -> (register, lane of z)).
+        Returns the load steps, none when the registers do not suffice."""
+        offs = set()
+        for body in bodies:
+            for st in body:
+                for tw in (st.get("tw"), st.get("scale")):
+                    if tw and "pair" in tw:
+                        offs.add(self.isa.plan_off(tw["pair"]))
+        if not offs:
+            return []
+        lo = min(offs) // 16 * 16
+        n = (max(offs) + 8 - lo + 15) // 16
+        rows = max(sum(1 for st in body if st["op"] == "load") for body in bodies)
+        if len(self.phys) - n < rows + 1:
+            return []
+        regs = self.phys[len(self.phys) - n:]
+        self.phys = self.phys[:len(self.phys) - n]
+        self.resident = {o: (regs[(o - lo) // 16], (o - lo) % 16 // 4) for o in offs}
+        return ([dict(op="comment", text="the twiddles of every group: (z, zt) pairs "
+                      "taken by element")] +
+                [dict(op="load", reg=r, mem=self.table.mem(lo + 16 * i))
+                 for i, r in enumerate(regs)])
 
     def schedule(self, steps) -> list:
         """List scheduling of planned steps (virtual registers) and register allocation.
@@ -629,6 +683,11 @@ class Plan:
                 i += 1
                 continue
             nxt = order[i + 1] if i + 1 < len(order) else None
+            for b in (st, nxt):
+                for key in ("tw", "scale"):
+                    tw = b.get(key) if b and b["op"] in ("ct", "gs") else None
+                    if tw and "pair" in tw and self.isa.plan_off(tw["pair"]) in self.resident:
+                        b[key] = dict(elem=self.resident[self.isa.plan_off(tw["pair"])])
             st["t"] = self.temps[0]
             pair = [st]
             if (len(self.temps) > 1 and nxt is not None and nxt["op"] == st["op"]
@@ -637,6 +696,22 @@ class Plan:
                 pair.append(nxt)
             out.append(dict(op="comment", text="; ".join(
                 f"layer {b['layer']}: {b['a']} {b['b']}" for b in pair)))
+            if (self.product == "barrett" and len(pair) == 2
+                    and ("pair" in st["tw"] or "z" in st["tw"])
+                    and pair[0]["tw"] == pair[1]["tw"] and not st.get("scale")):
+                # NEON: the factors of both butterflies loaded once, into temporaries
+                # of the first that neither writes then: a (z, zt) pair taken by
+                # element, or the z and zt vectors
+                tw = st["tw"]
+                if "pair" in tw:
+                    out.append(dict(op="twiddle", reg=st["t"][2], mem=tw["pair"]))
+                    shared = dict(reg=st["t"][2])
+                else:
+                    out.append(dict(op="twiddles", regs=st["t"][2:4],
+                                    mems=(tw["z"], tw["zt"])))
+                    shared = dict(zreg=st["t"][2], ztreg=st["t"][3])
+                for b in pair:
+                    b["tw"] = shared
             out.append(pair[0] if len(pair) == 1 else
                        dict(op="group", steps=pair, zip=interleave))
             i += len(pair)
@@ -683,7 +758,7 @@ def build_ntt(isa) -> Plan:
         n0 = nlayer
 
         def body(g, ps=ps, pi=pi, n0=n0):
-            if pi == 0 and not p.shoup:
+            if pi == 0 and p.product == "mont":
                 p.addc(p.cst["bias"], "+9q: every coefficient >= 0 from here on")
             n, run = n0, []
             for kind, arg in ps["stages"] + [("end", None)]:
@@ -694,7 +769,7 @@ def build_ntt(isa) -> Plan:
                         fix = "down"
                     elif p.shoup and n == 2:
                         fix = "up"
-                    run.append((arg, fix, n == 8 and not p.shoup))
+                    run.append((arg, fix, n == 8 and p.product == "mont"))
                     continue
                 if run:
                     p.layers(run, inverse=False)
@@ -786,6 +861,30 @@ def check_bounds(isa, kind: str, plan: Plan) -> dict:
     if mont:
         zmax = max(z for vals in mont for z in vals)
     out = {}
+    barrett = [v for k, v in plan.products if k == "barrett"]
+    if barrett:
+        # t = b z - q round(b zt / 2^31) with zt = z 2^31 / q + e, |e| <= emax (<= 1/2):
+        # t / q = b z / q - round(b z / q + b e / 2^31), so |t| <= q/2 + q |b| emax / 2^31
+        emax = max(abs(c.barrett_twist(z) - z * 2 ** 31 / Q) for vals in barrett
+                   for z in vals)
+
+        def tmax(b):
+            assert b < 2 ** 31                     # b is an int32 (mul, sqrdmulh)
+            return Q / 2 + Q * b * emax / 2 ** 31
+
+        m = Q - 1
+        if kind == "ntt":                          # a + t, a - t
+            for n in range(1, 9):
+                m = m + tmax(m)
+                assert m < 2 ** 31
+            assert m < NTT_OUT_MAX, (isa.name, m / Q)
+            return dict(lo=-m / Q, hi=m / Q)
+        for n in range(8, 0, -1):                  # a + b, (a - b) w
+            assert 2 * m < 2 ** 31
+            # the last layer multiplies both outputs (by 2^32/256, w times it)
+            m = tmax(2 * m) if n == 1 else max(2 * m, tmax(2 * m))
+        assert m < Q, (isa.name, m / Q)
+        return dict(max=m / Q)
     if kind == "ntt" and isa.signed_mul:
         lo, hi = -(Q - 1), Q - 1
         for n in range(1, 9):
@@ -838,8 +937,9 @@ def context(isa, kernel: str) -> dict:
              "ntt_reorder": build_reorder}[kernel]
     plan = build(isa)
     bounds = check_bounds(isa, kernel, plan) if kernel != "ntt_reorder" else {}
-    plan.table.add([0] * (isa.lanes), "(padding: zbo reads 4 bytes past a zb vector)",
-                   align=4)
+    if plan.product != "barrett":
+        plan.table.add([0] * (isa.lanes), "(padding: zbo reads 4 bytes past a zb vector)",
+                       align=4)
     return dict(steps=plan.steps, table=plan.table.rows(), table_label=plan.table.label,
                 table_align=max(16, isa.vbytes), cst=plan.cst, bounds=bounds,
                 n_steps=len(plan.steps))
