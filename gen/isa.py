@@ -378,6 +378,14 @@ class NeonIsa(Isa):
     arch = "aarch64"
     ARGS = ("x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7")
     COMMENT = "//"
+    # Kernels with several bodies, between which the C layer chooses at run time
+    # (src/keccak_neon.c): the features each body may use, by symbol suffix
+    # (mldsa_<kernel>_neon<suffix>). The template enables what the ISA lacks around the
+    # body (.arch) and ci/check_isa checks each body against its own features.
+    BODIES = {"_base": ("asimd",), "_sha3": ("asimd", "sha3")}
+    # The assembler's architecture for a feature: FEAT_SHA3 is an Armv8.2-A extension, and
+    # GNU as refuses EOR3 & co. under armv8-a+sha3. "asimd" is the ISA's own baseline.
+    A64_ARCH = {"asimd": "armv8-a", "sha3": "armv8.2-a+sha3"}
     SCALAR_KERNELS = {
         "ntt": ["ntt"], "invntt_tomont": ["invntt_tomont"], "ntt_reorder": ["ntt_reorder"],
         "pointwise_acc": ["pointwise_acc"],
@@ -386,7 +394,6 @@ class NeonIsa(Isa):
         "use_hint": ["use_hint_g88", "use_hint_g32"], "chknorm": ["chknorm"],
         "unpack_z": ["unpack_z_g17", "unpack_z_g19"], "rej_uniform": ["rej_uniform"],
         "rej_eta": ["rej_eta2", "rej_eta4"],
-        "keccak_f1600_x1": ["keccak_f1600_x1"], "keccak_f1600_batch": ["keccak_f1600_batch"],
     }
 
     def mem(self, base: str, off: int = 0) -> str:
