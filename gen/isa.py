@@ -373,7 +373,9 @@ class NeonIsa(Isa):
     so that generated code never touches v8-v15, whose low halves (d8-d15) the AAPCS64
     makes callee-saved: 24 registers, no spills. General registers: the arguments
     x0-x7, scratch x9-x17 (x16 addresses constants); x18 (the platform register) and
-    x19-x28 are never used."""
+    x19-x28 are never used. The exception is Keccak (templates/keccak_a64.S.j2), whose
+    bodies need every register and save what the AAPCS64 asks them to: d8-d15, x19-x29
+    (x18 and x30 stay untouched there too)."""
 
     arch = "aarch64"
     ARGS = ("x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7")

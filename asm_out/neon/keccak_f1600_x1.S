@@ -96,15 +96,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x0, x0, x20
     eor x0, x0, x25  // C[4]
     eor x1, x1, x26
-    eor x1, x1, x28, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x1, x1, x28, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x26
-    eor x6, x6, x28, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x28, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x11, x11, x26
-    eor x11, x11, x28, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x11, x11, x28, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x16, x16, x26
-    eor x16, x16, x28, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x16, x16, x28, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x22, x22, x26
-    eor x22, x22, x28, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x22, x22, x28, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x28, x28, x0, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x3, x3, x28  // A[3,0] ^= D[3]
     eor x8, x8, x28  // A[3,1] ^= D[3]
@@ -230,15 +230,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x26, x26, x11
     eor x26, x26, x14  // C[4]
     eor x29, x29, x15
-    eor x29, x29, x8, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x29, x29, x8, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x15
-    eor x6, x6, x8, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x8, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x3, x3, x15
-    eor x3, x3, x8, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x3, x3, x8, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x1, x1, x15
-    eor x1, x1, x8, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x1, x1, x8, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x4, x4, x15
-    eor x4, x4, x8, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x4, x4, x8, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x8, x8, x26, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x0, x0, x8  // A[3,0] ^= D[3]
     eor x19, x19, x8  // A[3,1] ^= D[3]
@@ -364,15 +364,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x15, x15, x3
     eor x15, x15, x13  // C[4]
     eor x22, x22, x20
-    eor x22, x22, x19, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x22, x22, x19, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x20
-    eor x6, x6, x19, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x19, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x0, x0, x20
-    eor x0, x0, x19, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x0, x0, x19, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x29, x29, x20
-    eor x29, x29, x19, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x29, x29, x19, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x12, x12, x20
-    eor x12, x12, x19, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x12, x12, x19, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x19, x19, x15, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x26, x26, x19  // A[3,0] ^= D[3]
     eor x21, x21, x19  // A[3,1] ^= D[3]
@@ -498,15 +498,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x20, x20, x0
     eor x20, x20, x23  // C[4]
     eor x4, x4, x11
-    eor x4, x4, x21, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x4, x4, x21, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x11
-    eor x6, x6, x21, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x21, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x26, x26, x11
-    eor x26, x26, x21, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x26, x26, x21, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x22, x22, x11
-    eor x22, x22, x21, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x22, x22, x21, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x9, x9, x11
-    eor x9, x9, x21, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x9, x9, x21, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x21, x21, x20, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x15, x15, x21  // A[3,0] ^= D[3]
     eor x17, x17, x21  // A[3,1] ^= D[3]
@@ -632,15 +632,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x11, x11, x26
     eor x11, x11, x5  // C[4]
     eor x12, x12, x3
-    eor x12, x12, x17, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x12, x12, x17, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x3
-    eor x6, x6, x17, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x17, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x15, x15, x3
-    eor x15, x15, x17, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x15, x15, x17, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x4, x4, x3
-    eor x4, x4, x17, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x4, x4, x17, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x10, x10, x3
-    eor x10, x10, x17, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x10, x10, x17, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x17, x17, x11, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x20, x20, x17  // A[3,0] ^= D[3]
     eor x7, x7, x17  // A[3,1] ^= D[3]
@@ -766,15 +766,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x3, x3, x15
     eor x3, x3, x28  // C[4]
     eor x9, x9, x0
-    eor x9, x9, x7, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x9, x9, x7, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x0
-    eor x6, x6, x7, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x7, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x20, x20, x0
-    eor x20, x20, x7, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x20, x20, x7, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x12, x12, x0
-    eor x12, x12, x7, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x12, x12, x7, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x16, x16, x0
-    eor x16, x16, x7, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x16, x16, x7, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x7, x7, x3, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x11, x11, x7  // A[3,0] ^= D[3]
     eor x25, x25, x7  // A[3,1] ^= D[3]
@@ -900,15 +900,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x0, x0, x20
     eor x0, x0, x8  // C[4]
     eor x10, x10, x26
-    eor x10, x10, x25, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x10, x10, x25, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x26
-    eor x6, x6, x25, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x25, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x11, x11, x26
-    eor x11, x11, x25, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x11, x11, x25, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x9, x9, x26
-    eor x9, x9, x25, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x9, x9, x25, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x1, x1, x26
-    eor x1, x1, x25, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x1, x1, x25, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x25, x25, x0, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x3, x3, x25  // A[3,0] ^= D[3]
     eor x14, x14, x25  // A[3,1] ^= D[3]
@@ -1034,15 +1034,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x26, x26, x11
     eor x26, x26, x19  // C[4]
     eor x16, x16, x15
-    eor x16, x16, x14, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x16, x16, x14, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x15
-    eor x6, x6, x14, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x14, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x3, x3, x15
-    eor x3, x3, x14, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x3, x3, x14, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x10, x10, x15
-    eor x10, x10, x14, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x10, x10, x14, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x29, x29, x15
-    eor x29, x29, x14, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x29, x29, x14, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x14, x14, x26, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x0, x0, x14  // A[3,0] ^= D[3]
     eor x13, x13, x14  // A[3,1] ^= D[3]
@@ -1168,15 +1168,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x15, x15, x3
     eor x15, x15, x21  // C[4]
     eor x1, x1, x20
-    eor x1, x1, x13, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x1, x1, x13, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x20
-    eor x6, x6, x13, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x13, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x0, x0, x20
-    eor x0, x0, x13, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x0, x0, x13, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x16, x16, x20
-    eor x16, x16, x13, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x16, x16, x13, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x22, x22, x20
-    eor x22, x22, x13, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x22, x22, x13, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x13, x13, x15, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x26, x26, x13  // A[3,0] ^= D[3]
     eor x23, x23, x13  // A[3,1] ^= D[3]
@@ -1302,15 +1302,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x20, x20, x0
     eor x20, x20, x17  // C[4]
     eor x29, x29, x11
-    eor x29, x29, x23, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x29, x29, x23, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x11
-    eor x6, x6, x23, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x23, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x26, x26, x11
-    eor x26, x26, x23, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x26, x26, x23, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x1, x1, x11
-    eor x1, x1, x23, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x1, x1, x23, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x4, x4, x11
-    eor x4, x4, x23, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x4, x4, x23, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x23, x23, x20, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x15, x15, x23  // A[3,0] ^= D[3]
     eor x5, x5, x23  // A[3,1] ^= D[3]
@@ -1436,15 +1436,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x11, x11, x26
     eor x11, x11, x7  // C[4]
     eor x22, x22, x3
-    eor x22, x22, x5, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x22, x22, x5, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x3
-    eor x6, x6, x5, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x5, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x15, x15, x3
-    eor x15, x15, x5, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x15, x15, x5, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x29, x29, x3
-    eor x29, x29, x5, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x29, x29, x5, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x12, x12, x3
-    eor x12, x12, x5, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x12, x12, x5, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x5, x5, x11, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x20, x20, x5  // A[3,0] ^= D[3]
     eor x28, x28, x5  // A[3,1] ^= D[3]
@@ -1570,15 +1570,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x3, x3, x15
     eor x3, x3, x25  // C[4]
     eor x4, x4, x0
-    eor x4, x4, x28, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x4, x4, x28, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x0
-    eor x6, x6, x28, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x28, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x20, x20, x0
-    eor x20, x20, x28, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x20, x20, x28, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x22, x22, x0
-    eor x22, x22, x28, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x22, x22, x28, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x9, x9, x0
-    eor x9, x9, x28, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x9, x9, x28, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x28, x28, x3, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x11, x11, x28  // A[3,0] ^= D[3]
     eor x8, x8, x28  // A[3,1] ^= D[3]
@@ -1704,15 +1704,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x0, x0, x20
     eor x0, x0, x14  // C[4]
     eor x12, x12, x26
-    eor x12, x12, x8, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x12, x12, x8, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x26
-    eor x6, x6, x8, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x8, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x11, x11, x26
-    eor x11, x11, x8, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x11, x11, x8, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x4, x4, x26
-    eor x4, x4, x8, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x4, x4, x8, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x10, x10, x26
-    eor x10, x10, x8, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x10, x10, x8, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x8, x8, x0, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x3, x3, x8  // A[3,0] ^= D[3]
     eor x19, x19, x8  // A[3,1] ^= D[3]
@@ -1838,15 +1838,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x26, x26, x11
     eor x26, x26, x13  // C[4]
     eor x9, x9, x15
-    eor x9, x9, x19, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x9, x9, x19, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x15
-    eor x6, x6, x19, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x19, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x3, x3, x15
-    eor x3, x3, x19, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x3, x3, x19, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x12, x12, x15
-    eor x12, x12, x19, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x12, x12, x19, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x16, x16, x15
-    eor x16, x16, x19, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x16, x16, x19, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x19, x19, x26, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x0, x0, x19  // A[3,0] ^= D[3]
     eor x21, x21, x19  // A[3,1] ^= D[3]
@@ -1972,15 +1972,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x15, x15, x3
     eor x15, x15, x23  // C[4]
     eor x10, x10, x20
-    eor x10, x10, x21, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x10, x10, x21, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x20
-    eor x6, x6, x21, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x21, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x0, x0, x20
-    eor x0, x0, x21, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x0, x0, x21, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x9, x9, x20
-    eor x9, x9, x21, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x9, x9, x21, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x1, x1, x20
-    eor x1, x1, x21, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x1, x1, x21, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x21, x21, x15, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x26, x26, x21  // A[3,0] ^= D[3]
     eor x17, x17, x21  // A[3,1] ^= D[3]
@@ -2106,15 +2106,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x20, x20, x0
     eor x20, x20, x5  // C[4]
     eor x16, x16, x11
-    eor x16, x16, x17, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x16, x16, x17, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x11
-    eor x6, x6, x17, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x17, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x26, x26, x11
-    eor x26, x26, x17, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x26, x26, x17, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x10, x10, x11
-    eor x10, x10, x17, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x10, x10, x17, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x29, x29, x11
-    eor x29, x29, x17, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x29, x29, x17, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x17, x17, x20, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x15, x15, x17  // A[3,0] ^= D[3]
     eor x7, x7, x17  // A[3,1] ^= D[3]
@@ -2240,15 +2240,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x11, x11, x26
     eor x11, x11, x28  // C[4]
     eor x1, x1, x3
-    eor x1, x1, x7, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x1, x1, x7, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x3
-    eor x6, x6, x7, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x7, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x15, x15, x3
-    eor x15, x15, x7, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x15, x15, x7, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x16, x16, x3
-    eor x16, x16, x7, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x16, x16, x7, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x22, x22, x3
-    eor x22, x22, x7, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x22, x22, x7, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x7, x7, x11, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x20, x20, x7  // A[3,0] ^= D[3]
     eor x25, x25, x7  // A[3,1] ^= D[3]
@@ -2374,15 +2374,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x3, x3, x15
     eor x3, x3, x8  // C[4]
     eor x29, x29, x0
-    eor x29, x29, x25, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x29, x29, x25, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x0
-    eor x6, x6, x25, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x25, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x20, x20, x0
-    eor x20, x20, x25, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x20, x20, x25, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x1, x1, x0
-    eor x1, x1, x25, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x1, x1, x25, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x4, x4, x0
-    eor x4, x4, x25, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x4, x4, x25, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x25, x25, x3, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x11, x11, x25  // A[3,0] ^= D[3]
     eor x14, x14, x25  // A[3,1] ^= D[3]
@@ -2508,15 +2508,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x0, x0, x20
     eor x0, x0, x19  // C[4]
     eor x22, x22, x26
-    eor x22, x22, x14, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x22, x22, x14, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x26
-    eor x6, x6, x14, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x14, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x11, x11, x26
-    eor x11, x11, x14, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x11, x11, x14, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x29, x29, x26
-    eor x29, x29, x14, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x29, x29, x14, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x12, x12, x26
-    eor x12, x12, x14, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x12, x12, x14, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x14, x14, x0, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x3, x3, x14  // A[3,0] ^= D[3]
     eor x13, x13, x14  // A[3,1] ^= D[3]
@@ -2642,15 +2642,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x26, x26, x11
     eor x26, x26, x21  // C[4]
     eor x4, x4, x15
-    eor x4, x4, x13, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x4, x4, x13, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x15
-    eor x6, x6, x13, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x13, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x3, x3, x15
-    eor x3, x3, x13, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x3, x3, x13, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x22, x22, x15
-    eor x22, x22, x13, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x22, x22, x13, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x9, x9, x15
-    eor x9, x9, x13, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x9, x9, x13, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x13, x13, x26, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x0, x0, x13  // A[3,0] ^= D[3]
     eor x23, x23, x13  // A[3,1] ^= D[3]
@@ -2776,15 +2776,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x15, x15, x3
     eor x15, x15, x17  // C[4]
     eor x12, x12, x20
-    eor x12, x12, x23, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x12, x12, x23, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x20
-    eor x6, x6, x23, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x23, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x0, x0, x20
-    eor x0, x0, x23, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x0, x0, x23, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x4, x4, x20
-    eor x4, x4, x23, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x4, x4, x23, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x10, x10, x20
-    eor x10, x10, x23, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x10, x10, x23, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x23, x23, x15, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x26, x26, x23  // A[3,0] ^= D[3]
     eor x5, x5, x23  // A[3,1] ^= D[3]
@@ -2910,15 +2910,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x20, x20, x0
     eor x20, x20, x7  // C[4]
     eor x9, x9, x11
-    eor x9, x9, x5, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x9, x9, x5, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x11
-    eor x6, x6, x5, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x5, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x26, x26, x11
-    eor x26, x26, x5, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x26, x26, x5, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x12, x12, x11
-    eor x12, x12, x5, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x12, x12, x5, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x16, x16, x11
-    eor x16, x16, x5, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x16, x16, x5, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x5, x5, x20, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x15, x15, x5  // A[3,0] ^= D[3]
     eor x28, x28, x5  // A[3,1] ^= D[3]
@@ -3044,15 +3044,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x11, x11, x26
     eor x11, x11, x25  // C[4]
     eor x10, x10, x3
-    eor x10, x10, x28, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x10, x10, x28, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x3
-    eor x6, x6, x28, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x28, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x15, x15, x3
-    eor x15, x15, x28, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x15, x15, x28, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x9, x9, x3
-    eor x9, x9, x28, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x9, x9, x28, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x1, x1, x3
-    eor x1, x1, x28, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x1, x1, x28, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x28, x28, x11, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x20, x20, x28  // A[3,0] ^= D[3]
     eor x8, x8, x28  // A[3,1] ^= D[3]
@@ -3178,15 +3178,15 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x3, x3, x15
     eor x3, x3, x14  // C[4]
     eor x16, x16, x0
-    eor x16, x16, x8, ror #63  // A[1,0] ^= [0] ^ ROL(C[2], 1)
+    eor x16, x16, x8, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
     eor x6, x6, x0
-    eor x6, x6, x8, ror #63  // A[1,1] ^= [0] ^ ROL(C[2], 1)
+    eor x6, x6, x8, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
     eor x20, x20, x0
-    eor x20, x20, x8, ror #63  // A[1,2] ^= [0] ^ ROL(C[2], 1)
+    eor x20, x20, x8, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
     eor x10, x10, x0
-    eor x10, x10, x8, ror #63  // A[1,3] ^= [0] ^ ROL(C[2], 1)
+    eor x10, x10, x8, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
     eor x29, x29, x0
-    eor x29, x29, x8, ror #63  // A[1,4] ^= [0] ^ ROL(C[2], 1)
+    eor x29, x29, x8, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
     eor x8, x8, x3, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x11, x11, x8  // A[3,0] ^= D[3]
     eor x19, x19, x8  // A[3,1] ^= D[3]

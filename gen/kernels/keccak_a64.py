@@ -112,7 +112,7 @@ class _Planner:
             if direct:
                 for y in range(5):
                     self.code.append(_op("xor2", dst=reg[lane(x, y)], a=c[prev], b=c[nxt],
-                                         c=f"A[{x},{y}] ^= " + what[8:]))
+                                         c=f"A[{x},{y}] ^= C[{prev}] ^ ROL(C[{nxt}], 1)"))
             else:
                 if dst is None:
                     dst = self.take()
