@@ -119,9 +119,6 @@ class Isa:
     # System V AMD64: the integer arguments in order, a scratch register (loop counters).
     ARGS = ("%rdi", "%rsi", "%rdx", "%rcx", "%r8", "%r9")
     COMMENT = "#"
-    # Kernels this ISA has no generated body for yet: {kernel: [its symbols' stems]}.
-    # Their entries branch to the scalar C kernels (gen/outputs.py).
-    SCALAR_KERNELS = {}
 
     ARGS32 = ("%edi", "%esi", "%edx", "%ecx", "%r8d", "%r9d")
     RET32 = "%eax"      # an int or unsigned result
@@ -389,16 +386,23 @@ class NeonIsa(Isa):
     so that generated code never touches v8-v15, whose low halves (d8-d15) the AAPCS64
     makes callee-saved: 24 registers, no spills. General registers: the arguments
     x0-x7, scratch x9-x17 (x16 addresses constants); x18 (the platform register) and
-    x19-x28 are never used."""
+    x19-x28 are never used. The exception is Keccak (templates/keccak_a64.S.j2), whose
+    bodies need every register and save what the AAPCS64 asks them to: d8-d15, x19-x29
+    (x18 and x30 stay untouched there too)."""
 
     arch = "aarch64"
     ARGS = ("x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7")
     ARGS32 = ("w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7")
     RET32 = "w0"
     COMMENT = "//"
-    SCALAR_KERNELS = {
-        "keccak_f1600_x1": ["keccak_f1600_x1"], "keccak_f1600_batch": ["keccak_f1600_batch"],
-    }
+    # Kernels with several bodies, between which the C layer chooses at run time
+    # (src/keccak_neon.c): the features each body may use, by symbol suffix
+    # (mldsa_<kernel>_neon<suffix>). The template enables what the ISA lacks around the
+    # body (.arch) and ci/check_isa checks each body against its own features.
+    BODIES = {"_base": ("asimd",), "_sha3": ("asimd", "sha3")}
+    # The assembler's architecture for a feature: FEAT_SHA3 is an Armv8.2-A extension, and
+    # GNU as refuses EOR3 & co. under armv8-a+sha3. "asimd" is the ISA's own baseline.
+    A64_ARCH = {"asimd": "armv8-a", "sha3": "armv8.2-a+sha3"}
 
     def mem(self, base: str, off: int = 0) -> str:
         return f"[{base}, #{off}]" if off else f"[{base}]"

@@ -2,9 +2,7 @@
 """Everything the generator writes, as {path relative to asm_out/: text}.
 
 Kernels: every templates/kernels/<kernel>.S.j2 is rendered once per ISA of gen.isa.ISAS
-into asm_out/<isa>/<kernel>.S. A kernel that an ISA does not have yet (Isa.SCALAR_KERNELS)
-gets a file whose entries branch to the scalar C kernel (templates/scalar_branch.S.j2),
-so that every ISA has every symbol and the C layer needs no exceptions. The template sees `isa` (gen.isa.Isa), `c`
+into asm_out/<isa>/<kernel>.S. The template sees `isa` (gen.isa.Isa), `c`
 (gen.constants), `kernel` and `template`, plus whatever gen/kernels/<kernel>.py returns
 from context(isa) when that module exists (tables in the order that ISA consumes them).
 """
@@ -66,14 +64,8 @@ def kernel_outputs(env: jinja2.Environment) -> dict:
         template = f"kernels/{path.name}"
         for isa in ISAS.values():
             ctx = dict(isa=isa, c=constants, kernel=kernel, template=template)
-            if kernel in isa.SCALAR_KERNELS:
-                ctx.update(symbols=isa.SCALAR_KERNELS[kernel],
-                           template="scalar_branch.S.j2")
-                text = env.get_template("scalar_branch.S.j2").render(**ctx)
-            else:
-                ctx.update(kernel_context(kernel, isa))
-                text = env.get_template(template).render(**ctx)
-            out[f"{isa.name}/{kernel}.S"] = text
+            ctx.update(kernel_context(kernel, isa))
+            out[f"{isa.name}/{kernel}.S"] = env.get_template(template).render(**ctx)
     return out
 
 

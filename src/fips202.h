@@ -46,7 +46,8 @@ typedef struct {
 void mldsa_keccak_f1600(uint64_t s[25]);
 
 /* mldsa_keccak_f1600_x1_<isa>(s): the same permutation, one per ISA of MLDSA_FOR_EACH_ISA:
- * the generated assembly for sse2, avx2, avx512 (asm_out/<isa>/keccak_f1600_x1.S), the C
+ * the generated assembly for sse2, avx2, avx512, neon (asm_out/<isa>/keccak_f1600_x1.S; neon:
+ * src/keccak_neon.c picks its SHA3 or base body), the C
  * permutation above for scalar. s is 8-byte aligned; no branch or address depends on it. */
 #define MLDSA_DECLARE_KECCAK_X1(isa) void mldsa_keccak_f1600_x1_##isa(uint64_t s[25]);
 MLDSA_FOR_EACH_ISA(MLDSA_DECLARE_KECCAK_X1)

@@ -4,7 +4,7 @@
  * the same length at once.
  *
  * W depends on the ISA (MLDSA_KECCAKX_W(isa)): 1 on scalar (the single-state
- * mldsa_keccak_f1600), 2 on sse2, 4 on avx2, 8 on avx512 (asm_out/<isa>/
+ * mldsa_keccak_f1600), 2 on sse2, 4 on avx2, 8 on avx512, 2 on neon (asm_out/<isa>/
  * keccak_f1600_batch.S). Every function exists for every ISA of MLDSA_FOR_EACH_ISA, as
  * mldsa_<function>_<isa>, so code compiled per ISA calls the same API everywhere:
  *
@@ -36,7 +36,12 @@
 #define MLDSA_KECCAKX_W_sse2 2
 #define MLDSA_KECCAKX_W_avx2 4
 #define MLDSA_KECCAKX_W_avx512 8
-#define MLDSA_KECCAKX_W_neon 1
+/* neon: two states per .2d vector. Counted in executed instructions per call
+ * (ci/aarch64-keccak-insns; the C permutation mldsa_keccak_f1600 is 3,673): the base
+ * bodies (Armv8.0) x1 3,235, batch 3,877 = 60% of two x1 calls, although each NEON
+ * rotation is shl + sri where the general registers fuse it into an eor; the SHA3 bodies
+ * x1 1,646, batch 1,646 = 50%. So the 2-way batch is worth it with SHA3 and without. */
+#define MLDSA_KECCAKX_W_neon 2
 #define MLDSA_KECCAKX_W_(isa) MLDSA_KECCAKX_W_##isa
 #define MLDSA_KECCAKX_W(isa) MLDSA_KECCAKX_W_(isa)
 
@@ -48,7 +53,9 @@
 #define MLDSA_KECCAKX_COST_sse2 186
 #define MLDSA_KECCAKX_COST_avx2 180
 #define MLDSA_KECCAKX_COST_avx512 219
-#define MLDSA_KECCAKX_COST_neon 100
+/* neon, from the executed-instruction counts above (no AArch64 timing yet): the larger
+ * ratio, the base bodies' 3,877 / 3,235 (SHA3: 1,646 / 1,646). */
+#define MLDSA_KECCAKX_COST_neon 120
 #define MLDSA_KECCAKX_COST_(isa) MLDSA_KECCAKX_COST_##isa
 #define MLDSA_KECCAKX_COST(isa) MLDSA_KECCAKX_COST_(isa)
 
@@ -58,7 +65,8 @@ typedef struct {
 
 /* mldsa_keccak_f1600_batch_<isa>(states): Keccak-f[1600] on W states, lane i of state j
  *   at states[i * W + j]; states 8-byte aligned (64 is best). The generated assembly for
- *   sse2, avx2, avx512; mldsa_keccak_f1600 for scalar (W = 1).
+ *   sse2, avx2, avx512 and neon (neon: src/keccak_neon.c picks its SHA3 or base body);
+ *   mldsa_keccak_f1600 for scalar (W = 1).
  * mldsa_shake{128,256}x_absorb_<isa>(st, in, inlen, n): st = the SHAKE sponge of each
  *   in[j] (inlen bytes, any length, the same for every stream), padded and ready to
  *   squeeze. Absorb once: this also initialises st.

@@ -21,6 +21,7 @@ gen.keccak (FIPS 202), never pasted.
 """
 
 from .. import keccak
+from . import keccak_a64
 
 ROUNDS = 24
 
@@ -137,6 +138,14 @@ def ternlog_imm(f) -> int:
 
 
 def context(isa) -> dict:
+    if isa.arch == "aarch64":
+        # two states, one per 64-bit half of each vector; two bodies, chosen in C:
+        # base (Armv8.0 Advanced SIMD) and sha3 (Armv8.2 SHA3)
+        return dict(W=2, nrounds=ROUNDS,
+                    rc=[f"0x{v:016x}" for v in keccak.round_constants(ROUNDS)],
+                    lane_names=[f"A[{x},{y}]" for y in range(5) for x in range(5)],
+                    bodies=[("_base", keccak_a64.plan("vec")),
+                            ("_sha3", keccak_a64.plan("sha3"))])
     # the resident body needs AVX-512F (vpternlogq, vprolq, 32 registers)
     resident = isa.opmask and isa.nregs >= 32
     ctx = dict(

@@ -50,7 +50,7 @@ import random
 from functools import lru_cache
 
 from .. import keccak
-from . import keccak_f1600_batch
+from . import keccak_a64, keccak_f1600_batch
 
 ROUNDS = 24
 MASK = (1 << 64) - 1
@@ -386,6 +386,13 @@ def _check_xmm(plan):
 
 
 def context(isa) -> dict:
+    if isa.arch == "aarch64":
+        # two bodies, chosen in C: base (general registers) and sha3 (Armv8.2 SHA3 on the
+        # low halves of v0-v24; the batch's plan with one state)
+        return dict(nrounds=ROUNDS, rc=[f"0x{v:016x}" for v in keccak.round_constants(ROUNDS)],
+                    lane_names=[f"A[{x},{y}]" for y in range(5) for x in range(5)],
+                    bodies=[("_base", keccak_a64.plan("gpr")),
+                            ("_sha3", keccak_a64.plan("sha3"))])
     # the xmm body needs AVX-512F and VL (vpternlogq, vprolq on xmm) and 32 registers
     xmm = isa.opmask and "avx512vl" in isa.features and isa.nregs >= 32
     body = AVX512_BODY if xmm else "gpr"
