@@ -37,7 +37,7 @@
 #define MLDSA_KECCAKX_W_avx2 4
 #define MLDSA_KECCAKX_W_avx512 8
 /* neon: two states per .2d vector. Counted in executed instructions per call
- * (ci/aarch64-keccak-insns; the C permutation mldsa_keccak_f1600 is 3,673): the base
+ * (bench/aarch64, kernel mode; the C permutation mldsa_keccak_f1600 is 3,673): the base
  * bodies (Armv8.0) x1 3,235, batch 3,877 = 60% of two x1 calls, although each NEON
  * rotation is shl + sri where the general registers fuse it into an eor; the SHA3 bodies
  * x1 1,646, batch 1,646 = 50%. So the 2-way batch is worth it with SHA3 and without. */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* ABI conformance of the AArch64 assembly kernels (x86-64: tests/test_abi.c).
  *
- * Every kernel of tests/abi_kernels.h on the neon ISA is called through a trampoline
+ * Every kernel of tests/abi_kernels.h on the neon ISA, and each body of the neon Keccak
+ * kernels (src/keccak_neon.h; the SHA3 ones where the CPU has SHA3), is called through a
+ * trampoline
  * (abi_call, below) that loads random values into the callee-saved registers x19-x29 and
  * d8-d15, calls the kernel and records them, the stack pointer and FPCR on return. The
  * AAPCS64 requires x19-x29, sp and the low 64 bits of v8-v15 as they were, and FPCR's
@@ -23,6 +25,7 @@
 
 #include "abi_kernels.h"
 #include "cpu.h"
+#include "keccak_neon.h"
 #include "test_common.h"
 
 /* The trampoline's record; offsets are used by the assembly below. */
@@ -153,6 +156,20 @@ static const char *call_checked(void *fn, const uint64_t args[4], char *buf, siz
 
 static unsigned passed, failed;
 
+#if defined(MLDSA_HAVE_NEON)
+/* The bodies the neon Keccak entries choose between (src/keccak_neon.h): each is checked
+ * on its own, the SHA3 ones where the CPU has SHA3. */
+static const struct {
+  abi_kernel k;
+  int needs_sha3;
+} keccak_bodies[] = {
+    {{"keccak_f1600_x1_neon_base", KECCAK, (void *)mldsa_keccak_f1600_x1_neon_base}, 0},
+    {{"keccak_f1600_batch_neon_base", KECCAK, (void *)mldsa_keccak_f1600_batch_neon_base}, 0},
+    {{"keccak_f1600_x1_neon_sha3", KECCAK, (void *)mldsa_keccak_f1600_x1_neon_sha3}, 1},
+    {{"keccak_f1600_batch_neon_sha3", KECCAK, (void *)mldsa_keccak_f1600_batch_neon_sha3}, 1},
+};
+#endif
+
 static void result(int ok, const char *label, const char *detail) {
   printf("test_abi: %s %s%s%s\n", ok ? "ok  " : "FAIL", label, detail ? ": " : "",
          detail ? detail : "");
@@ -195,8 +212,22 @@ int main(void) {
       printf("test_abi: neon: the CPU lacks it: %u kernels skipped\n", (unsigned)ABI_NUM_KERNELS);
       skipped += ABI_NUM_KERNELS;
     } else {
-      for (size_t k = 0; k < ABI_NUM_KERNELS; ++k) {
-        const abi_kernel *kern = &abi_kernels_neon[k];
+      const size_t nbodies = sizeof keccak_bodies / sizeof keccak_bodies[0];
+      for (size_t k = 0; k < ABI_NUM_KERNELS + nbodies; ++k) {
+        const abi_kernel *kern;
+        char label[120];
+        if (k < ABI_NUM_KERNELS) {
+          kern = &abi_kernels_neon[k];
+          snprintf(label, sizeof label, "mldsa_%s_neon", kern->name);
+        } else {
+          kern = &keccak_bodies[k - ABI_NUM_KERNELS].k;
+          snprintf(label, sizeof label, "mldsa_%s", kern->name);
+          if (keccak_bodies[k - ABI_NUM_KERNELS].needs_sha3 && !mldsa_cpu_has_neon_sha3()) {
+            printf("test_abi: %s: skipped (the CPU lacks SHA3)\n", label);
+            ++skipped;
+            continue;
+          }
+        }
         char buf[200];
         const char *why = NULL;
         for (unsigned it = 0; it < ABI_ITERATIONS && why == NULL; ++it) {
@@ -205,8 +236,6 @@ int main(void) {
           abi_kernel_args(kern->shape, args, it);
           why = call_checked(kern->fn, args, buf, sizeof buf);
         }
-        char label[120];
-        snprintf(label, sizeof label, "mldsa_%s_neon", kern->name);
         result(why == NULL, label, why);
       }
     }

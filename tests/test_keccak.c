@@ -25,8 +25,8 @@
  * neon has two bodies of each kernel (src/keccak_neon.h), base (Armv8.0) and sha3 (FEAT_SHA3),
  * and the neon entries call the one the CPU can run: both bodies are checked here on their
  * own as ISAs "neon_base" and "neon_sha3" (the latter skipped without SHA3), the line of
- * "neon" says which body it dispatched to, and each AArch64 body is called through a
- * trampoline that checks the AAPCS64 callee-saved registers (x19-x29, d8-d15) and sp.
+ * "neon" says which body it dispatched to (callee-saved registers: test_abi_aarch64,
+ * which calls every body).
  *
  * An ISA the CPU lacks is reported as skipped ("keccak <isa>: skipped (CPU lacks it)"),
  * never counted as passed. On scalar both functions are the C permutation: the known
@@ -334,86 +334,6 @@ START_TEST(test_batched_shake) {
 }
 END_TEST
 
-/* ------------------------------------------------------------------------------------ */
-/* AAPCS64: x19-x29, d8-d15 and sp as they were (the kernels use all 32 vector registers
- * and 29 general ones). x86-64's callee-saved registers are test_abi's. */
-
-#if defined(__aarch64__)
-/* abi_call_a64(fn, state, r): r[0..18] into x19-x29, d8-d15, fn(state), those registers
- * into r[19..37]; sp before and after the call into r[38], r[39]. */
-void abi_call_a64(perm_fn fn, uint64_t *state, uint64_t r[40]);
-/* Global (hidden) symbols: GNU ld resolves a GOT entry of a local one to its section. */
-__asm__(".pushsection .text\n.globl abi_call_a64\n.hidden abi_call_a64\n.p2align 2\n.type abi_call_a64, %function\nabi_call_a64:\n"
-        "  hint #34\n"
-        "  stp x29, x30, [sp, #-176]!\n  stp x19, x20, [sp, #16]\n  stp x21, x22, [sp, #32]\n"
-        "  stp x23, x24, [sp, #48]\n  stp x25, x26, [sp, #64]\n  stp x27, x28, [sp, #80]\n"
-        "  stp d8, d9, [sp, #96]\n  stp d10, d11, [sp, #112]\n  stp d12, d13, [sp, #128]\n"
-        "  stp d14, d15, [sp, #144]\n  str x2, [sp, #160]\n"
-        "  mov x16, x0\n  mov x0, x1\n"
-        "  ldp x19, x20, [x2, #0]\n  ldp x21, x22, [x2, #16]\n  ldp x23, x24, [x2, #32]\n"
-        "  ldp x25, x26, [x2, #48]\n  ldp x27, x28, [x2, #64]\n  ldr x29, [x2, #80]\n"
-        "  ldp d8, d9, [x2, #88]\n  ldp d10, d11, [x2, #104]\n  ldp d12, d13, [x2, #120]\n"
-        "  ldp d14, d15, [x2, #136]\n"
-        "  mov x3, sp\n  str x3, [x2, #304]\n"
-        "  blr x16\n"
-        "  mov x3, sp\n  ldr x2, [sp, #160]\n  str x3, [x2, #312]\n"
-        "  stp x19, x20, [x2, #152]\n  stp x21, x22, [x2, #168]\n  stp x23, x24, [x2, #184]\n"
-        "  stp x25, x26, [x2, #200]\n  stp x27, x28, [x2, #216]\n  str x29, [x2, #232]\n"
-        "  stp d8, d9, [x2, #240]\n  stp d10, d11, [x2, #256]\n  stp d12, d13, [x2, #272]\n"
-        "  stp d14, d15, [x2, #288]\n"
-        "  ldp x19, x20, [sp, #16]\n  ldp x21, x22, [sp, #32]\n  ldp x23, x24, [sp, #48]\n"
-        "  ldp x25, x26, [sp, #64]\n  ldp x27, x28, [sp, #80]\n  ldp d8, d9, [sp, #96]\n"
-        "  ldp d10, d11, [sp, #112]\n  ldp d12, d13, [sp, #128]\n  ldp d14, d15, [sp, #144]\n"
-        "  ldp x29, x30, [sp], #176\n  ret\n.size abi_call_a64, .-abi_call_a64\n.popsection\n");
-
-/* A planted violation: the trampoline must see x19, d8 and d15 change. */
-void abi_bad_a64(uint64_t *state);
-__asm__(".pushsection .text\n.globl abi_bad_a64\n.hidden abi_bad_a64\n.p2align 2\n.type abi_bad_a64, %function\nabi_bad_a64:\n  hint #34\n"
-        "  eor x19, x19, #1\n  fmov d8, xzr\n  mov v15.d[0], x0\n  ret\n"
-        ".size abi_bad_a64, .-abi_bad_a64\n.popsection\n");
-
-static void abi_case(const char *isa, const char *fn, perm_fn f, unsigned lanes) {
-  static const char *const names[19] = {"x19", "x20", "x21", "x22", "x23", "x24", "x25",
-                                        "x26", "x27", "x28", "x29", "d8",  "d9",  "d10",
-                                        "d11", "d12", "d13", "d14", "d15"};
-  uint64_t r[40];
-  for (int i = 0; i < 19; ++i) r[i] = mldsa_test_rand64();
-  uint64_t *s = place(0, lanes);
-  for (unsigned k = 0; k < lanes; ++k) s[k] = mldsa_test_rand64();
-  uint64_t want[25];
-  memcpy(want, s, sizeof want);
-  abi_call_a64(f, s, r);
-  for (int i = 0; i < 19; ++i)
-    ck_assert_msg(r[19 + i] == r[i], "%s %s: callee-saved %s changed", fn, isa, names[i]);
-  ck_assert_msg(r[38] == r[39], "%s %s: sp moved", fn, isa);
-  if (lanes == 25) {
-    mldsa_keccak_f1600(want);
-    report(isa, fn, "ABI call", 0, 0, want, want, s, 1);
-  }
-}
-#endif
-
-#if defined(__aarch64__)
-START_TEST(test_abi_a64) {
-  const isa_t *I = &isas[_i];
-  uint64_t r[40], s[25] = {0};
-  for (int i = 0; i < 19; ++i) r[i] = mldsa_test_rand64() | 1;
-  abi_call_a64(abi_bad_a64, s, r);
-  ck_assert_msg(r[19] != r[0] && r[19 + 11] != r[11] && r[19 + 18] != r[18] && r[20] == r[1],
-                "the AAPCS64 check does not see a planted change of x19, d8, d15");
-  for (int rep = 0; rep < 8; ++rep) {
-    abi_case(I->name, "keccak_f1600_x1", I->x1, 25);
-    abi_case(I->name, "keccak_f1600_batch", I->batch, 25 * I->w);
-  }
-}
-END_TEST
-#endif
-
-#if defined(__aarch64__)
-#define ABI_NOTE ", AAPCS64"
-#else
-#define ABI_NOTE ""
-#endif
 
 /* ------------------------------------------------------------------------------------ */
 
@@ -432,11 +352,7 @@ int main(int argc, char **argv) {
   area_init();
 
   const TTest *tests[] = {test_x1_known_answers, test_x1_edges, test_x1_random, test_x1_chain,
-                          test_batch, test_batched_shake,
-#if defined(__aarch64__)
-                          test_abi_a64
-#endif
-  };
+                          test_batch, test_batched_shake};
   const int NTESTS = (int)(sizeof tests / sizeof tests[0]);
   int failed = 0;
   char lines[NISAS][160];
@@ -455,9 +371,9 @@ int main(int argc, char **argv) {
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int run = srunner_ntests_run(sr), bad = srunner_ntests_failed(sr);
-    snprintf(lines[i], sizeof lines[i], "keccak %s: %d/%d checks passed%s (x1, W = %u batch, batched SHAKE%s)",
+    snprintf(lines[i], sizeof lines[i], "keccak %s: %d/%d checks passed%s (x1, W = %u batch, batched SHAKE)",
              isas[i].name, run - bad, NTESTS, run - bad == NTESTS ? "" : " -- FAILED",
-             isas[i].w, ABI_NOTE);
+             isas[i].w);
     if (bad != 0 || run != NTESTS) failed = 1;
     srunner_free(sr);
   }
