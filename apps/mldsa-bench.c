@@ -154,8 +154,7 @@ static void print_op(int param, const char *isa, const char *op, stats s, double
         "\"p10\": %llu, \"p90\": %llu, \"mean\": %llu",
         first_row ? "" : ",", param, isa, op, (unsigned long long)s.median,
         (unsigned long long)s.p10, (unsigned long long)s.p90, (unsigned long long)s.mean);
-    if (limit > 0)
-      printf(", \"limit\": %.0f, \"efficiency\": %.3f", limit, eff);
+    if (limit > 0) printf(", \"limit\": %.0f, \"efficiency\": %.3f", limit, eff);
     printf("}");
   } else {
     clear_progress();
@@ -171,19 +170,19 @@ static void print_op(int param, const char *isa, const char *op, stats s, double
 /* One benchmark row: runs + runs/10 calls (the first tenth warms up), each timed around
  * `call`, an expression giving 0 on success; `setup` runs untimed before each call, with
  * i the call's index. */
-#define TIME_OP(op, setup, call)                                                  \
-  do {                                                                            \
-    snprintf(what, sizeof what, "ML-DSA-%d %s %s", param, isa->name, op);        \
-    progress(what);                                                               \
-    for (size_t i = 0; i < runs + runs / 10; ++i) {                               \
-      setup;                                                                      \
-      uint64_t t0 = ticks_begin();                                                \
-      int rc = (call);                                                            \
-      uint64_t t1 = ticks_end();                                                  \
-      if (rc != 0) abort();                                                       \
-      if (i >= runs / 10) t[i - runs / 10] = t1 - t0;                             \
-    }                                                                             \
-    print_row(param, isa->name, op, t, runs);                                     \
+#define TIME_OP(op, setup, call)                                          \
+  do {                                                                    \
+    snprintf(what, sizeof what, "ML-DSA-%d %s %s", param, isa->name, op); \
+    progress(what);                                                       \
+    for (size_t i = 0; i < runs + runs / 10; ++i) {                       \
+      setup;                                                              \
+      uint64_t t0 = ticks_begin();                                        \
+      int rc = (call);                                                    \
+      uint64_t t1 = ticks_end();                                          \
+      if (rc != 0) abort();                                               \
+      if (i >= runs / 10) t[i - runs / 10] = t1 - t0;                     \
+    }                                                                     \
+    print_row(param, isa->name, op, t, runs);                             \
   } while (0)
 
 /* ---- batches: ticks per item ---- */
@@ -257,19 +256,19 @@ static void bench_batches(const bench_isa *isa, int param, const mldsa_backend *
     vpi[k].pk = NULL;
     vpi[k].pk_len = 0;
   }
-#define TIME_BATCH(op, setup, call)                                        \
-  do {                                                                     \
+#define TIME_BATCH(op, setup, call)                                       \
+  do {                                                                    \
     snprintf(what, sizeof what, "ML-DSA-%d %s %s", param, isa->name, op); \
-    progress(what);                                                        \
-    for (size_t i = 0; i < runs + runs / 10; ++i) {                        \
-      setup;                                                               \
-      uint64_t t0 = ticks_begin();                                         \
-      int rc = (call);                                                     \
-      uint64_t t1 = ticks_end();                                           \
-      if (rc != 0) abort();                                                \
-      if (i >= runs / 10) t[i - runs / 10] = (t1 - t0) / BATCH_ITEMS;      \
-    }                                                                      \
-    print_row(param, isa->name, op, t, runs);                              \
+    progress(what);                                                       \
+    for (size_t i = 0; i < runs + runs / 10; ++i) {                       \
+      setup;                                                              \
+      uint64_t t0 = ticks_begin();                                        \
+      int rc = (call);                                                    \
+      uint64_t t1 = ticks_end();                                          \
+      if (rc != 0) abort();                                               \
+      if (i >= runs / 10) t[i - runs / 10] = (t1 - t0) / BATCH_ITEMS;     \
+    }                                                                     \
+    print_row(param, isa->name, op, t, runs);                             \
   } while (0)
   TIME_BATCH("verify_batch", (void)0, bench_verify_batch(b, NULL, vi, BATCH_ITEMS));
   TIME_BATCH("verify_prepared_batch", (void)0, bench_verify_batch(b, pp, vpi, BATCH_ITEMS));
@@ -341,22 +340,23 @@ static void kernel_inputs(void) {
 
 /* One kernel's median ticks of one call (timer overhead subtracted), for the kernel rows
  * and the limit model. */
-#define KERNEL_MEDIAN(dst, call) do { \
-    uint64_t t_[KERNEL_RUNS];                                                   \
-    for (unsigned r_ = 0; r_ < KERNEL_RUNS; ++r_) {                             \
-      memcpy(kout, kin_a, sizeof kout);                                         \
-      uint64_t t0_ = ticks_begin();                                             \
-      call;                                                                     \
-      t_[r_] = ticks_end() - t0_;                                               \
-    }                                                                           \
-    uint64_t m_ = summarize(t_, KERNEL_RUNS).median;                            \
-    (dst) = m_ > overhead ? (double)(m_ - overhead) : 0.0;                      \
+#define KERNEL_MEDIAN(dst, call)                           \
+  do {                                                     \
+    uint64_t t_[KERNEL_RUNS];                              \
+    for (unsigned r_ = 0; r_ < KERNEL_RUNS; ++r_) {        \
+      memcpy(kout, kin_a, sizeof kout);                    \
+      uint64_t t0_ = ticks_begin();                        \
+      call;                                                \
+      t_[r_] = ticks_end() - t0_;                          \
+    }                                                      \
+    uint64_t m_ = summarize(t_, KERNEL_RUNS).median;       \
+    (dst) = m_ > overhead ? (double)(m_ - overhead) : 0.0; \
   } while (0)
 
-#define TIME_KERNEL(isa_name, kname, call) \
-  do {                                      \
-    double med_;                            \
-    KERNEL_MEDIAN(med_, call);              \
+#define TIME_KERNEL(isa_name, kname, call)         \
+  do {                                             \
+    double med_;                                   \
+    KERNEL_MEDIAN(med_, call);                     \
     print_kernel(isa_name, kname, (uint64_t)med_); \
   } while (0)
 
@@ -713,8 +713,8 @@ enum {
   N_OPS
 };
 static const char *const op_names[N_OPS] = {
-    "keygen",     "sign",         "verify",       "sign_prepared", "verify_prepared",
-    "sign_batch", "verify_batch", "verify_prepared_batch"};
+    "keygen",          "sign",       "verify",       "sign_prepared",
+    "verify_prepared", "sign_batch", "verify_batch", "verify_prepared_batch"};
 
 /* The counters over n runs of each operation on b: keygen, sign and verify as the public
  * calls do them, then sign_prepared and verify_prepared (mu included) and the batch calls
@@ -726,7 +726,7 @@ static void keccak_counts(const mldsa_backend *b, mldsa_keccak_counts c[N_OPS], 
   static uint8_t pk[4096], sk[8192], seed[32];
   static const uint8_t rnd[32];
   uint8_t(*sig)[8192] = malloc(n * sizeof *sig), (*out)[8192] = malloc(n * sizeof *out),
-      (*msgs)[32] = malloc(n * sizeof *msgs);
+  (*msgs)[32] = malloc(n * sizeof *msgs);
   mldsa_verify_item *vi = malloc(n * sizeof *vi), *vpi = malloc(n * sizeof *vpi);
   mldsa_sign_item *si = malloc(n * sizeof *si);
   uint8_t mu[64];
@@ -801,10 +801,11 @@ static void bench_keccak(const char *only_isa, int only_param) {
   if (json)
     printf("[");
   else
-    printf("Keccak-f[1600] per operation (mean of %d): single-state permutations, calls of "
-           "the batched\npermutation, its idle lanes, and the calls by lanes used "
-           "(lanes:calls)\n\n  %-9s %-7s %-21s %8s %8s %6s   %s\n",
-           KECCAK_RUNS, "set", "isa", "op", "x1", "batched", "idle", "lanes used");
+    printf(
+        "Keccak-f[1600] per operation (mean of %d): single-state permutations, calls of "
+        "the batched\npermutation, its idle lanes, and the calls by lanes used "
+        "(lanes:calls)\n\n  %-9s %-7s %-21s %8s %8s %6s   %s\n",
+        KECCAK_RUNS, "set", "isa", "op", "x1", "batched", "idle", "lanes used");
   for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
     if (only_isa && strcmp(only_isa, isas[i].name) != 0) continue;
     if (!isas[i].supported()) continue;
@@ -908,44 +909,43 @@ static void arith_counts(int op, unsigned k, unsigned l, double attempts, int ke
   }
 }
 
-
 /* The costs of one ISA's kernels in the variants the set uses (gamma2 (q-1)/88 and
  * gamma1 2^17 for ML-DSA-44, eta 4 for ML-DSA-65). */
-#define KERNEL_COSTS(isa)                                                                         \
-  static void kernel_costs_##isa(int param, unsigned l, kernel_costs *c) {                        \
-    double *t = c->kernel;                                                                        \
-    int g88 = param == 44, eta4 = param == 65;                                                    \
-    KERNEL_MEDIAN(t[K_NTT], mldsa_ntt_##isa(kout));                                               \
-    KERNEL_MEDIAN(t[K_INVNTT], mldsa_invntt_tomont_##isa(kout));                                  \
-    KERNEL_MEDIAN(t[K_REORDER], mldsa_ntt_reorder_##isa(kout));                                   \
-    KERNEL_MEDIAN(t[K_PW], mldsa_pointwise_montgomery_##isa(kout, kin_a, kin_b));                 \
-    KERNEL_MEDIAN(t[K_PWACC], mldsa_pointwise_acc_##isa(kout, kin_a, kin_b, l));                  \
-    KERNEL_MEDIAN(t[K_ADD], mldsa_add_##isa(kout, kin_a, kin_b));                                 \
-    KERNEL_MEDIAN(t[K_SUB], mldsa_sub_##isa(kout, kin_a, kin_b));                                 \
-    KERNEL_MEDIAN(t[K_REDUCE], mldsa_reduce32_##isa(kout));                                       \
-    KERNEL_MEDIAN(t[K_CADDQ], mldsa_caddq_##isa(kout));                                           \
-    KERNEL_MEDIAN(t[K_SHIFTL], mldsa_shiftl_##isa(kout));                                         \
-    KERNEL_MEDIAN(t[K_POWER2ROUND], mldsa_power2round_##isa(kout, kout2, kin_a));                 \
-    KERNEL_MEDIAN(t[K_DECOMPOSE], g88 ? mldsa_decompose_g88_##isa(kout, kout2, kin_a)             \
-                                      : mldsa_decompose_g32_##isa(kout, kout2, kin_a));           \
-    KERNEL_MEDIAN(t[K_MAKE_HINT], g88 ? (void)mldsa_make_hint_g88_##isa(kout, kin_b, kin_a)       \
-                                      : (void)mldsa_make_hint_g32_##isa(kout, kin_b, kin_a));     \
-    KERNEL_MEDIAN(t[K_USE_HINT], g88 ? mldsa_use_hint_g88_##isa(kout, kin_a, kout2)               \
-                                     : mldsa_use_hint_g32_##isa(kout, kin_a, kout2));             \
-    KERNEL_MEDIAN(t[K_CHKNORM], (void)mldsa_chknorm_##isa(kin_b, 1 << 19));                       \
-    KERNEL_MEDIAN(t[K_UNPACK_Z], g88 ? mldsa_unpack_z_g17_##isa(kout, kbytes)                     \
-                                     : mldsa_unpack_z_g19_##isa(kout, kbytes));                   \
-    KERNEL_MEDIAN(t[K_REJ_UNIFORM], (void)mldsa_rej_uniform_##isa(kout, 0, kbytes, 840));         \
-    KERNEL_MEDIAN(t[K_REJ_ETA], eta4 ? (void)mldsa_rej_eta4_##isa(kout, 0, kbytes, 272)           \
-                                     : (void)mldsa_rej_eta2_##isa(kout, 0, kbytes, 272));         \
-    double batch;                                                                                 \
-    KERNEL_MEDIAN(batch, mldsa_keccak_f1600_batch_##isa(kstates));                                \
-    c->perm_per_state = batch / MLDSA_KECCAKX_W_##isa;                                            \
+#define KERNEL_COSTS(isa)                                                                     \
+  static void kernel_costs_##isa(int param, unsigned l, kernel_costs *c) {                    \
+    double *t = c->kernel;                                                                    \
+    int g88 = param == 44, eta4 = param == 65;                                                \
+    KERNEL_MEDIAN(t[K_NTT], mldsa_ntt_##isa(kout));                                           \
+    KERNEL_MEDIAN(t[K_INVNTT], mldsa_invntt_tomont_##isa(kout));                              \
+    KERNEL_MEDIAN(t[K_REORDER], mldsa_ntt_reorder_##isa(kout));                               \
+    KERNEL_MEDIAN(t[K_PW], mldsa_pointwise_montgomery_##isa(kout, kin_a, kin_b));             \
+    KERNEL_MEDIAN(t[K_PWACC], mldsa_pointwise_acc_##isa(kout, kin_a, kin_b, l));              \
+    KERNEL_MEDIAN(t[K_ADD], mldsa_add_##isa(kout, kin_a, kin_b));                             \
+    KERNEL_MEDIAN(t[K_SUB], mldsa_sub_##isa(kout, kin_a, kin_b));                             \
+    KERNEL_MEDIAN(t[K_REDUCE], mldsa_reduce32_##isa(kout));                                   \
+    KERNEL_MEDIAN(t[K_CADDQ], mldsa_caddq_##isa(kout));                                       \
+    KERNEL_MEDIAN(t[K_SHIFTL], mldsa_shiftl_##isa(kout));                                     \
+    KERNEL_MEDIAN(t[K_POWER2ROUND], mldsa_power2round_##isa(kout, kout2, kin_a));             \
+    KERNEL_MEDIAN(t[K_DECOMPOSE], g88 ? mldsa_decompose_g88_##isa(kout, kout2, kin_a)         \
+                                      : mldsa_decompose_g32_##isa(kout, kout2, kin_a));       \
+    KERNEL_MEDIAN(t[K_MAKE_HINT], g88 ? (void)mldsa_make_hint_g88_##isa(kout, kin_b, kin_a)   \
+                                      : (void)mldsa_make_hint_g32_##isa(kout, kin_b, kin_a)); \
+    KERNEL_MEDIAN(t[K_USE_HINT], g88 ? mldsa_use_hint_g88_##isa(kout, kin_a, kout2)           \
+                                     : mldsa_use_hint_g32_##isa(kout, kin_a, kout2));         \
+    KERNEL_MEDIAN(t[K_CHKNORM], (void)mldsa_chknorm_##isa(kin_b, 1 << 19));                   \
+    KERNEL_MEDIAN(t[K_UNPACK_Z], g88 ? mldsa_unpack_z_g17_##isa(kout, kbytes)                 \
+                                     : mldsa_unpack_z_g19_##isa(kout, kbytes));               \
+    KERNEL_MEDIAN(t[K_REJ_UNIFORM], (void)mldsa_rej_uniform_##isa(kout, 0, kbytes, 840));     \
+    KERNEL_MEDIAN(t[K_REJ_ETA], eta4 ? (void)mldsa_rej_eta4_##isa(kout, 0, kbytes, 272)       \
+                                     : (void)mldsa_rej_eta2_##isa(kout, 0, kbytes, 272));     \
+    double batch;                                                                             \
+    KERNEL_MEDIAN(batch, mldsa_keccak_f1600_batch_##isa(kstates));                            \
+    c->perm_per_state = batch / MLDSA_KECCAKX_W_##isa;                                        \
   }
 MLDSA_FOR_EACH_ISA(KERNEL_COSTS)
 #define KERNEL_COSTS_ENTRY(isa) kernel_costs_##isa,
-static void (*const kernel_costs_of[])(int, unsigned, kernel_costs *) = {
-    MLDSA_FOR_EACH_ISA(KERNEL_COSTS_ENTRY)};
+static void (*const kernel_costs_of[])(int, unsigned,
+                                       kernel_costs *) = {MLDSA_FOR_EACH_ISA(KERNEL_COSTS_ENTRY)};
 
 static double op_limit[N_OPS];
 /* sign and sign_prepared: the limit of each timed run, for its message's attempts */
@@ -986,8 +986,7 @@ static void limit_model(size_t i, int param, const mldsa_backend *b, size_t runs
    * one is rare: it needs more than 128 bytes for tau positions) */
   const double w1_bytes = (double)k * (param == 44 ? 192 : 128);
   const double ctilde_perms = (double)(unsigned)((64 + w1_bytes) / MLDSA_SHAKE256_RATE) + 1;
-  const double attempts =
-      ((double)c[OP_SIGN_PREPARED].x1 / (double)runs - 2) / (ctilde_perms + 1);
+  const double attempts = ((double)c[OP_SIGN_PREPARED].x1 / (double)runs - 2) / (ctilde_perms + 1);
   const int keeps_y = strcmp(isas[i].name, "avx512") != 0 || param != 87;
   for (int op = 0; op < N_OPS; ++op) {
     double n[N_KERNELS], perms = (double)c[op].x1, ticks = 0;
@@ -1019,9 +1018,10 @@ static void limit_model(size_t i, int param, const mldsa_backend *b, size_t runs
   free(sign_x1);
   if (!json) {
     clear_progress();
-    printf("  ML-DSA-%d  %-7s limit model: %.2f attempts per signature, %.0f ticks per "
-           "permutation and state\n",
-           param, isas[i].name, attempts, kc.perm_per_state);
+    printf(
+        "  ML-DSA-%d  %-7s limit model: %.2f attempts per signature, %.0f ticks per "
+        "permutation and state\n",
+        param, isas[i].name, attempts, kc.perm_per_state);
   }
 }
 #else
