@@ -7,8 +7,8 @@
  *
  *   mldsa-bench [--json] [--limit] [--isa NAME] [--param 44|65|87] [--runs N]
  *       --limit: beside each operation row, its limit model and the efficiency limit /
- *       median (sign and sign_prepared: the median over the messages of limit / ticks,
- *       each message's limit for its own attempts). The model is the operation's Keccak
+ *       median (sign, sign_prepared and sign_batch: the median over the runs of limit /
+ *       ticks, each run's limit for the attempts of its message or its call's 64). The model is the operation's Keccak
  *       permutations (single-state and batched, counted as --keccak counts them, over the
  *       messages the rows time) at the batched permutation's median ticks per state, plus
  *       its kernel calls (counted from the structure of sign.c, limit_model below) at each
@@ -719,10 +719,10 @@ static const char *const op_names[N_OPS] = {
 /* The counters over n runs of each operation on b: keygen, sign and verify as the public
  * calls do them, then sign_prepared and verify_prepared (mu included) and the batch calls
  * on the same messages (fill(msg, 32, first + r)) and signatures, all n at once (the
- * counts are per message either way). sign_x1, unless NULL: sign_prepared's single-state
- * permutations for each message. */
+ * counts are per message either way), under the key of fill(seed, 32, key_seed). sign_x1,
+ * unless NULL: sign_prepared's single-state permutations for each message. */
 static void keccak_counts(const mldsa_backend *b, mldsa_keccak_counts c[N_OPS], size_t n,
-                          uint32_t first, uint64_t *sign_x1) {
+                          uint32_t first, uint32_t key_seed, uint64_t *sign_x1) {
   static uint8_t pk[4096], sk[8192], seed[32];
   static const uint8_t rnd[32];
   uint8_t(*sig)[8192] = malloc(n * sizeof *sig), (*out)[8192] = malloc(n * sizeof *out),
@@ -737,6 +737,8 @@ static void keccak_counts(const mldsa_backend *b, mldsa_keccak_counts c[N_OPS], 
     b->keygen(pk, sk, seed);
   }
   c[OP_KEYGEN] = mldsa_keccak_counter;
+  fill(seed, sizeof seed, key_seed);
+  b->keygen(pk, sk, seed);
   memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
   for (uint32_t r = 0; r < n; ++r) {
     fill(msgs[r], 32, first + r);
@@ -813,7 +815,7 @@ static void bench_keccak(const char *only_isa, int only_param) {
       const mldsa_backend *b = isas[i].sets[p];
       if ((only_param && only_param != params[p]) || b == NULL) continue;
       mldsa_keccak_counts c[N_OPS];
-      keccak_counts(b, c, KECCAK_RUNS, 2000000, NULL);
+      keccak_counts(b, c, KECCAK_RUNS, 2000000, 3000000 + KECCAK_RUNS - 1, NULL);
       for (int op = 0; op < N_OPS; ++op) keccak_row(params[p], &isas[i], op_names[op], c[op]);
     }
   }
@@ -967,6 +969,37 @@ static const double *run_limits_of(const char *op) {
   return limit_on && i >= 0 ? op_run_limit[i] : NULL;
 }
 
+/* The mean attempts per message of each of the runs timed sign_batch calls (bench_batches:
+ * call i signs the messages i * 64 + k + 1000000, k < 64, the first runs / 10 calls warm
+ * up) under the key of fill(seed, 32, key_seed): sign_prepared's single-state permutations
+ * are mu and rho'', then c~ (ctilde_perms) and SampleInBall's first block per attempt. */
+static double *batch_sign_attempts(const mldsa_backend *b, size_t runs, uint32_t key_seed,
+                                   double ctilde_perms) {
+  static uint8_t pk[4096], sk[8192], sig[8192], seed[32], msg[32];
+  static const uint8_t rnd[32];
+  uint8_t mu[64];
+  double *a = malloc(runs * sizeof *a);
+  mldsa_prepared_secret_key *ps = aligned_alloc(64, sizeof *ps);
+  if (!a || !ps) abort();
+  fill(seed, sizeof seed, key_seed);
+  b->keygen(pk, sk, seed);
+  if (b->prepare_secret(ps, sk) != 0) abort();
+  const uint8_t *tr = ((const mldsa_prepared_header *)ps)->tr;
+  for (size_t j = 0; j < runs; ++j) {
+    const size_t i = j + runs / 10;
+    memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+    for (size_t k = 0; k < BATCH_ITEMS; ++k) {
+      fill(msg, sizeof msg, (uint32_t)(i * BATCH_ITEMS + k + 1000000));
+      message_mu_tr(b, mu, tr, msg, 32);
+      if (b->sign_prepared(sig, ps, mu, rnd) != 0) abort();
+    }
+    a[j] = ((double)mldsa_keccak_counter.x1 / BATCH_ITEMS - 2) / (ctilde_perms + 1);
+  }
+  memset(ps, 0, sizeof *ps);
+  free(ps);
+  return a;
+}
+
 /* op_limit for set param on isa i: the Keccak counts of each operation (--keccak's), the
  * kernels' costs and the mean attempts per signature, all measured now, over the messages
  * the sign rows time (runs of them after runs / 10 for warming up): the attempts vary by
@@ -979,7 +1012,9 @@ static void limit_model(size_t i, int param, const mldsa_backend *b, size_t runs
   kernel_costs kc;
   uint64_t *sign_x1 = malloc(runs * sizeof *sign_x1);
   if (sign_x1 == NULL) abort();
-  keccak_counts(b, c, runs, (uint32_t)(1000000 + runs / 10), sign_x1);
+  /* the messages and the key (keygen's last seed) of the timed sign rows */
+  keccak_counts(b, c, runs, (uint32_t)(1000000 + runs / 10), (uint32_t)(runs + runs / 10 - 1),
+                sign_x1);
   kernel_costs_of[i](param, l, &kc);
   /* attempts per signature: sign_prepared's single-state permutations are mu and rho''
    * (one each) and per attempt c~ = H(mu || w1) and SampleInBall's first block (a second
@@ -995,12 +1030,16 @@ static void limit_model(size_t i, int param, const mldsa_backend *b, size_t runs
     for (int q = 0; q < N_KERNELS; ++q) ticks += n[q] * kc.kernel[q];
     op_limit[op] = perms / (double)runs * kc.perm_per_state + ticks;
   }
-  /* One signature's limit: the mean's, moved by its attempts' difference from the mean
-   * times what an attempt costs in the model: its kernel calls, and its permutations
+  /* The limit of one timed run: the mean's, moved by its attempts' difference from the
+   * mean times what an attempt costs in the model: its kernel calls, and its permutations
    * (c~, SampleInBall's first block, ExpandMask's l polynomials of 5 SHAKE256 blocks:
-   * 576 or 640 bytes each). */
-  static const int one_signature[2] = {OP_SIGN, OP_SIGN_PREPARED};
-  for (int s = 0; s < 2; ++s) {
+   * 576 or 640 bytes each). A sign_batch run is a call on 64 other messages (bench_batches'),
+   * signed again here one at a time for their attempts (the same key and rnd: the same
+   * signatures). */
+  static const int one_signature[3] = {OP_SIGN, OP_SIGN_PREPARED, OP_SIGN_BATCH};
+  double *batch_attempts = batch_sign_attempts(b, runs, (uint32_t)(runs + runs / 10 - 1),
+                                               ctilde_perms);
+  for (int s = 0; s < 3; ++s) {
     const int op = one_signature[s];
     double n0[N_KERNELS], n1[N_KERNELS];
     double per_attempt = (ctilde_perms + 1 + 5.0 * l) * kc.perm_per_state;
@@ -1010,11 +1049,17 @@ static void limit_model(size_t i, int param, const mldsa_backend *b, size_t runs
     double *lim = realloc(op_run_limit[op], runs * sizeof *lim);
     if (lim == NULL) abort();
     for (size_t j = 0; j < runs; ++j) {
-      const double a = ((double)sign_x1[j] - 2) / (ctilde_perms + 1);
+      const double a = op == OP_SIGN_BATCH ? batch_attempts[j]
+                                           : ((double)sign_x1[j] - 2) / (ctilde_perms + 1);
       lim[j] = op_limit[op] + (a - attempts) * per_attempt;
     }
     op_run_limit[op] = lim;
   }
+  /* the limit printed for sign_batch: the mean over its own messages */
+  double sum = 0;
+  for (size_t j = 0; j < runs; ++j) sum += op_run_limit[OP_SIGN_BATCH][j];
+  op_limit[OP_SIGN_BATCH] = sum / (double)runs;
+  free(batch_attempts);
   free(sign_x1);
   if (!json) {
     clear_progress();
@@ -1130,8 +1175,8 @@ int main(int argc, char **argv) {
         "clock cycles)\nmedian, 10th and 90th percentile and mean of %zu runs; sign over "
         "%zu different messages%s\n\n  %-9s %-7s %-8s %10s %10s %10s %10s%s\n",
         runs, runs,
-        limit_on ? ";\nlimit model, and efficiency = limit / median (sign, sign_prepared: "
-                   "median over the messages of\nthe limit for its attempts / its ticks)"
+        limit_on ? ";\nlimit model, and efficiency = limit / median (sign rows: median over the "
+                   "runs of the limit for\nthe run's attempts / its ticks)"
                  : "",
         "set", "isa", "op", "median", "p10", "p90", "mean", limit_on ? "      limit   eff" : "");
   for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
