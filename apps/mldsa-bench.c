@@ -5,7 +5,14 @@
  * verify_prepared_batch, sign_batch}, the streaming mu's throughput per ISA, and per
  * arithmetic kernel.
  *
- *   mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]
+ *   mldsa-bench [--json] [--limit] [--isa NAME] [--param 44|65|87] [--runs N]
+ *       --limit: beside each operation row, its limit model and the efficiency limit /
+ *       median (sign, sign_prepared and sign_batch: the median over the runs of limit /
+ *       ticks, each run's limit for the attempts of its message or its call's 64). The model is the operation's Keccak
+ *       permutations (single-state and batched, counted as --keccak counts them, over the
+ *       messages the rows time) at the batched permutation's median ticks per state, plus
+ *       its kernel calls (counted from the structure of sign.c, limit_model below) at each
+ *       kernel's median ticks of one call, all measured in the same run
  *   mldsa-bench --list-isas      (the ISAs this CPU supports, one per line)
  *   mldsa-bench --api [--param P] [--runs N]
  *       the public API (include/mldsa.h) as a program sees it, on the ISA the library
@@ -77,6 +84,11 @@ typedef struct {
   uint64_t median, p10, p90, mean;
 } stats;
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 static stats summarize(uint64_t *t, size_t n) {
   qsort(t, n, sizeof *t, cmp_u64);
   uint64_t sum = 0;
@@ -97,18 +109,60 @@ static void clear_progress(void) {
 
 static int first_row = 1;
 
-static void print_op(int param, const char *isa, const char *op, stats s) {
+/* --limit: the limit model of the operations of the set being measured (limit_model
+ * below), by op name; 0 without --limit or for rows it does not model. */
+static int limit_on = 0;
+static double limit_of(const char *op);
+/* The limit of each timed run of op (the model for that run's message), or NULL. */
+static const double *run_limits_of(const char *op);
+#if defined(MLDSA_KECCAK_COUNTING)
+static void limit_model(size_t i, int param, const mldsa_backend *b, size_t runs);
+#endif
+
+/* The efficiency of a row whose model gives each run its own limit (one signature: the
+ * attempts vary by message): the median of limit / ticks over the runs, t in the order
+ * of the runs (a mean of the ticks would carry every preemption of a shared machine);
+ * -1 for the other rows. */
+static double run_efficiency(const char *op, const uint64_t *t, size_t runs) {
+  const double *lim = run_limits_of(op);
+  if (lim == NULL) return -1;
+  double *r = malloc(runs * sizeof *r), e;
+  if (r == NULL) abort();
+  for (size_t j = 0; j < runs; ++j) r[j] = lim[j] / (double)(t[j] ? t[j] : 1);
+  qsort(r, runs, sizeof *r, cmp_double);
+  e = r[runs / 2];
+  free(r);
+  return e;
+}
+
+static void print_op(int param, const char *isa, const char *op, stats s, double eff);
+
+/* A timed row: t[j] the ticks of run j; summarized (t sorted) and printed with the
+ * efficiency under --limit, limit / median unless the runs have limits of their own. */
+static void print_row(int param, const char *isa, const char *op, uint64_t *t, size_t runs) {
+  double eff = limit_on ? run_efficiency(op, t, runs) : 0;
+  stats s = summarize(t, runs);
+  if (limit_on && eff < 0) eff = limit_of(op) / (double)s.median;
+  print_op(param, isa, op, s, eff);
+}
+
+static void print_op(int param, const char *isa, const char *op, stats s, double eff) {
+  double limit = limit_of(op);
   if (json) {
     printf(
         "%s\n  {\"param\": %d, \"isa\": \"%s\", \"op\": \"%s\", \"median\": %llu, "
-        "\"p10\": %llu, \"p90\": %llu, \"mean\": %llu}",
+        "\"p10\": %llu, \"p90\": %llu, \"mean\": %llu",
         first_row ? "" : ",", param, isa, op, (unsigned long long)s.median,
         (unsigned long long)s.p10, (unsigned long long)s.p90, (unsigned long long)s.mean);
+    if (limit > 0) printf(", \"limit\": %.0f, \"efficiency\": %.3f", limit, eff);
+    printf("}");
   } else {
     clear_progress();
-    printf("  ML-DSA-%d  %-7s %-8s %10llu %10llu %10llu %10llu\n", param, isa, op,
+    printf("  ML-DSA-%d  %-7s %-8s %10llu %10llu %10llu %10llu", param, isa, op,
            (unsigned long long)s.median, (unsigned long long)s.p10, (unsigned long long)s.p90,
            (unsigned long long)s.mean);
+    if (limit > 0) printf(" %10.0f %5.2f", limit, eff);
+    printf("\n");
   }
   first_row = 0;
 }
@@ -116,19 +170,19 @@ static void print_op(int param, const char *isa, const char *op, stats s) {
 /* One benchmark row: runs + runs/10 calls (the first tenth warms up), each timed around
  * `call`, an expression giving 0 on success; `setup` runs untimed before each call, with
  * i the call's index. */
-#define TIME_OP(op, setup, call)                                                  \
-  do {                                                                            \
-    snprintf(what, sizeof what, "ML-DSA-%d %s %s", param, isa->name, op);        \
-    progress(what);                                                               \
-    for (size_t i = 0; i < runs + runs / 10; ++i) {                               \
-      setup;                                                                      \
-      uint64_t t0 = ticks_begin();                                                \
-      int rc = (call);                                                            \
-      uint64_t t1 = ticks_end();                                                  \
-      if (rc != 0) abort();                                                       \
-      if (i >= runs / 10) t[i - runs / 10] = t1 - t0;                             \
-    }                                                                             \
-    print_op(param, isa->name, op, summarize(t, runs));                          \
+#define TIME_OP(op, setup, call)                                          \
+  do {                                                                    \
+    snprintf(what, sizeof what, "ML-DSA-%d %s %s", param, isa->name, op); \
+    progress(what);                                                       \
+    for (size_t i = 0; i < runs + runs / 10; ++i) {                       \
+      setup;                                                              \
+      uint64_t t0 = ticks_begin();                                        \
+      int rc = (call);                                                    \
+      uint64_t t1 = ticks_end();                                          \
+      if (rc != 0) abort();                                               \
+      if (i >= runs / 10) t[i - runs / 10] = t1 - t0;                     \
+    }                                                                     \
+    print_row(param, isa->name, op, t, runs);                             \
   } while (0)
 
 /* ---- batches: ticks per item ---- */
@@ -202,19 +256,19 @@ static void bench_batches(const bench_isa *isa, int param, const mldsa_backend *
     vpi[k].pk = NULL;
     vpi[k].pk_len = 0;
   }
-#define TIME_BATCH(op, setup, call)                                        \
-  do {                                                                     \
+#define TIME_BATCH(op, setup, call)                                       \
+  do {                                                                    \
     snprintf(what, sizeof what, "ML-DSA-%d %s %s", param, isa->name, op); \
-    progress(what);                                                        \
-    for (size_t i = 0; i < runs + runs / 10; ++i) {                        \
-      setup;                                                               \
-      uint64_t t0 = ticks_begin();                                         \
-      int rc = (call);                                                     \
-      uint64_t t1 = ticks_end();                                           \
-      if (rc != 0) abort();                                                \
-      if (i >= runs / 10) t[i - runs / 10] = (t1 - t0) / BATCH_ITEMS;      \
-    }                                                                      \
-    print_op(param, isa->name, op, summarize(t, runs));                   \
+    progress(what);                                                       \
+    for (size_t i = 0; i < runs + runs / 10; ++i) {                       \
+      setup;                                                              \
+      uint64_t t0 = ticks_begin();                                        \
+      int rc = (call);                                                    \
+      uint64_t t1 = ticks_end();                                          \
+      if (rc != 0) abort();                                               \
+      if (i >= runs / 10) t[i - runs / 10] = (t1 - t0) / BATCH_ITEMS;     \
+    }                                                                     \
+    print_row(param, isa->name, op, t, runs);                             \
   } while (0)
   TIME_BATCH("verify_batch", (void)0, bench_verify_batch(b, NULL, vi, BATCH_ITEMS));
   TIME_BATCH("verify_prepared_batch", (void)0, bench_verify_batch(b, pp, vpi, BATCH_ITEMS));
@@ -237,6 +291,9 @@ static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, s
   mldsa_prepared_public_key *pp = aligned_alloc(64, sizeof *pp);
   mldsa_prepared_secret_key *ps = aligned_alloc(64, sizeof *ps);
   if (!pk || !sk || !sig || !t || !pp || !ps) abort();
+#if defined(MLDSA_KECCAK_COUNTING)
+  if (limit_on) limit_model((size_t)(isa - isas), param, b, runs);
+#endif
 
   TIME_OP("keygen", fill(seed, sizeof seed, (uint32_t)i), (b->keygen(pk, sk, seed), 0));
   /* sign and sign_prepared sign the same messages; verify rows check the last signature */
@@ -281,17 +338,26 @@ static void kernel_inputs(void) {
   }
 }
 
-#define TIME_KERNEL(isa_name, kname, call)                                      \
-  do {                                                                          \
-    uint64_t t[KERNEL_RUNS];                                                    \
-    for (unsigned r = 0; r < KERNEL_RUNS; ++r) {                                \
-      memcpy(kout, kin_a, sizeof kout);                                         \
-      uint64_t t0 = ticks_begin();                                              \
-      call;                                                                     \
-      uint64_t t1 = ticks_end();                                                \
-      t[r] = t1 - t0;                                                           \
-    }                                                                           \
-    print_kernel(isa_name, kname, summarize(t, KERNEL_RUNS).median - overhead); \
+/* One kernel's median ticks of one call (timer overhead subtracted), for the kernel rows
+ * and the limit model. */
+#define KERNEL_MEDIAN(dst, call)                           \
+  do {                                                     \
+    uint64_t t_[KERNEL_RUNS];                              \
+    for (unsigned r_ = 0; r_ < KERNEL_RUNS; ++r_) {        \
+      memcpy(kout, kin_a, sizeof kout);                    \
+      uint64_t t0_ = ticks_begin();                        \
+      call;                                                \
+      t_[r_] = ticks_end() - t0_;                          \
+    }                                                      \
+    uint64_t m_ = summarize(t_, KERNEL_RUNS).median;       \
+    (dst) = m_ > overhead ? (double)(m_ - overhead) : 0.0; \
+  } while (0)
+
+#define TIME_KERNEL(isa_name, kname, call)         \
+  do {                                             \
+    double med_;                                   \
+    KERNEL_MEDIAN(med_, call);                     \
+    print_kernel(isa_name, kname, (uint64_t)med_); \
   } while (0)
 
 static uint64_t overhead;
@@ -556,7 +622,7 @@ static void bench_api(int only_param, size_t runs) {
       t[i] = ticks_end() - t0;
       if (rc) abort();
     }
-    print_op(params[p], mldsa_isa(), "keygen", summarize(t, runs));
+    print_op(params[p], mldsa_isa(), "keygen", summarize(t, runs), 0);
     for (size_t i = 0; i < runs; ++i) {
       fill(msg, sizeof msg, (uint32_t)(i + 1000000));
       uint64_t t0 = ticks_begin();
@@ -564,14 +630,14 @@ static void bench_api(int only_param, size_t runs) {
       t[i] = ticks_end() - t0;
       if (rc) abort();
     }
-    print_op(params[p], mldsa_isa(), "sign", summarize(t, runs));
+    print_op(params[p], mldsa_isa(), "sign", summarize(t, runs), 0);
     for (size_t i = 0; i < runs; ++i) {
       uint64_t t0 = ticks_begin();
       int rc = mldsa_verify(ps[p], sig, sigl, msg, sizeof msg, NULL, 0, pk, pkl);
       t[i] = ticks_end() - t0;
       if (rc) abort();
     }
-    print_op(params[p], mldsa_isa(), "verify", summarize(t, runs));
+    print_op(params[p], mldsa_isa(), "verify", summarize(t, runs), 0);
   }
   free(t);
 }
@@ -634,66 +700,59 @@ static void keccak_row(int param, const bench_isa *isa, const char *op, mldsa_ke
   }
 }
 
-static void keccak_prepared_rows(int param, const bench_isa *isa, const mldsa_backend *b,
-                                 const uint8_t *pk, const uint8_t *sk, uint8_t (*sig)[8192]);
+/* The operations --keccak counts and --limit models, in the order --keccak prints them. */
+enum {
+  OP_KEYGEN,
+  OP_SIGN,
+  OP_VERIFY,
+  OP_SIGN_PREPARED,
+  OP_VERIFY_PREPARED,
+  OP_SIGN_BATCH,
+  OP_VERIFY_BATCH,
+  OP_VERIFY_PREPARED_BATCH,
+  N_OPS
+};
+static const char *const op_names[N_OPS] = {
+    "keygen",          "sign",       "verify",       "sign_prepared",
+    "verify_prepared", "sign_batch", "verify_batch", "verify_prepared_batch"};
 
-static void bench_keccak(const char *only_isa, int only_param) {
-  static uint8_t pk[4096], sk[8192], sig[KECCAK_RUNS][8192], seed[32], msg[32];
+/* The counters over n runs of each operation on b: keygen, sign and verify as the public
+ * calls do them, then sign_prepared and verify_prepared (mu included) and the batch calls
+ * on the same messages (fill(msg, 32, first + r)) and signatures, all n at once (the
+ * counts are per message either way), under the key of fill(seed, 32, key_seed). sign_x1,
+ * unless NULL: sign_prepared's single-state permutations for each message. */
+static void keccak_counts(const mldsa_backend *b, mldsa_keccak_counts c[N_OPS], size_t n,
+                          uint32_t first, uint32_t key_seed, uint64_t *sign_x1) {
+  static uint8_t pk[4096], sk[8192], seed[32];
   static const uint8_t rnd[32];
-  if (json)
-    printf("[");
-  else
-    printf("Keccak-f[1600] per operation (mean of %d): single-state permutations, calls of "
-           "the batched\npermutation, its idle lanes, and the calls by lanes used "
-           "(lanes:calls)\n\n  %-9s %-7s %-21s %8s %8s %6s   %s\n",
-           KECCAK_RUNS, "set", "isa", "op", "x1", "batched", "idle", "lanes used");
-  for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
-    if (only_isa && strcmp(only_isa, isas[i].name) != 0) continue;
-    if (!isas[i].supported()) continue;
-    for (int p = 0; p < 3; ++p) {
-      const mldsa_backend *b = isas[i].sets[p];
-      if ((only_param && only_param != params[p]) || b == NULL) continue;
-      mldsa_keccak_counts kg, sg, vf;
-      memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
-      for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
-        fill(seed, sizeof seed, 3000000 + r);
-        b->keygen(pk, sk, seed);
-      }
-      kg = mldsa_keccak_counter;
-      memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
-      for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
-        fill(msg, sizeof msg, 2000000 + r);
-        (void)sign_message(b, sig[r], sk, msg, 32, rnd);
-      }
-      sg = mldsa_keccak_counter;
-      memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
-      for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
-        fill(msg, sizeof msg, 2000000 + r);
-        if (verify_message(b, sig[r], pk, msg, 32) != MLDSA_OK) {
-          fprintf(stderr, "mldsa-bench --keccak: a signature did not verify\n");
-          exit(EXIT_FAILURE);
-        }
-      }
-      vf = mldsa_keccak_counter;
-      keccak_row(params[p], &isas[i], "keygen", kg);
-      keccak_row(params[p], &isas[i], "sign", sg);
-      keccak_row(params[p], &isas[i], "verify", vf);
-      keccak_prepared_rows(params[p], &isas[i], b, pk, sk, sig);
+  uint8_t(*sig)[8192] = malloc(n * sizeof *sig), (*out)[8192] = malloc(n * sizeof *out),
+  (*msgs)[32] = malloc(n * sizeof *msgs);
+  mldsa_verify_item *vi = malloc(n * sizeof *vi), *vpi = malloc(n * sizeof *vpi);
+  mldsa_sign_item *si = malloc(n * sizeof *si);
+  uint8_t mu[64];
+  if (!sig || !out || !msgs || !vi || !vpi || !si) abort();
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  for (uint32_t r = 0; r < n; ++r) {
+    fill(seed, sizeof seed, 3000000 + r);
+    b->keygen(pk, sk, seed);
+  }
+  c[OP_KEYGEN] = mldsa_keccak_counter;
+  fill(seed, sizeof seed, key_seed);
+  b->keygen(pk, sk, seed);
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  for (uint32_t r = 0; r < n; ++r) {
+    fill(msgs[r], 32, first + r);
+    (void)sign_message(b, sig[r], sk, msgs[r], 32, rnd);
+  }
+  c[OP_SIGN] = mldsa_keccak_counter;
+  memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+  for (uint32_t r = 0; r < n; ++r) {
+    if (verify_message(b, sig[r], pk, msgs[r], 32) != MLDSA_OK) {
+      fprintf(stderr, "mldsa-bench: a signature did not verify\n");
+      exit(EXIT_FAILURE);
     }
   }
-  if (json) printf("\n]\n");
-}
-
-/* The prepared and batch rows of --keccak: the same 20 messages and signatures, the
- * batch calls on all 20 at once (per item: the counts are per message either way). */
-static void keccak_prepared_rows(int param, const bench_isa *isa, const mldsa_backend *b,
-                                 const uint8_t *pk, const uint8_t *sk,
-                                 uint8_t (*sig)[8192]) {
-  static const uint8_t rnd[32];
-  static uint8_t msgs[KECCAK_RUNS][32], out[KECCAK_RUNS][8192];
-  mldsa_verify_item vi[KECCAK_RUNS], vpi[KECCAK_RUNS];
-  mldsa_sign_item si[KECCAK_RUNS];
-  uint8_t mu[64];
+  c[OP_VERIFY] = mldsa_keccak_counter;
   mldsa_prepared_public_key *pp = aligned_alloc(64, sizeof *pp);
   mldsa_prepared_secret_key *ps = aligned_alloc(64, sizeof *ps);
   if (!pp || !ps) abort();
@@ -701,42 +760,323 @@ static void keccak_prepared_rows(int param, const bench_isa *isa, const mldsa_ba
   if (b->prepare_secret(ps, sk) != 0) abort();
   const uint8_t *pp_tr = ((const mldsa_prepared_header *)pp)->tr;
   const uint8_t *ps_tr = ((const mldsa_prepared_header *)ps)->tr;
-  for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
-    fill(msgs[r], 32, 2000000 + r);
+  for (uint32_t r = 0; r < n; ++r) {
     vi[r] = (mldsa_verify_item){pk, b->pk_bytes, msgs[r], 32, NULL, 0, sig[r], b->sig_bytes};
     vpi[r] = (mldsa_verify_item){NULL, 0, msgs[r], 32, NULL, 0, sig[r], b->sig_bytes};
     si[r] = (mldsa_sign_item){msgs[r], 32, NULL, 0, rnd, out[r], b->sig_bytes};
   }
-  mldsa_keccak_counts c;
   memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
-  for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
+  for (uint32_t r = 0; r < n; ++r) {
+    uint64_t before = mldsa_keccak_counter.x1;
     message_mu_tr(b, mu, ps_tr, msgs[r], 32);
     if (b->sign_prepared(out[r], ps, mu, rnd) != 0) abort();
+    if (sign_x1) sign_x1[r] = mldsa_keccak_counter.x1 - before;
   }
-  c = mldsa_keccak_counter;
-  keccak_row(param, isa, "sign_prepared", c);
+  c[OP_SIGN_PREPARED] = mldsa_keccak_counter;
   memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
-  for (uint32_t r = 0; r < KECCAK_RUNS; ++r) {
+  for (uint32_t r = 0; r < n; ++r) {
     message_mu_tr(b, mu, pp_tr, msgs[r], 32);
     if (b->verify_prepared(pp, sig[r], mu) != 0) abort();
   }
-  c = mldsa_keccak_counter;
-  keccak_row(param, isa, "verify_prepared", c);
+  c[OP_VERIFY_PREPARED] = mldsa_keccak_counter;
   memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
-  if (bench_sign_batch(b, ps, si, KECCAK_RUNS) != 0) abort();
-  c = mldsa_keccak_counter;
-  keccak_row(param, isa, "sign_batch", c);
+  if (bench_sign_batch(b, ps, si, n) != 0) abort();
+  c[OP_SIGN_BATCH] = mldsa_keccak_counter;
   memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
-  if (bench_verify_batch(b, NULL, vi, KECCAK_RUNS) != 0) abort();
-  c = mldsa_keccak_counter;
-  keccak_row(param, isa, "verify_batch", c);
+  if (bench_verify_batch(b, NULL, vi, n) != 0) abort();
+  c[OP_VERIFY_BATCH] = mldsa_keccak_counter;
   memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
-  if (bench_verify_batch(b, pp, vpi, KECCAK_RUNS) != 0) abort();
-  c = mldsa_keccak_counter;
-  keccak_row(param, isa, "verify_prepared_batch", c);
+  if (bench_verify_batch(b, pp, vpi, n) != 0) abort();
+  c[OP_VERIFY_PREPARED_BATCH] = mldsa_keccak_counter;
   memset(ps, 0, sizeof *ps);
   free(pp);
   free(ps);
+  free(sig);
+  free(out);
+  free(msgs);
+  free(vi);
+  free(vpi);
+  free(si);
+}
+
+static void bench_keccak(const char *only_isa, int only_param) {
+  if (json)
+    printf("[");
+  else
+    printf(
+        "Keccak-f[1600] per operation (mean of %d): single-state permutations, calls of "
+        "the batched\npermutation, its idle lanes, and the calls by lanes used "
+        "(lanes:calls)\n\n  %-9s %-7s %-21s %8s %8s %6s   %s\n",
+        KECCAK_RUNS, "set", "isa", "op", "x1", "batched", "idle", "lanes used");
+  for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
+    if (only_isa && strcmp(only_isa, isas[i].name) != 0) continue;
+    if (!isas[i].supported()) continue;
+    for (int p = 0; p < 3; ++p) {
+      const mldsa_backend *b = isas[i].sets[p];
+      if ((only_param && only_param != params[p]) || b == NULL) continue;
+      mldsa_keccak_counts c[N_OPS];
+      keccak_counts(b, c, KECCAK_RUNS, 2000000, 3000000 + KECCAK_RUNS - 1, NULL);
+      for (int op = 0; op < N_OPS; ++op) keccak_row(params[p], &isas[i], op_names[op], c[op]);
+    }
+  }
+  if (json) printf("\n]\n");
+}
+
+/* ---- the limit model (--limit) ---- */
+
+/* What an operation would cost if every Keccak permutation it needs ran at the batched
+ * permutation's cost per state and its arithmetic at the speed of its kernels, each kernel
+ * called as often as the operation calls it and costing its median time alone: the time
+ * left when nothing around the kernels costs anything (C packers, copies, the sponges'
+ * byte handling, calls, cache misses between kernels). Efficiency = limit / measured. */
+enum {
+  K_NTT,
+  K_INVNTT,
+  K_REORDER,
+  K_PW,
+  K_PWACC,
+  K_ADD,
+  K_SUB,
+  K_REDUCE,
+  K_CADDQ,
+  K_SHIFTL,
+  K_POWER2ROUND,
+  K_DECOMPOSE,
+  K_MAKE_HINT,
+  K_USE_HINT,
+  K_CHKNORM,
+  K_UNPACK_Z,
+  K_REJ_UNIFORM,
+  K_REJ_ETA,
+  N_KERNELS
+};
+
+typedef struct {
+  double kernel[N_KERNELS]; /* median ticks of one call, on this set's variant */
+  double perm_per_state;    /* median ticks of one batched permutation / W */
+} kernel_costs;
+
+/* The kernel calls of one operation per message, from the structure of src/sign.c and
+ * src/expand.c for a set with k rows and l columns (checked against callgrind's call counts,
+ * see the README). The samplers count one call per polynomial: expand.c squeezes enough
+ * for one call (840 bytes for A, 272 for s) except with probability below 0.001. Signing:
+ * every attempt runs up to the r0 check; the z check, the t0 check and the hint are counted
+ * once, for the accepted attempt (attempts rejected later than r0 make this a lower bound).
+ * keeps_y: the z = y + c s1 form of sign.c's SIGN_KEEPS_Y (avx512 keeps y except for
+ * ML-DSA-87). */
+static void arith_counts(int op, unsigned k, unsigned l, double attempts, int keeps_y,
+                         double n[N_KERNELS]) {
+  memset(n, 0, N_KERNELS * sizeof n[0]);
+  switch (op) {
+    case OP_KEYGEN:
+      n[K_REJ_UNIFORM] = k * l, n[K_REORDER] = k * l, n[K_REJ_ETA] = k + l;
+      n[K_NTT] = l, n[K_PWACC] = k, n[K_REDUCE] = 2 * k, n[K_INVNTT] = k, n[K_ADD] = k;
+      n[K_CADDQ] = k, n[K_POWER2ROUND] = k;
+      return;
+    case OP_SIGN:
+    case OP_SIGN_PREPARED:
+    case OP_SIGN_BATCH: {
+      /* every attempt: y, w = A y a row at a time, decompose, c, the r0 check */
+      const double a = attempts;
+      n[K_UNPACK_Z] = a * l, n[K_NTT] = a * (l + 1), n[K_PWACC] = a * k;
+      n[K_REDUCE] = a * 2 * k, n[K_INVNTT] = a * 2 * k, n[K_CADDQ] = a * k;
+      n[K_DECOMPOSE] = a * k, n[K_PW] = a * k, n[K_SUB] = a * k, n[K_CHKNORM] = a * k;
+      /* the accepted attempt: z, the t0 check with the hint count, the hint again */
+      if (op == OP_SIGN_BATCH) n[K_UNPACK_Z] += l;
+      if (keeps_y || op == OP_SIGN_BATCH)
+        n[K_PW] += l, n[K_INVNTT] += l, n[K_ADD] += l, n[K_REDUCE] += l;
+      else
+        n[K_PW] += 2 * l, n[K_INVNTT] += l, n[K_ADD] += l, n[K_REDUCE] += 2 * l;
+      n[K_CHKNORM] += l + k, n[K_PW] += k, n[K_INVNTT] += k, n[K_REDUCE] += k;
+      n[K_ADD] += k, n[K_MAKE_HINT] += 2 * k;
+      /* one-shot: the signing key from sk, and t0 into the NTT domain in the t0 check */
+      if (op == OP_SIGN) {
+        n[K_NTT] += l + k + k, n[K_REJ_UNIFORM] += k * l, n[K_REORDER] += k * l;
+      }
+      return;
+    }
+    case OP_VERIFY:
+    case OP_VERIFY_BATCH:
+    case OP_VERIFY_PREPARED:
+    case OP_VERIFY_PREPARED_BATCH:
+      /* z decoded and checked, c, A z - c t1 2^d, UseHint */
+      n[K_UNPACK_Z] = l, n[K_CHKNORM] = l, n[K_NTT] = 1 + l, n[K_PWACC] = k;
+      n[K_PW] = k, n[K_SUB] = k, n[K_REDUCE] = k, n[K_INVNTT] = k, n[K_CADDQ] = k;
+      n[K_USE_HINT] = k;
+      /* one-shot: the verifying key from pk */
+      if (op == OP_VERIFY || op == OP_VERIFY_BATCH) {
+        n[K_SHIFTL] = k, n[K_NTT] += k, n[K_REJ_UNIFORM] = k * l, n[K_REORDER] = k * l;
+      }
+      return;
+  }
+}
+
+/* The costs of one ISA's kernels in the variants the set uses (gamma2 (q-1)/88 and
+ * gamma1 2^17 for ML-DSA-44, eta 4 for ML-DSA-65). */
+#define KERNEL_COSTS(isa)                                                                     \
+  static void kernel_costs_##isa(int param, unsigned l, kernel_costs *c) {                    \
+    double *t = c->kernel;                                                                    \
+    int g88 = param == 44, eta4 = param == 65;                                                \
+    KERNEL_MEDIAN(t[K_NTT], mldsa_ntt_##isa(kout));                                           \
+    KERNEL_MEDIAN(t[K_INVNTT], mldsa_invntt_tomont_##isa(kout));                              \
+    KERNEL_MEDIAN(t[K_REORDER], mldsa_ntt_reorder_##isa(kout));                               \
+    KERNEL_MEDIAN(t[K_PW], mldsa_pointwise_montgomery_##isa(kout, kin_a, kin_b));             \
+    KERNEL_MEDIAN(t[K_PWACC], mldsa_pointwise_acc_##isa(kout, kin_a, kin_b, l));              \
+    KERNEL_MEDIAN(t[K_ADD], mldsa_add_##isa(kout, kin_a, kin_b));                             \
+    KERNEL_MEDIAN(t[K_SUB], mldsa_sub_##isa(kout, kin_a, kin_b));                             \
+    KERNEL_MEDIAN(t[K_REDUCE], mldsa_reduce32_##isa(kout));                                   \
+    KERNEL_MEDIAN(t[K_CADDQ], mldsa_caddq_##isa(kout));                                       \
+    KERNEL_MEDIAN(t[K_SHIFTL], mldsa_shiftl_##isa(kout));                                     \
+    KERNEL_MEDIAN(t[K_POWER2ROUND], mldsa_power2round_##isa(kout, kout2, kin_a));             \
+    KERNEL_MEDIAN(t[K_DECOMPOSE], g88 ? mldsa_decompose_g88_##isa(kout, kout2, kin_a)         \
+                                      : mldsa_decompose_g32_##isa(kout, kout2, kin_a));       \
+    KERNEL_MEDIAN(t[K_MAKE_HINT], g88 ? (void)mldsa_make_hint_g88_##isa(kout, kin_b, kin_a)   \
+                                      : (void)mldsa_make_hint_g32_##isa(kout, kin_b, kin_a)); \
+    KERNEL_MEDIAN(t[K_USE_HINT], g88 ? mldsa_use_hint_g88_##isa(kout, kin_a, kout2)           \
+                                     : mldsa_use_hint_g32_##isa(kout, kin_a, kout2));         \
+    KERNEL_MEDIAN(t[K_CHKNORM], (void)mldsa_chknorm_##isa(kin_b, 1 << 19));                   \
+    KERNEL_MEDIAN(t[K_UNPACK_Z], g88 ? mldsa_unpack_z_g17_##isa(kout, kbytes)                 \
+                                     : mldsa_unpack_z_g19_##isa(kout, kbytes));               \
+    KERNEL_MEDIAN(t[K_REJ_UNIFORM], (void)mldsa_rej_uniform_##isa(kout, 0, kbytes, 840));     \
+    KERNEL_MEDIAN(t[K_REJ_ETA], eta4 ? (void)mldsa_rej_eta4_##isa(kout, 0, kbytes, 272)       \
+                                     : (void)mldsa_rej_eta2_##isa(kout, 0, kbytes, 272));     \
+    double batch;                                                                             \
+    KERNEL_MEDIAN(batch, mldsa_keccak_f1600_batch_##isa(kstates));                            \
+    c->perm_per_state = batch / MLDSA_KECCAKX_W_##isa;                                        \
+  }
+MLDSA_FOR_EACH_ISA(KERNEL_COSTS)
+#define KERNEL_COSTS_ENTRY(isa) kernel_costs_##isa,
+static void (*const kernel_costs_of[])(int, unsigned,
+                                       kernel_costs *) = {MLDSA_FOR_EACH_ISA(KERNEL_COSTS_ENTRY)};
+
+static double op_limit[N_OPS];
+/* sign and sign_prepared: the limit of each timed run, for its message's attempts */
+static double *op_run_limit[N_OPS];
+
+static int op_index(const char *op) {
+  for (int i = 0; i < N_OPS; ++i)
+    if (strcmp(op, op_names[i]) == 0) return i;
+  return -1;
+}
+
+static double limit_of(const char *op) {
+  int i = op_index(op);
+  return limit_on && i >= 0 ? op_limit[i] : 0;
+}
+
+static const double *run_limits_of(const char *op) {
+  int i = op_index(op);
+  return limit_on && i >= 0 ? op_run_limit[i] : NULL;
+}
+
+/* The mean attempts per message of each of the runs timed sign_batch calls (bench_batches:
+ * call i signs the messages i * 64 + k + 1000000, k < 64, the first runs / 10 calls warm
+ * up) under the key of fill(seed, 32, key_seed): sign_prepared's single-state permutations
+ * are mu and rho'', then c~ (ctilde_perms) and SampleInBall's first block per attempt. */
+static double *batch_sign_attempts(const mldsa_backend *b, size_t runs, uint32_t key_seed,
+                                   double ctilde_perms) {
+  static uint8_t pk[4096], sk[8192], sig[8192], seed[32], msg[32];
+  static const uint8_t rnd[32];
+  uint8_t mu[64];
+  double *a = malloc(runs * sizeof *a);
+  mldsa_prepared_secret_key *ps = aligned_alloc(64, sizeof *ps);
+  if (!a || !ps) abort();
+  fill(seed, sizeof seed, key_seed);
+  b->keygen(pk, sk, seed);
+  if (b->prepare_secret(ps, sk) != 0) abort();
+  const uint8_t *tr = ((const mldsa_prepared_header *)ps)->tr;
+  for (size_t j = 0; j < runs; ++j) {
+    const size_t i = j + runs / 10;
+    memset(&mldsa_keccak_counter, 0, sizeof mldsa_keccak_counter);
+    for (size_t k = 0; k < BATCH_ITEMS; ++k) {
+      fill(msg, sizeof msg, (uint32_t)(i * BATCH_ITEMS + k + 1000000));
+      message_mu_tr(b, mu, tr, msg, 32);
+      if (b->sign_prepared(sig, ps, mu, rnd) != 0) abort();
+    }
+    a[j] = ((double)mldsa_keccak_counter.x1 / BATCH_ITEMS - 2) / (ctilde_perms + 1);
+  }
+  memset(ps, 0, sizeof *ps);
+  free(ps);
+  return a;
+}
+
+/* op_limit for set param on isa i: the Keccak counts of each operation (--keccak's), the
+ * kernels' costs and the mean attempts per signature, all measured now, over the messages
+ * the sign rows time (runs of them after runs / 10 for warming up): the attempts vary by
+ * message (geometrically, about one in five accepted), so a model from other messages
+ * would miss by more than the efficiency's resolution. */
+static void limit_model(size_t i, int param, const mldsa_backend *b, size_t runs) {
+  static const unsigned rows[3] = {4, 6, 8}, cols[3] = {4, 5, 7};
+  const unsigned p = param == 44 ? 0 : param == 65 ? 1 : 2, k = rows[p], l = cols[p];
+  mldsa_keccak_counts c[N_OPS];
+  kernel_costs kc;
+  uint64_t *sign_x1 = malloc(runs * sizeof *sign_x1);
+  if (sign_x1 == NULL) abort();
+  /* the messages and the key (keygen's last seed) of the timed sign rows */
+  keccak_counts(b, c, runs, (uint32_t)(1000000 + runs / 10), (uint32_t)(runs + runs / 10 - 1),
+                sign_x1);
+  kernel_costs_of[i](param, l, &kc);
+  /* attempts per signature: sign_prepared's single-state permutations are mu and rho''
+   * (one each) and per attempt c~ = H(mu || w1) and SampleInBall's first block (a second
+   * one is rare: it needs more than 128 bytes for tau positions) */
+  const double w1_bytes = (double)k * (param == 44 ? 192 : 128);
+  const double ctilde_perms = (double)(unsigned)((64 + w1_bytes) / MLDSA_SHAKE256_RATE) + 1;
+  const double attempts = ((double)c[OP_SIGN_PREPARED].x1 / (double)runs - 2) / (ctilde_perms + 1);
+  const int keeps_y = strcmp(isas[i].name, "avx512") != 0 || param != 87;
+  for (int op = 0; op < N_OPS; ++op) {
+    double n[N_KERNELS], perms = (double)c[op].x1, ticks = 0;
+    for (unsigned w = 1; w <= MLDSA_KECCAKX_MAXW; ++w) perms += (double)w * c[op].batch[w];
+    arith_counts(op, k, l, attempts, keeps_y, n);
+    for (int q = 0; q < N_KERNELS; ++q) ticks += n[q] * kc.kernel[q];
+    op_limit[op] = perms / (double)runs * kc.perm_per_state + ticks;
+  }
+  /* The limit of one timed run: the mean's, moved by its attempts' difference from the
+   * mean times what an attempt costs in the model: its kernel calls, and its permutations
+   * (c~, SampleInBall's first block, ExpandMask's l polynomials of 5 SHAKE256 blocks:
+   * 576 or 640 bytes each). A sign_batch run is a call on 64 other messages (bench_batches'),
+   * signed again here one at a time for their attempts (the same key and rnd: the same
+   * signatures). */
+  static const int one_signature[3] = {OP_SIGN, OP_SIGN_PREPARED, OP_SIGN_BATCH};
+  double *batch_attempts = batch_sign_attempts(b, runs, (uint32_t)(runs + runs / 10 - 1),
+                                               ctilde_perms);
+  for (int s = 0; s < 3; ++s) {
+    const int op = one_signature[s];
+    double n0[N_KERNELS], n1[N_KERNELS];
+    double per_attempt = (ctilde_perms + 1 + 5.0 * l) * kc.perm_per_state;
+    arith_counts(op, k, l, 0, keeps_y, n0);
+    arith_counts(op, k, l, 1, keeps_y, n1);
+    for (int q = 0; q < N_KERNELS; ++q) per_attempt += (n1[q] - n0[q]) * kc.kernel[q];
+    double *lim = realloc(op_run_limit[op], runs * sizeof *lim);
+    if (lim == NULL) abort();
+    for (size_t j = 0; j < runs; ++j) {
+      const double a = op == OP_SIGN_BATCH ? batch_attempts[j]
+                                           : ((double)sign_x1[j] - 2) / (ctilde_perms + 1);
+      lim[j] = op_limit[op] + (a - attempts) * per_attempt;
+    }
+    op_run_limit[op] = lim;
+  }
+  /* the limit printed for sign_batch: the mean over its own messages */
+  double sum = 0;
+  for (size_t j = 0; j < runs; ++j) sum += op_run_limit[OP_SIGN_BATCH][j];
+  op_limit[OP_SIGN_BATCH] = sum / (double)runs;
+  free(batch_attempts);
+  free(sign_x1);
+  if (!json) {
+    clear_progress();
+    printf(
+        "  ML-DSA-%d  %-7s limit model: %.2f attempts per signature, %.0f ticks per "
+        "permutation and state\n",
+        param, isas[i].name, attempts, kc.perm_per_state);
+  }
+}
+#else
+static double limit_of(const char *op) {
+  (void)op;
+  return 0;
+}
+static const double *run_limits_of(const char *op) {
+  (void)op;
+  return NULL;
 }
 #endif
 
@@ -783,13 +1123,15 @@ int main(int argc, char **argv) {
       api = 1;
     else if (strcmp(argv[i], "--keccak") == 0)
       keccak = 1;
+    else if (strcmp(argv[i], "--limit") == 0)
+      limit_on = 1;
     else if (strcmp(argv[i], "--list-isas") == 0) {
       for (size_t k = 0; k < sizeof isas / sizeof isas[0]; ++k)
         if (isas[k].supported()) printf("%s\n", isas[k].name);
       return 0;
     } else {
       fprintf(stderr,
-              "usage: mldsa-bench [--json] [--isa NAME] [--param 44|65|87] [--runs N]\n"
+              "usage: mldsa-bench [--json] [--limit] [--isa NAME] [--param 44|65|87] [--runs N]\n"
               "       mldsa-bench --once keygen|sign|sign20|verify --isa NAME --param P\n"
               "       mldsa-bench --keccak [--json] [--isa NAME] [--param P]\n"
               "       mldsa-bench --list-isas\n"
@@ -808,6 +1150,12 @@ int main(int argc, char **argv) {
     return 2;
 #endif
   }
+#if !defined(MLDSA_KECCAK_COUNTING)
+  if (limit_on) {
+    fprintf(stderr, "mldsa-bench --limit: built without the Keccak counters\n");
+    return 2;
+  }
+#endif
   if (runs < 10) runs = 10;
   kernel_inputs();
   if (mcdt) {
@@ -825,8 +1173,12 @@ int main(int argc, char **argv) {
     printf(
         "libmldsa benchmark: rdtsc ticks (reference cycles at the TSC rate, not core "
         "clock cycles)\nmedian, 10th and 90th percentile and mean of %zu runs; sign over "
-        "%zu different messages\n\n  %-9s %-7s %-8s %10s %10s %10s %10s\n",
-        runs, runs, "set", "isa", "op", "median", "p10", "p90", "mean");
+        "%zu different messages%s\n\n  %-9s %-7s %-8s %10s %10s %10s %10s%s\n",
+        runs, runs,
+        limit_on ? ";\nlimit model, and efficiency = limit / median (sign rows: median over the "
+                   "runs of the limit for\nthe run's attempts / its ticks)"
+                 : "",
+        "set", "isa", "op", "median", "p10", "p90", "mean", limit_on ? "      limit   eff" : "");
   for (size_t i = 0; i < sizeof isas / sizeof isas[0]; ++i) {
     if (only_isa && strcmp(only_isa, isas[i].name) != 0) continue;
     if (!isas[i].supported()) {
