@@ -11,8 +11,10 @@
 // Constant time: no branch, and no address that depends on the state.
 // Two bodies; src/keccak_neon.c calls the one the CPU can run (AT_HWCAP), through
 // mldsa_keccak_f1600_x1_neon:
-//   _base  the 25 lanes in general registers (x0-x17, x19-x29), 24 rounds unrolled,
-//          rotations fused into eor (shifted register operand), chi by bic + eor;
+//   _base  the 25 lanes in general registers (x0-x17, x19-x30), 24 rounds unrolled,
+//          lazy rotation: each lane register holds its lane rotated by a pending amount
+//          that eor and bic absorb (rotated second operand), so rho and theta's
+//          ROL(C, 1) cost no instruction; 21 ror after the last round;
 //   _sha3  the 25 lanes in the low halves of vector registers (all 32; d8-d15 saved),
 //          EOR3 / RAX1 / XAR / BCAX: keccak_f1600_batch's SHA3 body with one state.
 // The register plans: gen/kernels/keccak_a64.py; the spelling: templates/keccak_a64.S.j2.
@@ -52,13 +54,13 @@
     .p2align 5
 mldsa_keccak_f1600_x1_neon_base:
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
-    sub sp, sp, #112  // [sp]: s, [sp, #8]: a spilled lane, [sp, #16]: x19-x29
+    sub sp, sp, #112  // [sp]: s, [sp, #16]: x19, x20, x21, x22, x23, x24, x25, x26, x27, x28, x29, x30
     stp x19, x20, [sp, #16]
     stp x21, x22, [sp, #32]
     stp x23, x24, [sp, #48]
     stp x25, x26, [sp, #64]
     stp x27, x28, [sp, #80]
-    str x29, [sp, #96]
+    stp x29, x30, [sp, #96]
     str x0, [sp]
     ldp x1, x2, [x0, #8]  // A[1,0], A[2,0]
     ldp x3, x4, [x0, #24]  // A[3,0], A[4,0]
@@ -90,3226 +92,2521 @@ mldsa_keccak_f1600_x1_neon_base:
     eor x29, x29, x13
     eor x29, x29, x19
     eor x29, x29, x24  // C[3]
-    str x0, [sp, #8]  // A[0,0] to the stack
-    eor x0, x4, x9
-    eor x0, x0, x14
-    eor x0, x0, x20
-    eor x0, x0, x25  // C[4]
-    eor x1, x1, x26
-    eor x1, x1, x28, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x26
-    eor x6, x6, x28, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x11, x11, x26
-    eor x11, x11, x28, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x16, x16, x26
-    eor x16, x16, x28, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x22, x22, x26
-    eor x22, x22, x28, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x28, x28, x0, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x30, x27, x29, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x2, x2, x30  // A[2,0] ^= D[2]
+    eor x7, x7, x30  // A[2,1] ^= D[2]
+    eor x12, x12, x30  // A[2,2] ^= D[2]
+    eor x17, x17, x30  // A[2,3] ^= D[2]
+    eor x23, x23, x30  // A[2,4] ^= D[2]
+    eor x30, x4, x9
+    eor x30, x30, x14
+    eor x30, x30, x20
+    eor x30, x30, x25  // C[4]
+    eor x27, x30, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x0, x0, x27  // A[0,0] ^= D[0]
+    eor x5, x5, x27  // A[0,1] ^= D[0]
+    eor x10, x10, x27  // A[0,2] ^= D[0]
+    eor x15, x15, x27  // A[0,3] ^= D[0]
+    eor x21, x21, x27  // A[0,4] ^= D[0]
+    eor x27, x26, x28, ror #63  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x1, x1, x27  // A[1,0] ^= D[1]
+    eor x6, x6, x27  // A[1,1] ^= D[1]
+    eor x11, x11, x27  // A[1,2] ^= D[1]
+    eor x16, x16, x27  // A[1,3] ^= D[1]
+    eor x22, x22, x27  // A[1,4] ^= D[1]
+    eor x28, x28, x30, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
     eor x3, x3, x28  // A[3,0] ^= D[3]
     eor x8, x8, x28  // A[3,1] ^= D[3]
     eor x13, x13, x28  // A[3,2] ^= D[3]
     eor x19, x19, x28  // A[3,3] ^= D[3]
     eor x24, x24, x28  // A[3,4] ^= D[3]
-    eor x28, x27, x29, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x2, x2, x28  // A[2,0] ^= D[2]
-    eor x7, x7, x28  // A[2,1] ^= D[2]
-    eor x12, x12, x28  // A[2,2] ^= D[2]
-    eor x17, x17, x28  // A[2,3] ^= D[2]
-    eor x23, x23, x28  // A[2,4] ^= D[2]
     eor x29, x29, x26, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
     eor x4, x4, x29  // A[4,0] ^= D[4]
     eor x9, x9, x29  // A[4,1] ^= D[4]
     eor x14, x14, x29  // A[4,2] ^= D[4]
     eor x20, x20, x29  // A[4,3] ^= D[4]
     eor x25, x25, x29  // A[4,4] ^= D[4]
-    eor x0, x0, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x28, [sp, #8]  // A[0,0]
-    eor x28, x28, x0  // A[0,0] ^= D[0]
-    eor x5, x5, x0  // A[0,1] ^= D[0]
-    eor x10, x10, x0  // A[0,2] ^= D[0]
-    eor x15, x15, x0  // A[0,3] ^= D[0]
-    eor x21, x21, x0  // A[0,4] ^= D[0]
-    ror x1, x1, #63  // ROL(A[1,0] ^ D, 1)
-    ror x2, x2, #2  // ROL(A[2,0] ^ D, 62)
-    ror x3, x3, #36  // ROL(A[3,0] ^ D, 28)
-    ror x4, x4, #37  // ROL(A[4,0] ^ D, 27)
-    ror x5, x5, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x7, x7, #58  // ROL(A[2,1] ^ D, 6)
-    ror x8, x8, #9  // ROL(A[3,1] ^ D, 55)
-    ror x9, x9, #44  // ROL(A[4,1] ^ D, 20)
-    ror x10, x10, #61  // ROL(A[0,2] ^ D, 3)
-    ror x11, x11, #54  // ROL(A[1,2] ^ D, 10)
-    ror x12, x12, #21  // ROL(A[2,2] ^ D, 43)
-    ror x13, x13, #39  // ROL(A[3,2] ^ D, 25)
-    ror x14, x14, #25  // ROL(A[4,2] ^ D, 39)
-    ror x15, x15, #23  // ROL(A[0,3] ^ D, 41)
-    ror x16, x16, #19  // ROL(A[1,3] ^ D, 45)
-    ror x17, x17, #49  // ROL(A[2,3] ^ D, 15)
-    ror x19, x19, #43  // ROL(A[3,3] ^ D, 21)
-    ror x20, x20, #56  // ROL(A[4,3] ^ D, 8)
-    ror x21, x21, #46  // ROL(A[0,4] ^ D, 18)
-    ror x22, x22, #62  // ROL(A[1,4] ^ D, 2)
-    ror x23, x23, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x25, x25, #50  // ROL(A[4,4] ^ D, 14)
-    bic x26, x12, x6
-    eor x26, x26, x28  // A[0,0]
-    bic x29, x19, x12
-    eor x29, x29, x6  // A[1,0]
-    bic x27, x25, x19
-    eor x27, x27, x12  // A[2,0]
-    bic x0, x28, x25
-    eor x0, x0, x19  // A[3,0]
-    bic x12, x6, x28
-    eor x12, x12, x25  // A[4,0]
-    adrp x19, .Lkeccak_x1_rc+0
-    ldr x19, [x19, #:lo12:.Lkeccak_x1_rc+0]
-    eor x26, x26, x19  // A[0,0] ^= RC[0]
-    bic x28, x10, x9
-    eor x28, x28, x3  // A[0,1]
-    bic x6, x16, x10
-    eor x6, x6, x9  // A[1,1]
-    bic x25, x23, x16
-    eor x25, x25, x10  // A[2,1]
-    bic x19, x3, x23
-    eor x19, x19, x16  // A[3,1]
-    bic x10, x9, x3
-    eor x10, x10, x23  // A[4,1]
-    bic x16, x13, x7
-    eor x16, x16, x1  // A[0,2]
-    bic x3, x20, x13
-    eor x3, x3, x7  // A[1,2]
-    bic x9, x21, x20
-    eor x9, x9, x13  // A[2,2]
-    bic x23, x1, x21
-    eor x23, x23, x20  // A[3,2]
-    bic x13, x7, x1
-    eor x13, x13, x21  // A[4,2]
-    bic x20, x11, x5
-    eor x20, x20, x4  // A[0,3]
-    bic x1, x17, x11
-    eor x1, x1, x5  // A[1,3]
-    bic x7, x24, x17
-    eor x7, x7, x11  // A[2,3]
-    bic x21, x4, x24
-    eor x21, x21, x17  // A[3,3]
-    bic x11, x5, x4
-    eor x11, x11, x24  // A[4,3]
-    bic x17, x14, x8
-    eor x17, x17, x2  // A[0,4]
-    bic x4, x15, x14
-    eor x4, x4, x8  // A[1,4]
-    bic x5, x22, x15
-    eor x5, x5, x14  // A[2,4]
-    bic x24, x2, x22
-    eor x24, x24, x15  // A[3,4]
-    bic x14, x8, x2
-    eor x14, x14, x22  // A[4,4]
+    bic x27, x12, x6, ror #63
+    eor x27, x27, x0, ror #43  // A[0,0]
+    bic x30, x19, x12, ror #42
+    eor x30, x30, x6, ror #41  // A[1,0]
+    bic x28, x25, x19, ror #57
+    eor x28, x28, x12, ror #35  // A[2,0]
+    bic x26, x0, x25, ror #50
+    eor x26, x26, x19, ror #43  // A[3,0]
+    bic x29, x6, x0, ror #44
+    eor x29, x29, x25, ror #30  // A[4,0]
+    movz x12, #1, lsl #0  // RC[0]
+    eor x27, x27, x12, ror #43  // A[0,0] ^= RC[0]
+    bic x19, x10, x9, ror #47
+    eor x19, x19, x3, ror #39  // A[0,1]
+    bic x0, x16, x10, ror #42
+    eor x0, x0, x9, ror #25  // A[1,1]
+    bic x6, x23, x16, ror #16
+    eor x6, x6, x10, ror #58  // A[2,1]
+    bic x25, x3, x23, ror #31
+    eor x25, x25, x16, ror #47  // A[3,1]
+    bic x12, x9, x3, ror #56
+    eor x12, x12, x23, ror #23  // A[4,1]
+    bic x10, x13, x7, ror #19
+    eor x10, x10, x1, ror #24  // A[0,2]
+    bic x16, x20, x13, ror #47
+    eor x16, x16, x7, ror #2  // A[1,2]
+    bic x3, x21, x20, ror #10
+    eor x3, x3, x13, ror #57  // A[2,2]
+    bic x9, x1, x21, ror #47
+    eor x9, x9, x20, ror #57  // A[3,2]
+    bic x23, x7, x1, ror #5
+    eor x23, x23, x21, ror #52  // A[4,2]
+    bic x13, x11, x5, ror #38
+    eor x13, x13, x4, ror #47  // A[0,3]
+    bic x20, x17, x11, ror #5
+    eor x20, x20, x5, ror #43  // A[1,3]
+    bic x1, x24, x17, ror #41
+    eor x1, x1, x11, ror #46  // A[2,3]
+    bic x7, x4, x24, ror #35
+    eor x7, x7, x17, ror #12  // A[3,3]
+    bic x21, x5, x4, ror #9
+    eor x21, x21, x24, ror #44  // A[4,3]
+    bic x11, x14, x8, ror #48
+    eor x11, x11, x2, ror #41  // A[0,4]
+    bic x17, x15, x14, ror #2
+    eor x17, x17, x8, ror #50  // A[1,4]
+    bic x4, x22, x15, ror #25
+    eor x4, x4, x14, ror #27  // A[2,4]
+    bic x5, x2, x22, ror #60
+    eor x5, x5, x15, ror #21  // A[3,4]
+    bic x24, x8, x2, ror #57
+    eor x24, x24, x22, ror #53  // A[4,4]
     // ---- round 1
-    eor x15, x26, x28
-    eor x15, x15, x16
-    eor x15, x15, x20
-    eor x15, x15, x17  // C[0]
-    eor x2, x29, x6
-    eor x2, x2, x3
-    eor x2, x2, x1
-    eor x2, x2, x4  // C[1]
-    eor x8, x27, x25
-    eor x8, x8, x9
-    eor x8, x8, x7
-    eor x8, x8, x5  // C[2]
-    eor x22, x0, x19
-    eor x22, x22, x23
-    eor x22, x22, x21
-    eor x22, x22, x24  // C[3]
-    str x26, [sp, #8]  // A[0,0] to the stack
-    eor x26, x12, x10
-    eor x26, x26, x13
-    eor x26, x26, x11
-    eor x26, x26, x14  // C[4]
-    eor x29, x29, x15
-    eor x29, x29, x8, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x15
-    eor x6, x6, x8, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x3, x3, x15
-    eor x3, x3, x8, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x1, x1, x15
-    eor x1, x1, x8, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x4, x4, x15
-    eor x4, x4, x8, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x8, x8, x26, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x0, x0, x8  // A[3,0] ^= D[3]
-    eor x19, x19, x8  // A[3,1] ^= D[3]
-    eor x23, x23, x8  // A[3,2] ^= D[3]
-    eor x21, x21, x8  // A[3,3] ^= D[3]
-    eor x24, x24, x8  // A[3,4] ^= D[3]
-    eor x8, x2, x22, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x27, x27, x8  // A[2,0] ^= D[2]
-    eor x25, x25, x8  // A[2,1] ^= D[2]
-    eor x9, x9, x8  // A[2,2] ^= D[2]
-    eor x7, x7, x8  // A[2,3] ^= D[2]
-    eor x5, x5, x8  // A[2,4] ^= D[2]
-    eor x22, x22, x15, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x12, x12, x22  // A[4,0] ^= D[4]
-    eor x10, x10, x22  // A[4,1] ^= D[4]
-    eor x13, x13, x22  // A[4,2] ^= D[4]
-    eor x11, x11, x22  // A[4,3] ^= D[4]
-    eor x14, x14, x22  // A[4,4] ^= D[4]
-    eor x26, x26, x2, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x8, [sp, #8]  // A[0,0]
-    eor x8, x8, x26  // A[0,0] ^= D[0]
-    eor x28, x28, x26  // A[0,1] ^= D[0]
-    eor x16, x16, x26  // A[0,2] ^= D[0]
-    eor x20, x20, x26  // A[0,3] ^= D[0]
-    eor x17, x17, x26  // A[0,4] ^= D[0]
-    ror x29, x29, #63  // ROL(A[1,0] ^ D, 1)
-    ror x27, x27, #2  // ROL(A[2,0] ^ D, 62)
-    ror x0, x0, #36  // ROL(A[3,0] ^ D, 28)
-    ror x12, x12, #37  // ROL(A[4,0] ^ D, 27)
-    ror x28, x28, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x25, x25, #58  // ROL(A[2,1] ^ D, 6)
-    ror x19, x19, #9  // ROL(A[3,1] ^ D, 55)
-    ror x10, x10, #44  // ROL(A[4,1] ^ D, 20)
-    ror x16, x16, #61  // ROL(A[0,2] ^ D, 3)
-    ror x3, x3, #54  // ROL(A[1,2] ^ D, 10)
-    ror x9, x9, #21  // ROL(A[2,2] ^ D, 43)
-    ror x23, x23, #39  // ROL(A[3,2] ^ D, 25)
-    ror x13, x13, #25  // ROL(A[4,2] ^ D, 39)
-    ror x20, x20, #23  // ROL(A[0,3] ^ D, 41)
-    ror x1, x1, #19  // ROL(A[1,3] ^ D, 45)
-    ror x7, x7, #49  // ROL(A[2,3] ^ D, 15)
-    ror x21, x21, #43  // ROL(A[3,3] ^ D, 21)
-    ror x11, x11, #56  // ROL(A[4,3] ^ D, 8)
-    ror x17, x17, #46  // ROL(A[0,4] ^ D, 18)
-    ror x4, x4, #62  // ROL(A[1,4] ^ D, 2)
-    ror x5, x5, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x14, x14, #50  // ROL(A[4,4] ^ D, 14)
-    bic x15, x9, x6
-    eor x15, x15, x8  // A[0,0]
-    bic x22, x21, x9
-    eor x22, x22, x6  // A[1,0]
-    bic x2, x14, x21
-    eor x2, x2, x9  // A[2,0]
-    bic x26, x8, x14
-    eor x26, x26, x21  // A[3,0]
-    bic x9, x6, x8
-    eor x9, x9, x14  // A[4,0]
-    adrp x21, .Lkeccak_x1_rc+8
-    ldr x21, [x21, #:lo12:.Lkeccak_x1_rc+8]
-    eor x15, x15, x21  // A[0,0] ^= RC[1]
-    bic x8, x16, x10
-    eor x8, x8, x0  // A[0,1]
-    bic x6, x1, x16
-    eor x6, x6, x10  // A[1,1]
-    bic x14, x5, x1
-    eor x14, x14, x16  // A[2,1]
-    bic x21, x0, x5
-    eor x21, x21, x1  // A[3,1]
-    bic x16, x10, x0
-    eor x16, x16, x5  // A[4,1]
-    bic x1, x23, x25
-    eor x1, x1, x29  // A[0,2]
-    bic x0, x11, x23
-    eor x0, x0, x25  // A[1,2]
-    bic x10, x17, x11
-    eor x10, x10, x23  // A[2,2]
-    bic x5, x29, x17
-    eor x5, x5, x11  // A[3,2]
-    bic x23, x25, x29
-    eor x23, x23, x17  // A[4,2]
-    bic x11, x3, x28
-    eor x11, x11, x12  // A[0,3]
-    bic x29, x7, x3
-    eor x29, x29, x28  // A[1,3]
-    bic x25, x24, x7
-    eor x25, x25, x3  // A[2,3]
-    bic x17, x12, x24
-    eor x17, x17, x7  // A[3,3]
-    bic x3, x28, x12
-    eor x3, x3, x24  // A[4,3]
-    bic x7, x13, x19
-    eor x7, x7, x27  // A[0,4]
-    bic x12, x20, x13
-    eor x12, x12, x19  // A[1,4]
-    bic x28, x4, x20
-    eor x28, x28, x13  // A[2,4]
-    bic x24, x27, x4
-    eor x24, x24, x20  // A[3,4]
-    bic x13, x19, x27
-    eor x13, x13, x4  // A[4,4]
+    eor x14, x27, x19, ror #40
+    eor x14, x14, x10, ror #18
+    eor x14, x14, x13, ror #33
+    eor x14, x14, x11, ror #4  // C[0]
+    eor x15, x30, x0, ror #40
+    eor x15, x15, x16, ror #13
+    eor x15, x15, x20, ror #6
+    eor x15, x15, x17, ror #44  // C[1]
+    eor x2, x28, x6, ror #17
+    eor x2, x2, x3, ror #60
+    eor x2, x2, x1, ror #22
+    eor x2, x2, x4, ror #12  // C[2]
+    eor x8, x26, x25, ror #36
+    eor x8, x8, x9, ror #63
+    eor x8, x8, x7, ror #37
+    eor x8, x8, x5, ror #2  // C[3]
+    eor x22, x15, x8, ror #20  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x28, x28, x22, ror #57  // A[2,0] ^= D[2]
+    eor x6, x6, x22, ror #40  // A[2,1] ^= D[2]
+    eor x3, x3, x22, ror #61  // A[2,2] ^= D[2]
+    eor x1, x1, x22, ror #35  // A[2,3] ^= D[2]
+    eor x4, x4, x22, ror #45  // A[2,4] ^= D[2]
+    eor x22, x29, x12, ror #24
+    eor x22, x22, x23, ror #38
+    eor x22, x22, x21, ror #8
+    eor x22, x22, x24, ror #53  // C[4]
+    eor x15, x22, x15, ror #22  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x27, x27, x15, ror #63  // A[0,0] ^= D[0]
+    eor x19, x19, x15, ror #23  // A[0,1] ^= D[0]
+    eor x10, x10, x15, ror #45  // A[0,2] ^= D[0]
+    eor x13, x13, x15, ror #30  // A[0,3] ^= D[0]
+    eor x11, x11, x15, ror #59  // A[0,4] ^= D[0]
+    eor x15, x14, x2, ror #28  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x30, x30, x15, ror #42  // A[1,0] ^= D[1]
+    eor x0, x0, x15, ror #2  // A[1,1] ^= D[1]
+    eor x16, x16, x15, ror #29  // A[1,2] ^= D[1]
+    eor x20, x20, x15, ror #36  // A[1,3] ^= D[1]
+    eor x17, x17, x15, ror #62  // A[1,4] ^= D[1]
+    eor x2, x2, x22, ror #33  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x26, x26, x2, ror #50  // A[3,0] ^= D[3]
+    eor x25, x25, x2, ror #14  // A[3,1] ^= D[3]
+    eor x9, x9, x2, ror #51  // A[3,2] ^= D[3]
+    eor x7, x7, x2, ror #13  // A[3,3] ^= D[3]
+    eor x5, x5, x2, ror #48  // A[3,4] ^= D[3]
+    eor x8, x8, x14, ror #20  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x29, x29, x8, ror #44  // A[4,0] ^= D[4]
+    eor x12, x12, x8, ror #20  // A[4,1] ^= D[4]
+    eor x23, x23, x8, ror #6  // A[4,2] ^= D[4]
+    eor x21, x21, x8, ror #36  // A[4,3] ^= D[4]
+    eor x24, x24, x8, ror #55  // A[4,4] ^= D[4]
+    bic x15, x3, x0, ror #36
+    eor x15, x15, x27, ror #18  // A[0,0]
+    bic x22, x7, x3, ror #51
+    eor x22, x22, x0, ror #23  // A[1,0]
+    bic x2, x24, x7, ror #21
+    eor x2, x2, x3, ror #8  // A[2,0]
+    bic x14, x27, x24, ror #38
+    eor x14, x14, x7, ror #59  // A[3,0]
+    bic x8, x0, x27, ror #46
+    eor x8, x8, x24, ror #20  // A[4,0]
+    movz x3, #32898, lsl #0  // RC[1]
+    eor x15, x15, x3, ror #61  // A[0,0] ^= RC[1]
+    bic x7, x10, x12, ror #52
+    eor x7, x7, x26  // A[0,1]
+    bic x27, x20, x10, ror #32
+    eor x27, x27, x12, ror #20  // A[1,1]
+    bic x0, x4, x20, ror #3
+    eor x0, x0, x10, ror #35  // A[2,1]
+    bic x24, x26, x4, ror #29
+    eor x24, x24, x20, ror #32  // A[3,1]
+    bic x3, x12, x26, ror #12
+    eor x3, x3, x4, ror #41  // A[4,1]
+    bic x10, x9, x6, ror #23
+    eor x10, x10, x30, ror #4  // A[0,2]
+    bic x20, x21, x9, ror #18
+    eor x20, x20, x6, ror #41  // A[1,2]
+    bic x26, x11, x21, ror #13
+    eor x26, x26, x9, ror #31  // A[2,2]
+    bic x12, x30, x11, ror #29
+    eor x12, x12, x21, ror #42  // A[3,2]
+    bic x4, x6, x30, ror #45
+    eor x4, x4, x11, ror #10  // A[4,2]
+    bic x9, x16, x19, ror #43
+    eor x9, x9, x29, ror #11  // A[0,3]
+    bic x21, x1, x16, ror #53
+    eor x21, x21, x19, ror #32  // A[1,3]
+    bic x30, x5, x1, ror #47
+    eor x30, x30, x16, ror #36  // A[2,3]
+    bic x6, x29, x5, ror #17
+    eor x6, x6, x1  // A[3,3]
+    bic x11, x19, x29, ror #32
+    eor x11, x11, x5, ror #49  // A[4,3]
+    bic x16, x23, x25, ror #26
+    eor x16, x16, x28, ror #33  // A[0,4]
+    bic x1, x13, x23, ror #6
+    eor x1, x1, x25, ror #32  // A[1,4]
+    bic x29, x17, x13, ror #56
+    eor x29, x29, x23, ror #62  // A[2,4]
+    bic x19, x28, x17, ror #33
+    eor x19, x19, x13, ror #25  // A[3,4]
+    bic x5, x25, x28, ror #7
+    eor x5, x5, x17, ror #40  // A[4,4]
     // ---- round 2
-    eor x20, x15, x8
-    eor x20, x20, x1
-    eor x20, x20, x11
-    eor x20, x20, x7  // C[0]
-    eor x27, x22, x6
-    eor x27, x27, x0
-    eor x27, x27, x29
-    eor x27, x27, x12  // C[1]
-    eor x19, x2, x14
-    eor x19, x19, x10
-    eor x19, x19, x25
-    eor x19, x19, x28  // C[2]
-    eor x4, x26, x21
-    eor x4, x4, x5
-    eor x4, x4, x17
-    eor x4, x4, x24  // C[3]
-    str x15, [sp, #8]  // A[0,0] to the stack
-    eor x15, x9, x16
-    eor x15, x15, x23
-    eor x15, x15, x3
-    eor x15, x15, x13  // C[4]
-    eor x22, x22, x20
-    eor x22, x22, x19, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x20
-    eor x6, x6, x19, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x0, x0, x20
-    eor x0, x0, x19, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x29, x29, x20
-    eor x29, x29, x19, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x12, x12, x20
-    eor x12, x12, x19, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x19, x19, x15, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x26, x26, x19  // A[3,0] ^= D[3]
-    eor x21, x21, x19  // A[3,1] ^= D[3]
-    eor x5, x5, x19  // A[3,2] ^= D[3]
-    eor x17, x17, x19  // A[3,3] ^= D[3]
-    eor x24, x24, x19  // A[3,4] ^= D[3]
-    eor x19, x27, x4, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x2, x2, x19  // A[2,0] ^= D[2]
-    eor x14, x14, x19  // A[2,1] ^= D[2]
-    eor x10, x10, x19  // A[2,2] ^= D[2]
-    eor x25, x25, x19  // A[2,3] ^= D[2]
-    eor x28, x28, x19  // A[2,4] ^= D[2]
-    eor x4, x4, x20, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x9, x9, x4  // A[4,0] ^= D[4]
-    eor x16, x16, x4  // A[4,1] ^= D[4]
-    eor x23, x23, x4  // A[4,2] ^= D[4]
-    eor x3, x3, x4  // A[4,3] ^= D[4]
-    eor x13, x13, x4  // A[4,4] ^= D[4]
-    eor x15, x15, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x19, [sp, #8]  // A[0,0]
-    eor x19, x19, x15  // A[0,0] ^= D[0]
-    eor x8, x8, x15  // A[0,1] ^= D[0]
-    eor x1, x1, x15  // A[0,2] ^= D[0]
-    eor x11, x11, x15  // A[0,3] ^= D[0]
-    eor x7, x7, x15  // A[0,4] ^= D[0]
-    ror x22, x22, #63  // ROL(A[1,0] ^ D, 1)
-    ror x2, x2, #2  // ROL(A[2,0] ^ D, 62)
-    ror x26, x26, #36  // ROL(A[3,0] ^ D, 28)
-    ror x9, x9, #37  // ROL(A[4,0] ^ D, 27)
-    ror x8, x8, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x14, x14, #58  // ROL(A[2,1] ^ D, 6)
-    ror x21, x21, #9  // ROL(A[3,1] ^ D, 55)
-    ror x16, x16, #44  // ROL(A[4,1] ^ D, 20)
-    ror x1, x1, #61  // ROL(A[0,2] ^ D, 3)
-    ror x0, x0, #54  // ROL(A[1,2] ^ D, 10)
-    ror x10, x10, #21  // ROL(A[2,2] ^ D, 43)
-    ror x5, x5, #39  // ROL(A[3,2] ^ D, 25)
-    ror x23, x23, #25  // ROL(A[4,2] ^ D, 39)
-    ror x11, x11, #23  // ROL(A[0,3] ^ D, 41)
-    ror x29, x29, #19  // ROL(A[1,3] ^ D, 45)
-    ror x25, x25, #49  // ROL(A[2,3] ^ D, 15)
-    ror x17, x17, #43  // ROL(A[3,3] ^ D, 21)
-    ror x3, x3, #56  // ROL(A[4,3] ^ D, 8)
-    ror x7, x7, #46  // ROL(A[0,4] ^ D, 18)
-    ror x12, x12, #62  // ROL(A[1,4] ^ D, 2)
-    ror x28, x28, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x13, x13, #50  // ROL(A[4,4] ^ D, 14)
-    bic x20, x10, x6
-    eor x20, x20, x19  // A[0,0]
-    bic x4, x17, x10
-    eor x4, x4, x6  // A[1,0]
-    bic x27, x13, x17
-    eor x27, x27, x10  // A[2,0]
-    bic x15, x19, x13
-    eor x15, x15, x17  // A[3,0]
-    bic x10, x6, x19
-    eor x10, x10, x13  // A[4,0]
-    adrp x17, .Lkeccak_x1_rc+16
-    ldr x17, [x17, #:lo12:.Lkeccak_x1_rc+16]
-    eor x20, x20, x17  // A[0,0] ^= RC[2]
-    bic x19, x1, x16
-    eor x19, x19, x26  // A[0,1]
-    bic x6, x29, x1
-    eor x6, x6, x16  // A[1,1]
-    bic x13, x28, x29
-    eor x13, x13, x1  // A[2,1]
-    bic x17, x26, x28
-    eor x17, x17, x29  // A[3,1]
-    bic x1, x16, x26
-    eor x1, x1, x28  // A[4,1]
-    bic x29, x5, x14
-    eor x29, x29, x22  // A[0,2]
-    bic x26, x3, x5
-    eor x26, x26, x14  // A[1,2]
-    bic x16, x7, x3
-    eor x16, x16, x5  // A[2,2]
-    bic x28, x22, x7
-    eor x28, x28, x3  // A[3,2]
-    bic x5, x14, x22
-    eor x5, x5, x7  // A[4,2]
-    bic x3, x0, x8
-    eor x3, x3, x9  // A[0,3]
-    bic x22, x25, x0
-    eor x22, x22, x8  // A[1,3]
-    bic x14, x24, x25
-    eor x14, x14, x0  // A[2,3]
-    bic x7, x9, x24
-    eor x7, x7, x25  // A[3,3]
-    bic x0, x8, x9
-    eor x0, x0, x24  // A[4,3]
-    bic x25, x23, x21
-    eor x25, x25, x2  // A[0,4]
-    bic x9, x11, x23
-    eor x9, x9, x21  // A[1,4]
-    bic x8, x12, x11
-    eor x8, x8, x23  // A[2,4]
-    bic x24, x2, x12
-    eor x24, x24, x11  // A[3,4]
-    bic x23, x21, x2
-    eor x23, x23, x12  // A[4,4]
+    eor x23, x15, x7, ror #33
+    eor x23, x23, x10, ror #35
+    eor x23, x23, x9, ror #43
+    eor x23, x23, x16, ror #16  // C[0]
+    eor x13, x22, x27, ror #52
+    eor x13, x13, x20, ror #4
+    eor x13, x13, x21, ror #41
+    eor x13, x13, x1, ror #61  // C[1]
+    eor x28, x2, x0, ror #6
+    eor x28, x28, x26, ror #12
+    eor x28, x28, x30, ror #15
+    eor x28, x28, x29, ror #26  // C[2]
+    eor x25, x14, x24, ror #15
+    eor x25, x25, x12, ror #21
+    eor x25, x25, x6, ror #36
+    eor x25, x25, x19, ror #31  // C[3]
+    eor x17, x13, x25, ror #4  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x2, x2, x17, ror #21  // A[2,0] ^= D[2]
+    eor x0, x0, x17, ror #15  // A[2,1] ^= D[2]
+    eor x26, x26, x17, ror #9  // A[2,2] ^= D[2]
+    eor x30, x30, x17, ror #6  // A[2,3] ^= D[2]
+    eor x29, x29, x17, ror #59  // A[2,4] ^= D[2]
+    eor x17, x8, x3, ror #49
+    eor x17, x17, x4, ror #22
+    eor x17, x17, x11, ror #50
+    eor x17, x17, x5, ror #6  // C[4]
+    eor x13, x17, x13, ror #40  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x15, x15, x13, ror #36  // A[0,0] ^= D[0]
+    eor x7, x7, x13, ror #3  // A[0,1] ^= D[0]
+    eor x10, x10, x13, ror #1  // A[0,2] ^= D[0]
+    eor x9, x9, x13, ror #57  // A[0,3] ^= D[0]
+    eor x16, x16, x13, ror #20  // A[0,4] ^= D[0]
+    eor x13, x23, x28, ror #55  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x22, x22, x13, ror #51  // A[1,0] ^= D[1]
+    eor x27, x27, x13, ror #63  // A[1,1] ^= D[1]
+    eor x20, x20, x13, ror #47  // A[1,2] ^= D[1]
+    eor x21, x21, x13, ror #10  // A[1,3] ^= D[1]
+    eor x1, x1, x13, ror #54  // A[1,4] ^= D[1]
+    eor x28, x28, x17, ror #43  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x14, x14, x28, ror #38  // A[3,0] ^= D[3]
+    eor x24, x24, x28, ror #23  // A[3,1] ^= D[3]
+    eor x12, x12, x28, ror #17  // A[3,2] ^= D[3]
+    eor x6, x6, x28, ror #2  // A[3,3] ^= D[3]
+    eor x19, x19, x28, ror #7  // A[3,4] ^= D[3]
+    eor x25, x25, x23, ror #45  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x8, x8, x25, ror #46  // A[4,0] ^= D[4]
+    eor x3, x3, x25, ror #61  // A[4,1] ^= D[4]
+    eor x4, x4, x25, ror #24  // A[4,2] ^= D[4]
+    eor x11, x11, x25, ror #60  // A[4,3] ^= D[4]
+    eor x5, x5, x25, ror #40  // A[4,4] ^= D[4]
+    bic x13, x26, x27, ror #60
+    eor x13, x13, x15, ror #39  // A[0,0]
+    bic x17, x6, x26, ror #56
+    eor x17, x17, x27, ror #52  // A[1,0]
+    bic x28, x5, x6, ror #5
+    eor x28, x28, x26, ror #61  // A[2,0]
+    bic x23, x15, x5, ror #28
+    eor x23, x23, x6, ror #33  // A[3,0]
+    bic x25, x27, x15, ror #43
+    eor x25, x25, x5, ror #7  // A[4,0]
+    adrp x26, .Lkeccak_x1_rc+16
+    ldr x26, [x26, #:lo12:.Lkeccak_x1_rc+16]  // RC[2]
+    eor x13, x13, x26, ror #36  // A[0,0] ^= RC[2]
+    bic x6, x10, x3, ror #33
+    eor x6, x6, x14, ror #22  // A[0,1]
+    bic x15, x21, x10, ror #23
+    eor x15, x15, x3, ror #56  // A[1,1]
+    bic x27, x29, x21, ror #52
+    eor x27, x27, x10, ror #11  // A[2,1]
+    bic x5, x14, x29, ror #31
+    eor x5, x5, x21, ror #19  // A[3,1]
+    bic x26, x3, x14, ror #53
+    eor x26, x26, x29, ror #20  // A[4,1]
+    bic x10, x12, x0, ror #42
+    eor x10, x10, x22, ror #62  // A[0,2]
+    bic x21, x11, x12
+    eor x21, x21, x0, ror #42  // A[1,2]
+    bic x14, x16, x11, ror #16
+    eor x14, x14, x12, ror #16  // A[2,2]
+    bic x3, x22, x16, ror #50
+    eor x3, x3, x11, ror #2  // A[3,2]
+    bic x29, x0, x22, ror #20
+    eor x29, x29, x16, ror #6  // A[4,2]
+    bic x12, x20, x7, ror #54
+    eor x12, x12, x8, ror #2  // A[0,3]
+    bic x11, x30, x20, ror #15
+    eor x11, x11, x7, ror #5  // A[1,3]
+    bic x22, x19, x30, ror #63
+    eor x22, x22, x20, ror #14  // A[2,3]
+    bic x0, x8, x19, ror #48
+    eor x0, x0, x30, ror #47  // A[3,3]
+    bic x16, x7, x8, ror #12
+    eor x16, x16, x19, ror #60  // A[4,3]
+    bic x20, x4, x24, ror #23
+    eor x20, x20, x2, ror #39  // A[0,4]
+    bic x30, x9, x4, ror #17
+    eor x30, x30, x24, ror #40  // A[1,4]
+    bic x8, x1, x9, ror #58
+    eor x8, x8, x4, ror #11  // A[2,4]
+    bic x7, x2, x1, ror #14
+    eor x7, x7, x9, ror #8  // A[3,4]
+    bic x19, x24, x2, ror #16
+    eor x19, x19, x1, ror #30  // A[4,4]
     // ---- round 3
-    eor x11, x20, x19
-    eor x11, x11, x29
-    eor x11, x11, x3
-    eor x11, x11, x25  // C[0]
-    eor x2, x4, x6
-    eor x2, x2, x26
-    eor x2, x2, x22
-    eor x2, x2, x9  // C[1]
-    eor x21, x27, x13
-    eor x21, x21, x16
-    eor x21, x21, x14
-    eor x21, x21, x8  // C[2]
-    eor x12, x15, x17
-    eor x12, x12, x28
-    eor x12, x12, x7
-    eor x12, x12, x24  // C[3]
-    str x20, [sp, #8]  // A[0,0] to the stack
-    eor x20, x10, x1
-    eor x20, x20, x5
-    eor x20, x20, x0
-    eor x20, x20, x23  // C[4]
-    eor x4, x4, x11
-    eor x4, x4, x21, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x11
-    eor x6, x6, x21, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x26, x26, x11
-    eor x26, x26, x21, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x22, x22, x11
-    eor x22, x22, x21, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x9, x9, x11
-    eor x9, x9, x21, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x21, x21, x20, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x15, x15, x21  // A[3,0] ^= D[3]
-    eor x17, x17, x21  // A[3,1] ^= D[3]
-    eor x28, x28, x21  // A[3,2] ^= D[3]
-    eor x7, x7, x21  // A[3,3] ^= D[3]
-    eor x24, x24, x21  // A[3,4] ^= D[3]
-    eor x21, x2, x12, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x27, x27, x21  // A[2,0] ^= D[2]
-    eor x13, x13, x21  // A[2,1] ^= D[2]
-    eor x16, x16, x21  // A[2,2] ^= D[2]
-    eor x14, x14, x21  // A[2,3] ^= D[2]
-    eor x8, x8, x21  // A[2,4] ^= D[2]
-    eor x12, x12, x11, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x10, x10, x12  // A[4,0] ^= D[4]
-    eor x1, x1, x12  // A[4,1] ^= D[4]
-    eor x5, x5, x12  // A[4,2] ^= D[4]
-    eor x0, x0, x12  // A[4,3] ^= D[4]
-    eor x23, x23, x12  // A[4,4] ^= D[4]
-    eor x20, x20, x2, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x21, [sp, #8]  // A[0,0]
-    eor x21, x21, x20  // A[0,0] ^= D[0]
-    eor x19, x19, x20  // A[0,1] ^= D[0]
-    eor x29, x29, x20  // A[0,2] ^= D[0]
-    eor x3, x3, x20  // A[0,3] ^= D[0]
-    eor x25, x25, x20  // A[0,4] ^= D[0]
-    ror x4, x4, #63  // ROL(A[1,0] ^ D, 1)
-    ror x27, x27, #2  // ROL(A[2,0] ^ D, 62)
-    ror x15, x15, #36  // ROL(A[3,0] ^ D, 28)
-    ror x10, x10, #37  // ROL(A[4,0] ^ D, 27)
-    ror x19, x19, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x13, x13, #58  // ROL(A[2,1] ^ D, 6)
-    ror x17, x17, #9  // ROL(A[3,1] ^ D, 55)
-    ror x1, x1, #44  // ROL(A[4,1] ^ D, 20)
-    ror x29, x29, #61  // ROL(A[0,2] ^ D, 3)
-    ror x26, x26, #54  // ROL(A[1,2] ^ D, 10)
-    ror x16, x16, #21  // ROL(A[2,2] ^ D, 43)
-    ror x28, x28, #39  // ROL(A[3,2] ^ D, 25)
-    ror x5, x5, #25  // ROL(A[4,2] ^ D, 39)
-    ror x3, x3, #23  // ROL(A[0,3] ^ D, 41)
-    ror x22, x22, #19  // ROL(A[1,3] ^ D, 45)
-    ror x14, x14, #49  // ROL(A[2,3] ^ D, 15)
-    ror x7, x7, #43  // ROL(A[3,3] ^ D, 21)
-    ror x0, x0, #56  // ROL(A[4,3] ^ D, 8)
-    ror x25, x25, #46  // ROL(A[0,4] ^ D, 18)
-    ror x9, x9, #62  // ROL(A[1,4] ^ D, 2)
-    ror x8, x8, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x23, x23, #50  // ROL(A[4,4] ^ D, 14)
-    bic x11, x16, x6
-    eor x11, x11, x21  // A[0,0]
-    bic x12, x7, x16
-    eor x12, x12, x6  // A[1,0]
-    bic x2, x23, x7
-    eor x2, x2, x16  // A[2,0]
-    bic x20, x21, x23
-    eor x20, x20, x7  // A[3,0]
-    bic x16, x6, x21
-    eor x16, x16, x23  // A[4,0]
-    adrp x7, .Lkeccak_x1_rc+24
-    ldr x7, [x7, #:lo12:.Lkeccak_x1_rc+24]
-    eor x11, x11, x7  // A[0,0] ^= RC[3]
-    bic x21, x29, x1
-    eor x21, x21, x15  // A[0,1]
-    bic x6, x22, x29
-    eor x6, x6, x1  // A[1,1]
-    bic x23, x8, x22
-    eor x23, x23, x29  // A[2,1]
-    bic x7, x15, x8
-    eor x7, x7, x22  // A[3,1]
-    bic x29, x1, x15
-    eor x29, x29, x8  // A[4,1]
-    bic x22, x28, x13
-    eor x22, x22, x4  // A[0,2]
-    bic x15, x0, x28
-    eor x15, x15, x13  // A[1,2]
-    bic x1, x25, x0
-    eor x1, x1, x28  // A[2,2]
-    bic x8, x4, x25
-    eor x8, x8, x0  // A[3,2]
-    bic x28, x13, x4
-    eor x28, x28, x25  // A[4,2]
-    bic x0, x26, x19
-    eor x0, x0, x10  // A[0,3]
-    bic x4, x14, x26
-    eor x4, x4, x19  // A[1,3]
-    bic x13, x24, x14
-    eor x13, x13, x26  // A[2,3]
-    bic x25, x10, x24
-    eor x25, x25, x14  // A[3,3]
-    bic x26, x19, x10
-    eor x26, x26, x24  // A[4,3]
-    bic x14, x5, x17
-    eor x14, x14, x27  // A[0,4]
-    bic x10, x3, x5
-    eor x10, x10, x17  // A[1,4]
-    bic x19, x9, x3
-    eor x19, x19, x5  // A[2,4]
-    bic x24, x27, x9
-    eor x24, x24, x3  // A[3,4]
-    bic x5, x17, x27
-    eor x5, x5, x9  // A[4,4]
+    eor x4, x13, x6, ror #7
+    eor x4, x4, x10, ror #53
+    eor x4, x4, x12, ror #46
+    eor x4, x4, x20, ror #58  // C[0]
+    eor x9, x17, x15, ror #40
+    eor x9, x9, x21, ror #45
+    eor x9, x9, x11, ror #23
+    eor x9, x9, x30, ror #33  // C[1]
+    eor x2, x28, x27, ror #57
+    eor x2, x2, x14, ror #34
+    eor x2, x2, x22, ror #29
+    eor x2, x2, x8, ror #44  // C[2]
+    eor x24, x23, x5, ror #54
+    eor x24, x24, x3, ror #12
+    eor x24, x24, x0, ror #9
+    eor x24, x24, x7, ror #58  // C[3]
+    eor x1, x9, x24, ror #30  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x28, x28, x1, ror #5  // A[2,0] ^= D[2]
+    eor x27, x27, x1, ror #12  // A[2,1] ^= D[2]
+    eor x14, x14, x1, ror #35  // A[2,2] ^= D[2]
+    eor x22, x22, x1, ror #40  // A[2,3] ^= D[2]
+    eor x8, x8, x1, ror #25  // A[2,4] ^= D[2]
+    eor x1, x25, x26, ror #44
+    eor x1, x1, x29, ror #35
+    eor x1, x1, x16, ror #40
+    eor x1, x1, x19, ror #21  // C[4]
+    eor x9, x1, x9, ror #11  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x13, x13, x9, ror #60  // A[0,0] ^= D[0]
+    eor x6, x6, x9, ror #53  // A[0,1] ^= D[0]
+    eor x10, x10, x9, ror #7  // A[0,2] ^= D[0]
+    eor x12, x12, x9, ror #14  // A[0,3] ^= D[0]
+    eor x20, x20, x9, ror #2  // A[0,4] ^= D[0]
+    eor x9, x4, x2, ror #2  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x17, x17, x9, ror #56  // A[1,0] ^= D[1]
+    eor x15, x15, x9, ror #16  // A[1,1] ^= D[1]
+    eor x21, x21, x9, ror #11  // A[1,2] ^= D[1]
+    eor x11, x11, x9, ror #33  // A[1,3] ^= D[1]
+    eor x30, x30, x9, ror #23  // A[1,4] ^= D[1]
+    eor x2, x2, x1, ror #56  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x23, x23, x2, ror #28  // A[3,0] ^= D[3]
+    eor x5, x5, x2, ror #38  // A[3,1] ^= D[3]
+    eor x3, x3, x2, ror #16  // A[3,2] ^= D[3]
+    eor x0, x0, x2, ror #19  // A[3,3] ^= D[3]
+    eor x7, x7, x2, ror #34  // A[3,4] ^= D[3]
+    eor x24, x24, x4, ror #24  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x25, x25, x24, ror #43  // A[4,0] ^= D[4]
+    eor x26, x26, x24, ror #63  // A[4,1] ^= D[4]
+    eor x29, x29, x24, ror #8  // A[4,2] ^= D[4]
+    eor x16, x16, x24, ror #3  // A[4,3] ^= D[4]
+    eor x19, x19, x24, ror #22  // A[4,4] ^= D[4]
+    bic x9, x14, x15, ror #10
+    eor x9, x9, x13, ror #6  // A[0,0]
+    bic x1, x0, x14, ror #31
+    eor x1, x1, x15, ror #41  // A[1,0]
+    bic x2, x19, x0, ror #24
+    eor x2, x2, x14, ror #55  // A[2,0]
+    bic x4, x13, x19, ror #3
+    eor x4, x4, x0, ror #27  // A[3,0]
+    bic x24, x15, x13, ror #60
+    eor x24, x24, x19, ror #63  // A[4,0]
+    adrp x14, .Lkeccak_x1_rc+24
+    ldr x14, [x14, #:lo12:.Lkeccak_x1_rc+24]  // RC[3]
+    eor x9, x9, x14, ror #42  // A[0,0] ^= RC[3]
+    bic x0, x10, x26, ror #34
+    eor x0, x0, x23, ror #25  // A[0,1]
+    bic x13, x11, x10
+    eor x13, x13, x26, ror #34  // A[1,1]
+    bic x15, x8, x11
+    eor x15, x15, x10  // A[2,1]
+    bic x19, x23, x8, ror #39
+    eor x19, x19, x11, ror #39  // A[3,1]
+    bic x14, x26, x23, ror #55
+    eor x14, x14, x8, ror #30  // A[4,1]
+    bic x10, x3, x27, ror #28
+    eor x10, x10, x17, ror #45  // A[0,2]
+    bic x11, x16, x3, ror #62
+    eor x11, x11, x27, ror #26  // A[1,2]
+    bic x23, x20, x16, ror #52
+    eor x23, x23, x3, ror #50  // A[2,2]
+    bic x26, x17, x20, ror #33
+    eor x26, x26, x16, ror #21  // A[3,2]
+    bic x8, x27, x17, ror #17
+    eor x8, x8, x20, ror #50  // A[4,2]
+    bic x3, x21, x6, ror #56
+    eor x3, x3, x25, ror #54  // A[0,3]
+    bic x16, x22, x21, ror #26
+    eor x16, x16, x6, ror #18  // A[1,3]
+    bic x17, x7, x22, ror #40
+    eor x17, x17, x21, ror #2  // A[2,3]
+    bic x27, x25, x7, ror #8
+    eor x27, x27, x22, ror #48  // A[3,3]
+    bic x20, x6, x25, ror #62
+    eor x20, x20, x7, ror #6  // A[4,3]
+    bic x21, x29, x5, ror #46
+    eor x21, x21, x28, ror #13  // A[0,4]
+    bic x22, x12, x29, ror #51
+    eor x22, x22, x5, ror #33  // A[1,4]
+    bic x25, x30, x12, ror #30
+    eor x25, x25, x29, ror #17  // A[2,4]
+    bic x6, x28, x30, ror #34
+    eor x6, x6, x12  // A[3,4]
+    bic x7, x5, x28, ror #31
+    eor x7, x7, x30, ror #1  // A[4,4]
     // ---- round 4
-    eor x3, x11, x21
-    eor x3, x3, x22
-    eor x3, x3, x0
-    eor x3, x3, x14  // C[0]
-    eor x27, x12, x6
-    eor x27, x27, x15
-    eor x27, x27, x4
-    eor x27, x27, x10  // C[1]
-    eor x17, x2, x23
-    eor x17, x17, x1
-    eor x17, x17, x13
-    eor x17, x17, x19  // C[2]
-    eor x9, x20, x7
-    eor x9, x9, x8
-    eor x9, x9, x25
-    eor x9, x9, x24  // C[3]
-    str x11, [sp, #8]  // A[0,0] to the stack
-    eor x11, x16, x29
-    eor x11, x11, x28
-    eor x11, x11, x26
-    eor x11, x11, x5  // C[4]
-    eor x12, x12, x3
-    eor x12, x12, x17, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x3
-    eor x6, x6, x17, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x15, x15, x3
-    eor x15, x15, x17, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x4, x4, x3
-    eor x4, x4, x17, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x10, x10, x3
-    eor x10, x10, x17, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x17, x17, x11, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x20, x20, x17  // A[3,0] ^= D[3]
-    eor x7, x7, x17  // A[3,1] ^= D[3]
-    eor x8, x8, x17  // A[3,2] ^= D[3]
-    eor x25, x25, x17  // A[3,3] ^= D[3]
-    eor x24, x24, x17  // A[3,4] ^= D[3]
-    eor x17, x27, x9, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x2, x2, x17  // A[2,0] ^= D[2]
-    eor x23, x23, x17  // A[2,1] ^= D[2]
-    eor x1, x1, x17  // A[2,2] ^= D[2]
-    eor x13, x13, x17  // A[2,3] ^= D[2]
-    eor x19, x19, x17  // A[2,4] ^= D[2]
-    eor x9, x9, x3, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x16, x16, x9  // A[4,0] ^= D[4]
-    eor x29, x29, x9  // A[4,1] ^= D[4]
-    eor x28, x28, x9  // A[4,2] ^= D[4]
-    eor x26, x26, x9  // A[4,3] ^= D[4]
-    eor x5, x5, x9  // A[4,4] ^= D[4]
-    eor x11, x11, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x17, [sp, #8]  // A[0,0]
-    eor x17, x17, x11  // A[0,0] ^= D[0]
-    eor x21, x21, x11  // A[0,1] ^= D[0]
-    eor x22, x22, x11  // A[0,2] ^= D[0]
-    eor x0, x0, x11  // A[0,3] ^= D[0]
-    eor x14, x14, x11  // A[0,4] ^= D[0]
-    ror x12, x12, #63  // ROL(A[1,0] ^ D, 1)
-    ror x2, x2, #2  // ROL(A[2,0] ^ D, 62)
-    ror x20, x20, #36  // ROL(A[3,0] ^ D, 28)
-    ror x16, x16, #37  // ROL(A[4,0] ^ D, 27)
-    ror x21, x21, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x23, x23, #58  // ROL(A[2,1] ^ D, 6)
-    ror x7, x7, #9  // ROL(A[3,1] ^ D, 55)
-    ror x29, x29, #44  // ROL(A[4,1] ^ D, 20)
-    ror x22, x22, #61  // ROL(A[0,2] ^ D, 3)
-    ror x15, x15, #54  // ROL(A[1,2] ^ D, 10)
-    ror x1, x1, #21  // ROL(A[2,2] ^ D, 43)
-    ror x8, x8, #39  // ROL(A[3,2] ^ D, 25)
-    ror x28, x28, #25  // ROL(A[4,2] ^ D, 39)
-    ror x0, x0, #23  // ROL(A[0,3] ^ D, 41)
-    ror x4, x4, #19  // ROL(A[1,3] ^ D, 45)
-    ror x13, x13, #49  // ROL(A[2,3] ^ D, 15)
-    ror x25, x25, #43  // ROL(A[3,3] ^ D, 21)
-    ror x26, x26, #56  // ROL(A[4,3] ^ D, 8)
-    ror x14, x14, #46  // ROL(A[0,4] ^ D, 18)
-    ror x10, x10, #62  // ROL(A[1,4] ^ D, 2)
-    ror x19, x19, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x5, x5, #50  // ROL(A[4,4] ^ D, 14)
-    bic x3, x1, x6
-    eor x3, x3, x17  // A[0,0]
-    bic x9, x25, x1
-    eor x9, x9, x6  // A[1,0]
-    bic x27, x5, x25
-    eor x27, x27, x1  // A[2,0]
-    bic x11, x17, x5
-    eor x11, x11, x25  // A[3,0]
-    bic x1, x6, x17
-    eor x1, x1, x5  // A[4,0]
-    adrp x25, .Lkeccak_x1_rc+32
-    ldr x25, [x25, #:lo12:.Lkeccak_x1_rc+32]
-    eor x3, x3, x25  // A[0,0] ^= RC[4]
-    bic x17, x22, x29
-    eor x17, x17, x20  // A[0,1]
-    bic x6, x4, x22
-    eor x6, x6, x29  // A[1,1]
-    bic x5, x19, x4
-    eor x5, x5, x22  // A[2,1]
-    bic x25, x20, x19
-    eor x25, x25, x4  // A[3,1]
-    bic x22, x29, x20
-    eor x22, x22, x19  // A[4,1]
-    bic x4, x8, x23
-    eor x4, x4, x12  // A[0,2]
-    bic x20, x26, x8
-    eor x20, x20, x23  // A[1,2]
-    bic x29, x14, x26
-    eor x29, x29, x8  // A[2,2]
-    bic x19, x12, x14
-    eor x19, x19, x26  // A[3,2]
-    bic x8, x23, x12
-    eor x8, x8, x14  // A[4,2]
-    bic x26, x15, x21
-    eor x26, x26, x16  // A[0,3]
-    bic x12, x13, x15
-    eor x12, x12, x21  // A[1,3]
-    bic x23, x24, x13
-    eor x23, x23, x15  // A[2,3]
-    bic x14, x16, x24
-    eor x14, x14, x13  // A[3,3]
-    bic x15, x21, x16
-    eor x15, x15, x24  // A[4,3]
-    bic x13, x28, x7
-    eor x13, x13, x2  // A[0,4]
-    bic x16, x0, x28
-    eor x16, x16, x7  // A[1,4]
-    bic x21, x10, x0
-    eor x21, x21, x28  // A[2,4]
-    bic x24, x2, x10
-    eor x24, x24, x0  // A[3,4]
-    bic x28, x7, x2
-    eor x28, x28, x10  // A[4,4]
+    eor x29, x9, x0, ror #56
+    eor x29, x29, x10, ror #32
+    eor x29, x29, x3, ror #49
+    eor x29, x29, x21, ror #62  // C[0]
+    eor x12, x1, x13, ror #23
+    eor x12, x12, x11, ror #1
+    eor x12, x12, x16, ror #54
+    eor x12, x12, x22, ror #42  // C[1]
+    eor x28, x2, x15, ror #47
+    eor x28, x28, x23, ror #37
+    eor x28, x28, x17, ror #38
+    eor x28, x28, x25, ror #36  // C[2]
+    eor x5, x4, x19, ror #11
+    eor x5, x5, x26, ror #7
+    eor x5, x5, x27, ror #33
+    eor x5, x5, x6, ror #5  // C[3]
+    eor x30, x12, x5, ror #36  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x2, x2, x30, ror #24  // A[2,0] ^= D[2]
+    eor x15, x15, x30, ror #41  // A[2,1] ^= D[2]
+    eor x23, x23, x30, ror #51  // A[2,2] ^= D[2]
+    eor x17, x17, x30, ror #50  // A[2,3] ^= D[2]
+    eor x25, x25, x30, ror #52  // A[2,4] ^= D[2]
+    eor x30, x24, x14, ror #16
+    eor x30, x30, x8, ror #50
+    eor x30, x30, x20, ror #31
+    eor x30, x30, x7, ror #34  // C[4]
+    eor x12, x30, x12, ror #22  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x9, x9, x12, ror #10  // A[0,0] ^= D[0]
+    eor x0, x0, x12, ror #18  // A[0,1] ^= D[0]
+    eor x10, x10, x12, ror #42  // A[0,2] ^= D[0]
+    eor x3, x3, x12, ror #25  // A[0,3] ^= D[0]
+    eor x21, x21, x12, ror #12  // A[0,4] ^= D[0]
+    eor x12, x29, x28, ror #8  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x1, x1, x12, ror #31  // A[1,0] ^= D[1]
+    eor x13, x13, x12, ror #8  // A[1,1] ^= D[1]
+    eor x11, x11, x12, ror #30  // A[1,2] ^= D[1]
+    eor x16, x16, x12, ror #41  // A[1,3] ^= D[1]
+    eor x22, x22, x12, ror #53  // A[1,4] ^= D[1]
+    eor x28, x28, x30  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x4, x4, x28, ror #3  // A[3,0] ^= D[3]
+    eor x19, x19, x28, ror #56  // A[3,1] ^= D[3]
+    eor x26, x26, x28, ror #60  // A[3,2] ^= D[3]
+    eor x27, x27, x28, ror #34  // A[3,3] ^= D[3]
+    eor x6, x6, x28, ror #62  // A[3,4] ^= D[3]
+    eor x5, x5, x29, ror #57  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x24, x24, x5, ror #60  // A[4,0] ^= D[4]
+    eor x14, x14, x5, ror #44  // A[4,1] ^= D[4]
+    eor x8, x8, x5, ror #10  // A[4,2] ^= D[4]
+    eor x20, x20, x5, ror #29  // A[4,3] ^= D[4]
+    eor x7, x7, x5, ror #26  // A[4,4] ^= D[4]
+    bic x12, x23, x13, ror #9
+    eor x12, x12, x9, ror #61  // A[0,0]
+    bic x30, x27, x23, ror #49
+    eor x30, x30, x13, ror #58  // A[1,0]
+    bic x28, x7, x27, ror #52
+    eor x28, x28, x23, ror #37  // A[2,0]
+    bic x29, x9, x7, ror #30
+    eor x29, x29, x27, ror #18  // A[3,0]
+    bic x5, x13, x9, ror #52
+    eor x5, x5, x7, ror #18  // A[4,0]
+    movz x23, #32907, lsl #0  // RC[4]
+    eor x12, x12, x23, ror #39  // A[0,0] ^= RC[4]
+    bic x27, x10, x14, ror #41
+    eor x27, x27, x4, ror #13  // A[0,1]
+    bic x9, x16, x10, ror #51
+    eor x9, x9, x14, ror #28  // A[1,1]
+    bic x13, x25, x16, ror #58
+    eor x13, x13, x10, ror #45  // A[2,1]
+    bic x7, x4, x25, ror #6
+    eor x7, x7, x16  // A[3,1]
+    bic x23, x14, x4, ror #36
+    eor x23, x23, x25, ror #42  // A[4,1]
+    bic x10, x26, x15, ror #62
+    eor x10, x10, x1, ror #44  // A[0,2]
+    bic x16, x20, x26, ror #19
+    eor x16, x16, x15, ror #17  // A[1,2]
+    bic x4, x21, x20, ror #53
+    eor x4, x4, x26, ror #8  // A[2,2]
+    bic x14, x1, x21, ror #12
+    eor x14, x14, x20, ror #1  // A[3,2]
+    bic x25, x15, x1, ror #46
+    eor x25, x25, x21, ror #58  // A[4,2]
+    bic x26, x11, x0, ror #60
+    eor x26, x26, x24, ror #23  // A[0,3]
+    bic x20, x17, x11, ror #56
+    eor x20, x20, x0, ror #52  // A[1,3]
+    bic x1, x6, x17, ror #13
+    eor x1, x1, x11, ror #5  // A[2,3]
+    bic x15, x24, x6, ror #36
+    eor x15, x15, x17, ror #49  // A[3,3]
+    bic x21, x0, x24, ror #27
+    eor x21, x21, x6, ror #63  // A[4,3]
+    bic x11, x8, x19, ror #5
+    eor x11, x11, x2, ror #54  // A[0,4]
+    bic x17, x3, x8, ror #13
+    eor x17, x17, x19, ror #18  // A[1,4]
+    bic x24, x22, x3, ror #63
+    eor x24, x24, x8, ror #12  // A[2,4]
+    bic x0, x2, x22, ror #62
+    eor x0, x0, x3, ror #61  // A[3,4]
+    bic x6, x19, x2, ror #49
+    eor x6, x6, x22, ror #47  // A[4,4]
     // ---- round 5
-    eor x0, x3, x17
-    eor x0, x0, x4
-    eor x0, x0, x26
-    eor x0, x0, x13  // C[0]
-    eor x2, x9, x6
-    eor x2, x2, x20
-    eor x2, x2, x12
-    eor x2, x2, x16  // C[1]
-    eor x7, x27, x5
-    eor x7, x7, x29
-    eor x7, x7, x23
-    eor x7, x7, x21  // C[2]
-    eor x10, x11, x25
-    eor x10, x10, x19
-    eor x10, x10, x14
-    eor x10, x10, x24  // C[3]
-    str x3, [sp, #8]  // A[0,0] to the stack
-    eor x3, x1, x22
-    eor x3, x3, x8
-    eor x3, x3, x15
-    eor x3, x3, x28  // C[4]
-    eor x9, x9, x0
-    eor x9, x9, x7, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x0
-    eor x6, x6, x7, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x20, x20, x0
-    eor x20, x20, x7, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x12, x12, x0
-    eor x12, x12, x7, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x16, x16, x0
-    eor x16, x16, x7, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x7, x7, x3, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x11, x11, x7  // A[3,0] ^= D[3]
-    eor x25, x25, x7  // A[3,1] ^= D[3]
-    eor x19, x19, x7  // A[3,2] ^= D[3]
-    eor x14, x14, x7  // A[3,3] ^= D[3]
-    eor x24, x24, x7  // A[3,4] ^= D[3]
-    eor x7, x2, x10, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x27, x27, x7  // A[2,0] ^= D[2]
-    eor x5, x5, x7  // A[2,1] ^= D[2]
-    eor x29, x29, x7  // A[2,2] ^= D[2]
-    eor x23, x23, x7  // A[2,3] ^= D[2]
-    eor x21, x21, x7  // A[2,4] ^= D[2]
-    eor x10, x10, x0, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x1, x1, x10  // A[4,0] ^= D[4]
-    eor x22, x22, x10  // A[4,1] ^= D[4]
-    eor x8, x8, x10  // A[4,2] ^= D[4]
-    eor x15, x15, x10  // A[4,3] ^= D[4]
-    eor x28, x28, x10  // A[4,4] ^= D[4]
-    eor x3, x3, x2, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x7, [sp, #8]  // A[0,0]
-    eor x7, x7, x3  // A[0,0] ^= D[0]
-    eor x17, x17, x3  // A[0,1] ^= D[0]
-    eor x4, x4, x3  // A[0,2] ^= D[0]
-    eor x26, x26, x3  // A[0,3] ^= D[0]
-    eor x13, x13, x3  // A[0,4] ^= D[0]
-    ror x9, x9, #63  // ROL(A[1,0] ^ D, 1)
-    ror x27, x27, #2  // ROL(A[2,0] ^ D, 62)
-    ror x11, x11, #36  // ROL(A[3,0] ^ D, 28)
-    ror x1, x1, #37  // ROL(A[4,0] ^ D, 27)
-    ror x17, x17, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x5, x5, #58  // ROL(A[2,1] ^ D, 6)
-    ror x25, x25, #9  // ROL(A[3,1] ^ D, 55)
-    ror x22, x22, #44  // ROL(A[4,1] ^ D, 20)
-    ror x4, x4, #61  // ROL(A[0,2] ^ D, 3)
-    ror x20, x20, #54  // ROL(A[1,2] ^ D, 10)
-    ror x29, x29, #21  // ROL(A[2,2] ^ D, 43)
-    ror x19, x19, #39  // ROL(A[3,2] ^ D, 25)
-    ror x8, x8, #25  // ROL(A[4,2] ^ D, 39)
-    ror x26, x26, #23  // ROL(A[0,3] ^ D, 41)
-    ror x12, x12, #19  // ROL(A[1,3] ^ D, 45)
-    ror x23, x23, #49  // ROL(A[2,3] ^ D, 15)
-    ror x14, x14, #43  // ROL(A[3,3] ^ D, 21)
-    ror x15, x15, #56  // ROL(A[4,3] ^ D, 8)
-    ror x13, x13, #46  // ROL(A[0,4] ^ D, 18)
-    ror x16, x16, #62  // ROL(A[1,4] ^ D, 2)
-    ror x21, x21, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x28, x28, #50  // ROL(A[4,4] ^ D, 14)
-    bic x0, x29, x6
-    eor x0, x0, x7  // A[0,0]
-    bic x10, x14, x29
-    eor x10, x10, x6  // A[1,0]
-    bic x2, x28, x14
-    eor x2, x2, x29  // A[2,0]
-    bic x3, x7, x28
-    eor x3, x3, x14  // A[3,0]
-    bic x29, x6, x7
-    eor x29, x29, x28  // A[4,0]
-    adrp x14, .Lkeccak_x1_rc+40
-    ldr x14, [x14, #:lo12:.Lkeccak_x1_rc+40]
-    eor x0, x0, x14  // A[0,0] ^= RC[5]
-    bic x7, x4, x22
-    eor x7, x7, x11  // A[0,1]
-    bic x6, x12, x4
-    eor x6, x6, x22  // A[1,1]
-    bic x28, x21, x12
-    eor x28, x28, x4  // A[2,1]
-    bic x14, x11, x21
-    eor x14, x14, x12  // A[3,1]
-    bic x4, x22, x11
-    eor x4, x4, x21  // A[4,1]
-    bic x12, x19, x5
-    eor x12, x12, x9  // A[0,2]
-    bic x11, x15, x19
-    eor x11, x11, x5  // A[1,2]
-    bic x22, x13, x15
-    eor x22, x22, x19  // A[2,2]
-    bic x21, x9, x13
-    eor x21, x21, x15  // A[3,2]
-    bic x19, x5, x9
-    eor x19, x19, x13  // A[4,2]
-    bic x15, x20, x17
-    eor x15, x15, x1  // A[0,3]
-    bic x9, x23, x20
-    eor x9, x9, x17  // A[1,3]
-    bic x5, x24, x23
-    eor x5, x5, x20  // A[2,3]
-    bic x13, x1, x24
-    eor x13, x13, x23  // A[3,3]
-    bic x20, x17, x1
-    eor x20, x20, x24  // A[4,3]
-    bic x23, x8, x25
-    eor x23, x23, x27  // A[0,4]
-    bic x1, x26, x8
-    eor x1, x1, x25  // A[1,4]
-    bic x17, x16, x26
-    eor x17, x17, x8  // A[2,4]
-    bic x24, x27, x16
-    eor x24, x24, x26  // A[3,4]
-    bic x8, x25, x27
-    eor x8, x8, x16  // A[4,4]
+    eor x8, x12, x27, ror #26
+    eor x8, x8, x10, ror #49
+    eor x8, x8, x26, ror #21
+    eor x8, x8, x11, ror #18  // C[0]
+    eor x3, x30, x9, ror #24
+    eor x3, x3, x16, ror #15
+    eor x3, x3, x20, ror #14
+    eor x3, x3, x17, ror #54  // C[1]
+    eor x2, x28, x13, ror #18
+    eor x2, x2, x4, ror #14
+    eor x2, x2, x1, ror #53
+    eor x2, x2, x24, ror #43  // C[2]
+    eor x19, x29, x7, ror #42
+    eor x19, x19, x14, ror #32
+    eor x19, x19, x15, ror #47
+    eor x19, x19, x0, ror #11  // C[3]
+    eor x22, x3, x19, ror #45  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x28, x28, x22, ror #52  // A[2,0] ^= D[2]
+    eor x13, x13, x22, ror #34  // A[2,1] ^= D[2]
+    eor x4, x4, x22, ror #38  // A[2,2] ^= D[2]
+    eor x1, x1, x22, ror #63  // A[2,3] ^= D[2]
+    eor x24, x24, x22, ror #9  // A[2,4] ^= D[2]
+    eor x22, x5, x23, ror #58
+    eor x22, x22, x25, ror #38
+    eor x22, x22, x21, ror #8
+    eor x22, x22, x6, ror #14  // C[4]
+    eor x3, x22, x3, ror #5  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x12, x12, x3, ror #9  // A[0,0] ^= D[0]
+    eor x27, x27, x3, ror #47  // A[0,1] ^= D[0]
+    eor x10, x10, x3, ror #24  // A[0,2] ^= D[0]
+    eor x26, x26, x3, ror #52  // A[0,3] ^= D[0]
+    eor x11, x11, x3, ror #55  // A[0,4] ^= D[0]
+    eor x3, x8, x2, ror #26  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x30, x30, x3, ror #49  // A[1,0] ^= D[1]
+    eor x9, x9, x3, ror #25  // A[1,1] ^= D[1]
+    eor x16, x16, x3, ror #34  // A[1,2] ^= D[1]
+    eor x20, x20, x3, ror #35  // A[1,3] ^= D[1]
+    eor x17, x17, x3, ror #59  // A[1,4] ^= D[1]
+    eor x2, x2, x22, ror #45  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x29, x29, x2, ror #30  // A[3,0] ^= D[3]
+    eor x7, x7, x2, ror #52  // A[3,1] ^= D[3]
+    eor x14, x14, x2, ror #62  // A[3,2] ^= D[3]
+    eor x15, x15, x2, ror #47  // A[3,3] ^= D[3]
+    eor x0, x0, x2, ror #19  // A[3,4] ^= D[3]
+    eor x19, x19, x8, ror #2  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x5, x5, x19, ror #52  // A[4,0] ^= D[4]
+    eor x23, x23, x19, ror #58  // A[4,1] ^= D[4]
+    eor x25, x25, x19, ror #14  // A[4,2] ^= D[4]
+    eor x21, x21, x19, ror #44  // A[4,3] ^= D[4]
+    eor x6, x6, x19, ror #38  // A[4,4] ^= D[4]
+    bic x3, x4, x9, ror #61
+    eor x3, x3, x12, ror #2  // A[0,0]
+    bic x22, x15, x4, ror #39
+    eor x22, x22, x9, ror #36  // A[1,0]
+    bic x2, x6, x15, ror #14
+    eor x2, x2, x4, ror #53  // A[2,0]
+    bic x8, x12, x6, ror #9
+    eor x8, x8, x15, ror #23  // A[3,0]
+    bic x19, x9, x12, ror #5
+    eor x19, x19, x6, ror #14  // A[4,0]
+    adrp x4, .Lkeccak_x1_rc+40
+    ldr x4, [x4, #:lo12:.Lkeccak_x1_rc+40]  // RC[5]
+    eor x3, x3, x4, ror #41  // A[0,0] ^= RC[5]
+    bic x15, x10, x23, ror #1
+    eor x15, x15, x29, ror #51  // A[0,1]
+    bic x12, x20, x10, ror #62
+    eor x12, x12, x23, ror #63  // A[1,1]
+    bic x9, x24, x20, ror #39
+    eor x9, x9, x10, ror #37  // A[2,1]
+    bic x6, x29, x24, ror #40
+    eor x6, x6, x20, ror #15  // A[3,1]
+    bic x4, x23, x29, ror #50
+    eor x4, x4, x24, ror #26  // A[4,1]
+    bic x10, x14, x13, ror #35
+    eor x10, x10, x30, ror #10  // A[0,2]
+    bic x20, x21, x14, ror #59
+    eor x20, x20, x13, ror #30  // A[1,2]
+    bic x29, x11, x21, ror #9
+    eor x29, x29, x14, ror #4  // A[2,2]
+    bic x23, x30, x11, ror #50
+    eor x23, x23, x21, ror #59  // A[3,2]
+    bic x24, x13, x30, ror #39
+    eor x24, x24, x11, ror #25  // A[4,2]
+    bic x14, x16, x27, ror #34
+    eor x14, x14, x5, ror #26  // A[0,3]
+    bic x21, x1, x16, ror #19
+    eor x21, x21, x27, ror #53  // A[1,3]
+    bic x30, x0, x1, ror #49
+    eor x30, x30, x16, ror #4  // A[2,3]
+    bic x13, x5, x0, ror #34
+    eor x13, x13, x1, ror #19  // A[3,3]
+    bic x11, x27, x5, ror #56
+    eor x11, x11, x0, ror #26  // A[4,3]
+    bic x16, x25, x7, ror #40
+    eor x16, x16, x28, ror #21  // A[0,4]
+    bic x1, x26, x25, ror #28
+    eor x1, x1, x7, ror #4  // A[1,4]
+    bic x5, x17, x26, ror #41
+    eor x5, x5, x25, ror #5  // A[2,4]
+    bic x27, x28, x17, ror #38
+    eor x27, x27, x26, ror #15  // A[3,4]
+    bic x0, x7, x28, ror #45
+    eor x0, x0, x17, ror #19  // A[4,4]
     // ---- round 6
-    eor x26, x0, x7
-    eor x26, x26, x12
-    eor x26, x26, x15
-    eor x26, x26, x23  // C[0]
-    eor x27, x10, x6
-    eor x27, x27, x11
-    eor x27, x27, x9
-    eor x27, x27, x1  // C[1]
-    eor x25, x2, x28
-    eor x25, x25, x22
-    eor x25, x25, x5
-    eor x25, x25, x17  // C[2]
-    eor x16, x3, x14
-    eor x16, x16, x21
-    eor x16, x16, x13
-    eor x16, x16, x24  // C[3]
-    str x0, [sp, #8]  // A[0,0] to the stack
-    eor x0, x29, x4
-    eor x0, x0, x19
-    eor x0, x0, x20
-    eor x0, x0, x8  // C[4]
-    eor x10, x10, x26
-    eor x10, x10, x25, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x26
-    eor x6, x6, x25, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x11, x11, x26
-    eor x11, x11, x25, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x9, x9, x26
-    eor x9, x9, x25, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x1, x1, x26
-    eor x1, x1, x25, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x25, x25, x0, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x3, x3, x25  // A[3,0] ^= D[3]
-    eor x14, x14, x25  // A[3,1] ^= D[3]
-    eor x21, x21, x25  // A[3,2] ^= D[3]
-    eor x13, x13, x25  // A[3,3] ^= D[3]
-    eor x24, x24, x25  // A[3,4] ^= D[3]
-    eor x25, x27, x16, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x2, x2, x25  // A[2,0] ^= D[2]
-    eor x28, x28, x25  // A[2,1] ^= D[2]
-    eor x22, x22, x25  // A[2,2] ^= D[2]
-    eor x5, x5, x25  // A[2,3] ^= D[2]
-    eor x17, x17, x25  // A[2,4] ^= D[2]
-    eor x16, x16, x26, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x29, x29, x16  // A[4,0] ^= D[4]
-    eor x4, x4, x16  // A[4,1] ^= D[4]
-    eor x19, x19, x16  // A[4,2] ^= D[4]
-    eor x20, x20, x16  // A[4,3] ^= D[4]
-    eor x8, x8, x16  // A[4,4] ^= D[4]
-    eor x0, x0, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x25, [sp, #8]  // A[0,0]
-    eor x25, x25, x0  // A[0,0] ^= D[0]
-    eor x7, x7, x0  // A[0,1] ^= D[0]
-    eor x12, x12, x0  // A[0,2] ^= D[0]
-    eor x15, x15, x0  // A[0,3] ^= D[0]
-    eor x23, x23, x0  // A[0,4] ^= D[0]
-    ror x10, x10, #63  // ROL(A[1,0] ^ D, 1)
-    ror x2, x2, #2  // ROL(A[2,0] ^ D, 62)
-    ror x3, x3, #36  // ROL(A[3,0] ^ D, 28)
-    ror x29, x29, #37  // ROL(A[4,0] ^ D, 27)
-    ror x7, x7, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x28, x28, #58  // ROL(A[2,1] ^ D, 6)
-    ror x14, x14, #9  // ROL(A[3,1] ^ D, 55)
-    ror x4, x4, #44  // ROL(A[4,1] ^ D, 20)
-    ror x12, x12, #61  // ROL(A[0,2] ^ D, 3)
-    ror x11, x11, #54  // ROL(A[1,2] ^ D, 10)
-    ror x22, x22, #21  // ROL(A[2,2] ^ D, 43)
-    ror x21, x21, #39  // ROL(A[3,2] ^ D, 25)
-    ror x19, x19, #25  // ROL(A[4,2] ^ D, 39)
-    ror x15, x15, #23  // ROL(A[0,3] ^ D, 41)
-    ror x9, x9, #19  // ROL(A[1,3] ^ D, 45)
-    ror x5, x5, #49  // ROL(A[2,3] ^ D, 15)
-    ror x13, x13, #43  // ROL(A[3,3] ^ D, 21)
-    ror x20, x20, #56  // ROL(A[4,3] ^ D, 8)
-    ror x23, x23, #46  // ROL(A[0,4] ^ D, 18)
-    ror x1, x1, #62  // ROL(A[1,4] ^ D, 2)
-    ror x17, x17, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x8, x8, #50  // ROL(A[4,4] ^ D, 14)
-    bic x26, x22, x6
-    eor x26, x26, x25  // A[0,0]
-    bic x16, x13, x22
-    eor x16, x16, x6  // A[1,0]
-    bic x27, x8, x13
-    eor x27, x27, x22  // A[2,0]
-    bic x0, x25, x8
-    eor x0, x0, x13  // A[3,0]
-    bic x22, x6, x25
-    eor x22, x22, x8  // A[4,0]
-    adrp x13, .Lkeccak_x1_rc+48
-    ldr x13, [x13, #:lo12:.Lkeccak_x1_rc+48]
-    eor x26, x26, x13  // A[0,0] ^= RC[6]
-    bic x25, x12, x4
-    eor x25, x25, x3  // A[0,1]
-    bic x6, x9, x12
-    eor x6, x6, x4  // A[1,1]
-    bic x8, x17, x9
-    eor x8, x8, x12  // A[2,1]
-    bic x13, x3, x17
-    eor x13, x13, x9  // A[3,1]
-    bic x12, x4, x3
-    eor x12, x12, x17  // A[4,1]
-    bic x9, x21, x28
-    eor x9, x9, x10  // A[0,2]
-    bic x3, x20, x21
-    eor x3, x3, x28  // A[1,2]
-    bic x4, x23, x20
-    eor x4, x4, x21  // A[2,2]
-    bic x17, x10, x23
-    eor x17, x17, x20  // A[3,2]
-    bic x21, x28, x10
-    eor x21, x21, x23  // A[4,2]
-    bic x20, x11, x7
-    eor x20, x20, x29  // A[0,3]
-    bic x10, x5, x11
-    eor x10, x10, x7  // A[1,3]
-    bic x28, x24, x5
-    eor x28, x28, x11  // A[2,3]
-    bic x23, x29, x24
-    eor x23, x23, x5  // A[3,3]
-    bic x11, x7, x29
-    eor x11, x11, x24  // A[4,3]
-    bic x5, x19, x14
-    eor x5, x5, x2  // A[0,4]
-    bic x29, x15, x19
-    eor x29, x29, x14  // A[1,4]
-    bic x7, x1, x15
-    eor x7, x7, x19  // A[2,4]
-    bic x24, x2, x1
-    eor x24, x24, x15  // A[3,4]
-    bic x19, x14, x2
-    eor x19, x19, x1  // A[4,4]
+    eor x25, x3, x15, ror #48
+    eor x25, x25, x10, ror #6
+    eor x25, x25, x14, ror #22
+    eor x25, x25, x16, ror #10  // C[0]
+    eor x26, x22, x12, ror #25
+    eor x26, x26, x20, ror #50
+    eor x26, x26, x21, ror #42
+    eor x26, x26, x1, ror #21  // C[1]
+    eor x28, x2, x9
+    eor x28, x28, x29, ror #55
+    eor x28, x28, x30, ror #7
+    eor x28, x28, x5, ror #58  // C[2]
+    eor x7, x8, x6, ror #33
+    eor x7, x7, x23, ror #14
+    eor x7, x7, x13, ror #46
+    eor x7, x7, x27, ror #29  // C[3]
+    eor x17, x26, x7, ror #40  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x2, x2, x17, ror #14  // A[2,0] ^= D[2]
+    eor x9, x9, x17, ror #14  // A[2,1] ^= D[2]
+    eor x29, x29, x17, ror #23  // A[2,2] ^= D[2]
+    eor x30, x30, x17, ror #7  // A[2,3] ^= D[2]
+    eor x5, x5, x17, ror #20  // A[2,4] ^= D[2]
+    eor x17, x19, x4, ror #52
+    eor x17, x17, x24, ror #44
+    eor x17, x17, x11, ror #59
+    eor x17, x17, x0, ror #53  // C[4]
+    eor x26, x17, x26, ror #27  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x3, x3, x26, ror #61  // A[0,0] ^= D[0]
+    eor x15, x15, x26, ror #13  // A[0,1] ^= D[0]
+    eor x10, x10, x26, ror #55  // A[0,2] ^= D[0]
+    eor x14, x14, x26, ror #39  // A[0,3] ^= D[0]
+    eor x16, x16, x26, ror #51  // A[0,4] ^= D[0]
+    eor x26, x25, x28, ror #10  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x22, x22, x26, ror #39  // A[1,0] ^= D[1]
+    eor x12, x12, x26, ror #14  // A[1,1] ^= D[1]
+    eor x20, x20, x26, ror #53  // A[1,2] ^= D[1]
+    eor x21, x21, x26, ror #61  // A[1,3] ^= D[1]
+    eor x1, x1, x26, ror #18  // A[1,4] ^= D[1]
+    eor x28, x28, x17, ror #49  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x8, x8, x28, ror #9  // A[3,0] ^= D[3]
+    eor x6, x6, x28, ror #40  // A[3,1] ^= D[3]
+    eor x23, x23, x28, ror #59  // A[3,2] ^= D[3]
+    eor x13, x13, x28, ror #27  // A[3,3] ^= D[3]
+    eor x27, x27, x28, ror #44  // A[3,4] ^= D[3]
+    eor x7, x7, x25, ror #61  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x19, x19, x7, ror #5  // A[4,0] ^= D[4]
+    eor x4, x4, x7, ror #17  // A[4,1] ^= D[4]
+    eor x24, x24, x7, ror #25  // A[4,2] ^= D[4]
+    eor x11, x11, x7, ror #10  // A[4,3] ^= D[4]
+    eor x0, x0, x7, ror #16  // A[4,4] ^= D[4]
+    bic x26, x29, x12, ror #47
+    eor x26, x26, x3, ror #41  // A[0,0]
+    bic x17, x13, x29, ror #60
+    eor x17, x17, x12, ror #43  // A[1,0]
+    bic x28, x0, x13, ror #55
+    eor x28, x28, x29, ror #51  // A[2,0]
+    bic x25, x3, x0, ror #36
+    eor x25, x25, x13, ror #27  // A[3,0]
+    bic x7, x12, x3, ror #58
+    eor x7, x7, x0, ror #30  // A[4,0]
+    adrp x29, .Lkeccak_x1_rc+48
+    ldr x29, [x29, #:lo12:.Lkeccak_x1_rc+48]  // RC[6]
+    eor x26, x26, x29, ror #18  // A[0,0] ^= RC[6]
+    bic x13, x10, x4, ror #26
+    eor x13, x13, x8, ror #35  // A[0,1]
+    bic x3, x21, x10, ror #45
+    eor x3, x3, x4, ror #7  // A[1,1]
+    bic x12, x5, x21, ror #14
+    eor x12, x12, x10, ror #59  // A[2,1]
+    bic x0, x8, x5, ror #34
+    eor x0, x0, x21, ror #48  // A[3,1]
+    bic x29, x4, x8, ror #9
+    eor x29, x29, x5, ror #43  // A[4,1]
+    bic x10, x23, x9, ror #14
+    eor x10, x10, x22, ror #33  // A[0,2]
+    bic x21, x11, x23, ror #7
+    eor x21, x21, x9, ror #21  // A[1,2]
+    bic x8, x16, x11, ror #56
+    eor x8, x8, x23, ror #63  // A[2,2]
+    bic x4, x22, x16, ror #32
+    eor x4, x4, x11, ror #24  // A[3,2]
+    bic x5, x9, x22, ror #19
+    eor x5, x5, x16, ror #51  // A[4,2]
+    bic x23, x20, x15, ror #11
+    eor x23, x23, x19, ror #33  // A[0,3]
+    bic x11, x30, x20, ror #62
+    eor x11, x11, x15, ror #9  // A[1,3]
+    bic x22, x27, x30, ror #28
+    eor x22, x22, x20, ror #26  // A[2,3]
+    bic x9, x19, x27, ror #5
+    eor x9, x9, x30, ror #33  // A[3,3]
+    bic x16, x15, x19, ror #22
+    eor x16, x16, x27, ror #27  // A[4,3]
+    bic x20, x24, x6, ror #42
+    eor x20, x20, x2, ror #11  // A[0,4]
+    bic x30, x14, x24, ror #21
+    eor x30, x30, x6, ror #63  // A[1,4]
+    bic x19, x1, x14, ror #1
+    eor x19, x19, x24, ror #22  // A[2,4]
+    bic x15, x2, x1, ror #31
+    eor x15, x15, x14, ror #32  // A[3,4]
+    bic x27, x6, x2, ror #33
+    eor x27, x27, x1  // A[4,4]
     // ---- round 7
-    eor x15, x26, x25
-    eor x15, x15, x9
-    eor x15, x15, x20
-    eor x15, x15, x5  // C[0]
-    eor x2, x16, x6
-    eor x2, x2, x3
-    eor x2, x2, x10
-    eor x2, x2, x29  // C[1]
-    eor x14, x27, x8
-    eor x14, x14, x4
-    eor x14, x14, x28
-    eor x14, x14, x7  // C[2]
-    eor x1, x0, x13
-    eor x1, x1, x17
-    eor x1, x1, x23
-    eor x1, x1, x24  // C[3]
-    str x26, [sp, #8]  // A[0,0] to the stack
-    eor x26, x22, x12
-    eor x26, x26, x21
-    eor x26, x26, x11
-    eor x26, x26, x19  // C[4]
-    eor x16, x16, x15
-    eor x16, x16, x14, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x15
-    eor x6, x6, x14, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x3, x3, x15
-    eor x3, x3, x14, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x10, x10, x15
-    eor x10, x10, x14, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x29, x29, x15
-    eor x29, x29, x14, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x14, x14, x26, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x0, x0, x14  // A[3,0] ^= D[3]
-    eor x13, x13, x14  // A[3,1] ^= D[3]
-    eor x17, x17, x14  // A[3,2] ^= D[3]
-    eor x23, x23, x14  // A[3,3] ^= D[3]
-    eor x24, x24, x14  // A[3,4] ^= D[3]
-    eor x14, x2, x1, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x27, x27, x14  // A[2,0] ^= D[2]
-    eor x8, x8, x14  // A[2,1] ^= D[2]
-    eor x4, x4, x14  // A[2,2] ^= D[2]
-    eor x28, x28, x14  // A[2,3] ^= D[2]
-    eor x7, x7, x14  // A[2,4] ^= D[2]
-    eor x1, x1, x15, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x22, x22, x1  // A[4,0] ^= D[4]
-    eor x12, x12, x1  // A[4,1] ^= D[4]
-    eor x21, x21, x1  // A[4,2] ^= D[4]
-    eor x11, x11, x1  // A[4,3] ^= D[4]
-    eor x19, x19, x1  // A[4,4] ^= D[4]
-    eor x26, x26, x2, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x14, [sp, #8]  // A[0,0]
-    eor x14, x14, x26  // A[0,0] ^= D[0]
-    eor x25, x25, x26  // A[0,1] ^= D[0]
-    eor x9, x9, x26  // A[0,2] ^= D[0]
-    eor x20, x20, x26  // A[0,3] ^= D[0]
-    eor x5, x5, x26  // A[0,4] ^= D[0]
-    ror x16, x16, #63  // ROL(A[1,0] ^ D, 1)
-    ror x27, x27, #2  // ROL(A[2,0] ^ D, 62)
-    ror x0, x0, #36  // ROL(A[3,0] ^ D, 28)
-    ror x22, x22, #37  // ROL(A[4,0] ^ D, 27)
-    ror x25, x25, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x8, x8, #58  // ROL(A[2,1] ^ D, 6)
-    ror x13, x13, #9  // ROL(A[3,1] ^ D, 55)
-    ror x12, x12, #44  // ROL(A[4,1] ^ D, 20)
-    ror x9, x9, #61  // ROL(A[0,2] ^ D, 3)
-    ror x3, x3, #54  // ROL(A[1,2] ^ D, 10)
-    ror x4, x4, #21  // ROL(A[2,2] ^ D, 43)
-    ror x17, x17, #39  // ROL(A[3,2] ^ D, 25)
-    ror x21, x21, #25  // ROL(A[4,2] ^ D, 39)
-    ror x20, x20, #23  // ROL(A[0,3] ^ D, 41)
-    ror x10, x10, #19  // ROL(A[1,3] ^ D, 45)
-    ror x28, x28, #49  // ROL(A[2,3] ^ D, 15)
-    ror x23, x23, #43  // ROL(A[3,3] ^ D, 21)
-    ror x11, x11, #56  // ROL(A[4,3] ^ D, 8)
-    ror x5, x5, #46  // ROL(A[0,4] ^ D, 18)
-    ror x29, x29, #62  // ROL(A[1,4] ^ D, 2)
-    ror x7, x7, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x19, x19, #50  // ROL(A[4,4] ^ D, 14)
-    bic x15, x4, x6
-    eor x15, x15, x14  // A[0,0]
-    bic x1, x23, x4
-    eor x1, x1, x6  // A[1,0]
-    bic x2, x19, x23
-    eor x2, x2, x4  // A[2,0]
-    bic x26, x14, x19
-    eor x26, x26, x23  // A[3,0]
-    bic x4, x6, x14
-    eor x4, x4, x19  // A[4,0]
-    adrp x23, .Lkeccak_x1_rc+56
-    ldr x23, [x23, #:lo12:.Lkeccak_x1_rc+56]
-    eor x15, x15, x23  // A[0,0] ^= RC[7]
-    bic x14, x9, x12
-    eor x14, x14, x0  // A[0,1]
-    bic x6, x10, x9
-    eor x6, x6, x12  // A[1,1]
-    bic x19, x7, x10
-    eor x19, x19, x9  // A[2,1]
-    bic x23, x0, x7
-    eor x23, x23, x10  // A[3,1]
-    bic x9, x12, x0
-    eor x9, x9, x7  // A[4,1]
-    bic x10, x17, x8
-    eor x10, x10, x16  // A[0,2]
-    bic x0, x11, x17
-    eor x0, x0, x8  // A[1,2]
-    bic x12, x5, x11
-    eor x12, x12, x17  // A[2,2]
-    bic x7, x16, x5
-    eor x7, x7, x11  // A[3,2]
-    bic x17, x8, x16
-    eor x17, x17, x5  // A[4,2]
-    bic x11, x3, x25
-    eor x11, x11, x22  // A[0,3]
-    bic x16, x28, x3
-    eor x16, x16, x25  // A[1,3]
-    bic x8, x24, x28
-    eor x8, x8, x3  // A[2,3]
-    bic x5, x22, x24
-    eor x5, x5, x28  // A[3,3]
-    bic x3, x25, x22
-    eor x3, x3, x24  // A[4,3]
-    bic x28, x21, x13
-    eor x28, x28, x27  // A[0,4]
-    bic x22, x20, x21
-    eor x22, x22, x13  // A[1,4]
-    bic x25, x29, x20
-    eor x25, x25, x21  // A[2,4]
-    bic x24, x27, x29
-    eor x24, x24, x20  // A[3,4]
-    bic x21, x13, x27
-    eor x21, x21, x29  // A[4,4]
+    eor x24, x26, x13, ror #44
+    eor x24, x24, x10, ror #32
+    eor x24, x24, x23, ror #42
+    eor x24, x24, x20, ror #43  // C[0]
+    eor x14, x17, x3, ror #59
+    eor x14, x14, x21, ror #21
+    eor x14, x14, x11, ror #40
+    eor x14, x14, x30, ror #18  // C[1]
+    eor x2, x28, x12, ror #36
+    eor x2, x2, x8, ror #20
+    eor x2, x2, x22, ror #3
+    eor x2, x2, x19, ror #8  // C[2]
+    eor x6, x25, x0, ror #38
+    eor x6, x6, x4, ror #24
+    eor x6, x6, x9, ror #34
+    eor x6, x6, x15, ror #13  // C[3]
+    eor x1, x14, x6, ror #36  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x28, x28, x1, ror #55  // A[2,0] ^= D[2]
+    eor x12, x12, x1, ror #19  // A[2,1] ^= D[2]
+    eor x8, x8, x1, ror #35  // A[2,2] ^= D[2]
+    eor x22, x22, x1, ror #52  // A[2,3] ^= D[2]
+    eor x19, x19, x1, ror #47  // A[2,4] ^= D[2]
+    eor x1, x7, x29, ror #23
+    eor x1, x1, x5, ror #63
+    eor x1, x1, x16, ror #6
+    eor x1, x1, x27, ror #38  // C[4]
+    eor x14, x1, x14, ror #20  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x26, x26, x14, ror #47  // A[0,0] ^= D[0]
+    eor x13, x13, x14, ror #3  // A[0,1] ^= D[0]
+    eor x10, x10, x14, ror #15  // A[0,2] ^= D[0]
+    eor x23, x23, x14, ror #5  // A[0,3] ^= D[0]
+    eor x20, x20, x14, ror #4  // A[0,4] ^= D[0]
+    eor x14, x24, x2, ror #12  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x17, x17, x14, ror #60  // A[1,0] ^= D[1]
+    eor x3, x3, x14, ror #1  // A[1,1] ^= D[1]
+    eor x21, x21, x14, ror #39  // A[1,2] ^= D[1]
+    eor x11, x11, x14, ror #20  // A[1,3] ^= D[1]
+    eor x30, x30, x14, ror #42  // A[1,4] ^= D[1]
+    eor x2, x2, x1, ror #33  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x25, x25, x2, ror #36  // A[3,0] ^= D[3]
+    eor x0, x0, x2, ror #62  // A[3,1] ^= D[3]
+    eor x4, x4, x2, ror #12  // A[3,2] ^= D[3]
+    eor x9, x9, x2, ror #2  // A[3,3] ^= D[3]
+    eor x15, x15, x2, ror #23  // A[3,4] ^= D[3]
+    eor x6, x6, x24, ror #22  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x7, x7, x6, ror #58  // A[4,0] ^= D[4]
+    eor x29, x29, x6, ror #35  // A[4,1] ^= D[4]
+    eor x5, x5, x6, ror #59  // A[4,2] ^= D[4]
+    eor x16, x16, x6, ror #52  // A[4,3] ^= D[4]
+    eor x27, x27, x6, ror #20  // A[4,4] ^= D[4]
+    bic x14, x8, x3, ror #29
+    eor x14, x14, x26, ror #10  // A[0,0]
+    bic x1, x9, x8
+    eor x1, x1, x3, ror #29  // A[1,0]
+    bic x2, x27, x9, ror #47
+    eor x2, x2, x8, ror #47  // A[2,0]
+    bic x24, x26, x27, ror #7
+    eor x24, x24, x9, ror #54  // A[3,0]
+    bic x6, x3, x26, ror #45
+    eor x6, x6, x27, ror #52  // A[4,0]
+    adrp x8, .Lkeccak_x1_rc+56
+    ldr x8, [x8, #:lo12:.Lkeccak_x1_rc+56]  // RC[7]
+    eor x14, x14, x8, ror #28  // A[0,0] ^= RC[7]
+    bic x9, x10, x29, ror #21
+    eor x9, x9, x25, ror #48  // A[0,1]
+    bic x26, x11, x10, ror #30
+    eor x26, x26, x29, ror #51  // A[1,1]
+    bic x3, x19, x11, ror #39
+    eor x3, x3, x10, ror #5  // A[2,1]
+    bic x27, x25, x19, ror #11
+    eor x27, x27, x11, ror #50  // A[3,1]
+    bic x8, x29, x25, ror #27
+    eor x8, x8, x19, ror #38  // A[4,1]
+    bic x10, x4, x12, ror #3
+    eor x10, x10, x17, ror #27  // A[0,2]
+    bic x11, x16, x4, ror #59
+    eor x11, x11, x12, ror #62  // A[1,2]
+    bic x25, x20, x16, ror #20
+    eor x25, x25, x4, ror #15  // A[2,2]
+    bic x29, x17, x20, ror #22
+    eor x29, x29, x16, ror #42  // A[3,2]
+    bic x19, x12, x17, ror #24
+    eor x19, x19, x20, ror #46  // A[4,2]
+    bic x4, x21, x13, ror #57
+    eor x4, x4, x7, ror #5  // A[0,3]
+    bic x16, x22, x21, ror #14
+    eor x16, x16, x13, ror #7  // A[1,3]
+    bic x17, x15, x22, ror #3
+    eor x17, x17, x21, ror #17  // A[2,3]
+    bic x12, x7, x15, ror #42
+    eor x12, x12, x22, ror #45  // A[3,3]
+    bic x20, x13, x7, ror #12
+    eor x20, x20, x15, ror #54  // A[4,3]
+    bic x21, x5, x0, ror #17
+    eor x21, x21, x28, ror #8  // A[0,4]
+    bic x22, x23, x5, ror #6
+    eor x22, x22, x0, ror #23  // A[1,4]
+    bic x7, x30, x23, ror #45
+    eor x7, x7, x5, ror #51  // A[2,4]
+    bic x13, x28, x30, ror #5
+    eor x13, x13, x23, ror #50  // A[3,4]
+    bic x15, x0, x28, ror #55
+    eor x15, x15, x30, ror #60  // A[4,4]
     // ---- round 8
-    eor x20, x15, x14
-    eor x20, x20, x10
-    eor x20, x20, x11
-    eor x20, x20, x28  // C[0]
-    eor x27, x1, x6
-    eor x27, x27, x0
-    eor x27, x27, x16
-    eor x27, x27, x22  // C[1]
-    eor x13, x2, x19
-    eor x13, x13, x12
-    eor x13, x13, x8
-    eor x13, x13, x25  // C[2]
-    eor x29, x26, x23
-    eor x29, x29, x7
-    eor x29, x29, x5
-    eor x29, x29, x24  // C[3]
-    str x15, [sp, #8]  // A[0,0] to the stack
-    eor x15, x4, x9
-    eor x15, x15, x17
-    eor x15, x15, x3
-    eor x15, x15, x21  // C[4]
-    eor x1, x1, x20
-    eor x1, x1, x13, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x20
-    eor x6, x6, x13, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x0, x0, x20
-    eor x0, x0, x13, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x16, x16, x20
-    eor x16, x16, x13, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x22, x22, x20
-    eor x22, x22, x13, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x13, x13, x15, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x26, x26, x13  // A[3,0] ^= D[3]
-    eor x23, x23, x13  // A[3,1] ^= D[3]
-    eor x7, x7, x13  // A[3,2] ^= D[3]
-    eor x5, x5, x13  // A[3,3] ^= D[3]
-    eor x24, x24, x13  // A[3,4] ^= D[3]
-    eor x13, x27, x29, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x2, x2, x13  // A[2,0] ^= D[2]
-    eor x19, x19, x13  // A[2,1] ^= D[2]
-    eor x12, x12, x13  // A[2,2] ^= D[2]
-    eor x8, x8, x13  // A[2,3] ^= D[2]
-    eor x25, x25, x13  // A[2,4] ^= D[2]
-    eor x29, x29, x20, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x4, x4, x29  // A[4,0] ^= D[4]
-    eor x9, x9, x29  // A[4,1] ^= D[4]
-    eor x17, x17, x29  // A[4,2] ^= D[4]
-    eor x3, x3, x29  // A[4,3] ^= D[4]
-    eor x21, x21, x29  // A[4,4] ^= D[4]
-    eor x15, x15, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x13, [sp, #8]  // A[0,0]
-    eor x13, x13, x15  // A[0,0] ^= D[0]
-    eor x14, x14, x15  // A[0,1] ^= D[0]
-    eor x10, x10, x15  // A[0,2] ^= D[0]
-    eor x11, x11, x15  // A[0,3] ^= D[0]
-    eor x28, x28, x15  // A[0,4] ^= D[0]
-    ror x1, x1, #63  // ROL(A[1,0] ^ D, 1)
-    ror x2, x2, #2  // ROL(A[2,0] ^ D, 62)
-    ror x26, x26, #36  // ROL(A[3,0] ^ D, 28)
-    ror x4, x4, #37  // ROL(A[4,0] ^ D, 27)
-    ror x14, x14, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x19, x19, #58  // ROL(A[2,1] ^ D, 6)
-    ror x23, x23, #9  // ROL(A[3,1] ^ D, 55)
-    ror x9, x9, #44  // ROL(A[4,1] ^ D, 20)
-    ror x10, x10, #61  // ROL(A[0,2] ^ D, 3)
-    ror x0, x0, #54  // ROL(A[1,2] ^ D, 10)
-    ror x12, x12, #21  // ROL(A[2,2] ^ D, 43)
-    ror x7, x7, #39  // ROL(A[3,2] ^ D, 25)
-    ror x17, x17, #25  // ROL(A[4,2] ^ D, 39)
-    ror x11, x11, #23  // ROL(A[0,3] ^ D, 41)
-    ror x16, x16, #19  // ROL(A[1,3] ^ D, 45)
-    ror x8, x8, #49  // ROL(A[2,3] ^ D, 15)
-    ror x5, x5, #43  // ROL(A[3,3] ^ D, 21)
-    ror x3, x3, #56  // ROL(A[4,3] ^ D, 8)
-    ror x28, x28, #46  // ROL(A[0,4] ^ D, 18)
-    ror x22, x22, #62  // ROL(A[1,4] ^ D, 2)
-    ror x25, x25, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x21, x21, #50  // ROL(A[4,4] ^ D, 14)
-    bic x20, x12, x6
-    eor x20, x20, x13  // A[0,0]
-    bic x29, x5, x12
-    eor x29, x29, x6  // A[1,0]
-    bic x27, x21, x5
-    eor x27, x27, x12  // A[2,0]
-    bic x15, x13, x21
-    eor x15, x15, x5  // A[3,0]
-    bic x12, x6, x13
-    eor x12, x12, x21  // A[4,0]
-    adrp x5, .Lkeccak_x1_rc+64
-    ldr x5, [x5, #:lo12:.Lkeccak_x1_rc+64]
-    eor x20, x20, x5  // A[0,0] ^= RC[8]
-    bic x13, x10, x9
-    eor x13, x13, x26  // A[0,1]
-    bic x6, x16, x10
-    eor x6, x6, x9  // A[1,1]
-    bic x21, x25, x16
-    eor x21, x21, x10  // A[2,1]
-    bic x5, x26, x25
-    eor x5, x5, x16  // A[3,1]
-    bic x10, x9, x26
-    eor x10, x10, x25  // A[4,1]
-    bic x16, x7, x19
-    eor x16, x16, x1  // A[0,2]
-    bic x26, x3, x7
-    eor x26, x26, x19  // A[1,2]
-    bic x9, x28, x3
-    eor x9, x9, x7  // A[2,2]
-    bic x25, x1, x28
-    eor x25, x25, x3  // A[3,2]
-    bic x7, x19, x1
-    eor x7, x7, x28  // A[4,2]
-    bic x3, x0, x14
-    eor x3, x3, x4  // A[0,3]
-    bic x1, x8, x0
-    eor x1, x1, x14  // A[1,3]
-    bic x19, x24, x8
-    eor x19, x19, x0  // A[2,3]
-    bic x28, x4, x24
-    eor x28, x28, x8  // A[3,3]
-    bic x0, x14, x4
-    eor x0, x0, x24  // A[4,3]
-    bic x8, x17, x23
-    eor x8, x8, x2  // A[0,4]
-    bic x4, x11, x17
-    eor x4, x4, x23  // A[1,4]
-    bic x14, x22, x11
-    eor x14, x14, x17  // A[2,4]
-    bic x24, x2, x22
-    eor x24, x24, x11  // A[3,4]
-    bic x17, x23, x2
-    eor x17, x17, x22  // A[4,4]
+    eor x5, x14, x9, ror #39
+    eor x5, x5, x10, ror #50
+    eor x5, x5, x4, ror #25
+    eor x5, x5, x21, ror #17  // C[0]
+    eor x23, x1, x26, ror #9
+    eor x23, x23, x11, ror #55
+    eor x23, x23, x16, ror #11
+    eor x23, x23, x22, ror #11  // C[1]
+    eor x28, x2, x3, ror #17
+    eor x28, x28, x25, ror #18
+    eor x28, x28, x17, ror #55
+    eor x28, x28, x7, ror #13  // C[2]
+    eor x0, x24, x27, ror #13
+    eor x0, x0, x29, ror #3
+    eor x0, x0, x12, ror #20
+    eor x0, x0, x13, ror #15  // C[3]
+    eor x30, x23, x0, ror #9  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x2, x2, x30, ror #47  // A[2,0] ^= D[2]
+    eor x3, x3, x30, ror #30  // A[2,1] ^= D[2]
+    eor x25, x25, x30, ror #29  // A[2,2] ^= D[2]
+    eor x17, x17, x30, ror #56  // A[2,3] ^= D[2]
+    eor x7, x7, x30, ror #34  // A[2,4] ^= D[2]
+    eor x30, x6, x8, ror #31
+    eor x30, x30, x19, ror #24
+    eor x30, x30, x20, ror #53
+    eor x30, x30, x15, ror #5  // C[4]
+    eor x23, x30, x23, ror #34  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x14, x14, x23, ror #29  // A[0,0] ^= D[0]
+    eor x9, x9, x23, ror #54  // A[0,1] ^= D[0]
+    eor x10, x10, x23, ror #43  // A[0,2] ^= D[0]
+    eor x4, x4, x23, ror #4  // A[0,3] ^= D[0]
+    eor x21, x21, x23, ror #12  // A[0,4] ^= D[0]
+    eor x23, x5, x28, ror #16  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x1, x1, x23  // A[1,0] ^= D[1]
+    eor x26, x26, x23, ror #55  // A[1,1] ^= D[1]
+    eor x11, x11, x23, ror #9  // A[1,2] ^= D[1]
+    eor x16, x16, x23, ror #53  // A[1,3] ^= D[1]
+    eor x22, x22, x23, ror #53  // A[1,4] ^= D[1]
+    eor x28, x28, x30, ror #11  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x24, x24, x28, ror #7  // A[3,0] ^= D[3]
+    eor x27, x27, x28, ror #58  // A[3,1] ^= D[3]
+    eor x29, x29, x28, ror #4  // A[3,2] ^= D[3]
+    eor x12, x12, x28, ror #51  // A[3,3] ^= D[3]
+    eor x13, x13, x28, ror #56  // A[3,4] ^= D[3]
+    eor x0, x0, x5, ror #53  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x6, x6, x0, ror #45  // A[4,0] ^= D[4]
+    eor x8, x8, x0, ror #14  // A[4,1] ^= D[4]
+    eor x19, x19, x0, ror #21  // A[4,2] ^= D[4]
+    eor x20, x20, x0, ror #56  // A[4,3] ^= D[4]
+    eor x15, x15, x0, ror #40  // A[4,4] ^= D[4]
+    bic x23, x25, x26, ror #37
+    eor x23, x23, x14, ror #8  // A[0,0]
+    bic x30, x12, x25, ror #47
+    eor x30, x30, x26, ror #20  // A[1,0]
+    bic x28, x15, x12, ror #53
+    eor x28, x28, x25, ror #36  // A[2,0]
+    bic x5, x14, x15, ror #20
+    eor x5, x5, x12, ror #9  // A[3,0]
+    bic x0, x26, x14, ror #35
+    eor x0, x0, x15, ror #55  // A[4,0]
+    movz x25, #138, lsl #0  // RC[8]
+    eor x23, x23, x25, ror #36  // A[0,0] ^= RC[8]
+    bic x12, x10, x8, ror #57
+    eor x12, x12, x24, ror #63  // A[0,1]
+    bic x14, x16, x10, ror #17
+    eor x14, x14, x8, ror #10  // A[1,1]
+    bic x26, x7, x16, ror #61
+    eor x26, x26, x10, ror #14  // A[2,1]
+    bic x15, x24, x7, ror #51
+    eor x15, x15, x16, ror #48  // A[3,1]
+    bic x25, x8, x24, ror #6
+    eor x25, x25, x7, ror #57  // A[4,1]
+    bic x10, x29, x3, ror #40
+    eor x10, x10, x1, ror #11  // A[0,2]
+    bic x16, x20, x29, ror #42
+    eor x16, x16, x3, ror #18  // A[1,2]
+    bic x24, x21, x20, ror #11
+    eor x24, x24, x29, ror #53  // A[2,2]
+    bic x8, x1, x21
+    eor x8, x8, x20, ror #11  // A[3,2]
+    bic x7, x3, x1, ror #35
+    eor x7, x7, x21, ror #35  // A[4,2]
+    bic x29, x11, x9, ror #22
+    eor x29, x29, x6, ror #21  // A[0,3]
+    bic x20, x17, x11, ror #52
+    eor x20, x20, x9, ror #10  // A[1,3]
+    bic x1, x13, x17, ror #24
+    eor x1, x1, x11, ror #12  // A[2,3]
+    bic x3, x6, x13, ror #31
+    eor x3, x3, x17, ror #55  // A[3,3]
+    bic x21, x9, x6, ror #63
+    eor x21, x21, x13, ror #30  // A[4,3]
+    bic x11, x19, x27, ror #18
+    eor x11, x11, x2, ror #5  // A[0,4]
+    bic x17, x4, x19, ror #30
+    eor x17, x17, x27, ror #48  // A[1,4]
+    bic x6, x22, x4, ror #39
+    eor x6, x6, x19, ror #5  // A[2,4]
+    bic x9, x2, x22, ror #54
+    eor x9, x9, x4, ror #29  // A[3,4]
+    bic x13, x27, x2, ror #51
+    eor x13, x13, x22, ror #41  // A[4,4]
     // ---- round 9
-    eor x11, x20, x13
-    eor x11, x11, x16
-    eor x11, x11, x3
-    eor x11, x11, x8  // C[0]
-    eor x2, x29, x6
-    eor x2, x2, x26
-    eor x2, x2, x1
-    eor x2, x2, x4  // C[1]
-    eor x23, x27, x21
-    eor x23, x23, x9
-    eor x23, x23, x19
-    eor x23, x23, x14  // C[2]
-    eor x22, x15, x5
-    eor x22, x22, x25
-    eor x22, x22, x28
-    eor x22, x22, x24  // C[3]
-    str x20, [sp, #8]  // A[0,0] to the stack
-    eor x20, x12, x10
-    eor x20, x20, x7
-    eor x20, x20, x0
-    eor x20, x20, x17  // C[4]
-    eor x29, x29, x11
-    eor x29, x29, x23, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x11
-    eor x6, x6, x23, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x26, x26, x11
-    eor x26, x26, x23, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x1, x1, x11
-    eor x1, x1, x23, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x4, x4, x11
-    eor x4, x4, x23, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x23, x23, x20, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x15, x15, x23  // A[3,0] ^= D[3]
-    eor x5, x5, x23  // A[3,1] ^= D[3]
-    eor x25, x25, x23  // A[3,2] ^= D[3]
-    eor x28, x28, x23  // A[3,3] ^= D[3]
-    eor x24, x24, x23  // A[3,4] ^= D[3]
-    eor x23, x2, x22, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x27, x27, x23  // A[2,0] ^= D[2]
-    eor x21, x21, x23  // A[2,1] ^= D[2]
-    eor x9, x9, x23  // A[2,2] ^= D[2]
-    eor x19, x19, x23  // A[2,3] ^= D[2]
-    eor x14, x14, x23  // A[2,4] ^= D[2]
-    eor x22, x22, x11, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x12, x12, x22  // A[4,0] ^= D[4]
-    eor x10, x10, x22  // A[4,1] ^= D[4]
-    eor x7, x7, x22  // A[4,2] ^= D[4]
-    eor x0, x0, x22  // A[4,3] ^= D[4]
-    eor x17, x17, x22  // A[4,4] ^= D[4]
-    eor x20, x20, x2, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x23, [sp, #8]  // A[0,0]
-    eor x23, x23, x20  // A[0,0] ^= D[0]
-    eor x13, x13, x20  // A[0,1] ^= D[0]
-    eor x16, x16, x20  // A[0,2] ^= D[0]
-    eor x3, x3, x20  // A[0,3] ^= D[0]
-    eor x8, x8, x20  // A[0,4] ^= D[0]
-    ror x29, x29, #63  // ROL(A[1,0] ^ D, 1)
-    ror x27, x27, #2  // ROL(A[2,0] ^ D, 62)
-    ror x15, x15, #36  // ROL(A[3,0] ^ D, 28)
-    ror x12, x12, #37  // ROL(A[4,0] ^ D, 27)
-    ror x13, x13, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x21, x21, #58  // ROL(A[2,1] ^ D, 6)
-    ror x5, x5, #9  // ROL(A[3,1] ^ D, 55)
-    ror x10, x10, #44  // ROL(A[4,1] ^ D, 20)
-    ror x16, x16, #61  // ROL(A[0,2] ^ D, 3)
-    ror x26, x26, #54  // ROL(A[1,2] ^ D, 10)
-    ror x9, x9, #21  // ROL(A[2,2] ^ D, 43)
-    ror x25, x25, #39  // ROL(A[3,2] ^ D, 25)
-    ror x7, x7, #25  // ROL(A[4,2] ^ D, 39)
-    ror x3, x3, #23  // ROL(A[0,3] ^ D, 41)
-    ror x1, x1, #19  // ROL(A[1,3] ^ D, 45)
-    ror x19, x19, #49  // ROL(A[2,3] ^ D, 15)
-    ror x28, x28, #43  // ROL(A[3,3] ^ D, 21)
-    ror x0, x0, #56  // ROL(A[4,3] ^ D, 8)
-    ror x8, x8, #46  // ROL(A[0,4] ^ D, 18)
-    ror x4, x4, #62  // ROL(A[1,4] ^ D, 2)
-    ror x14, x14, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x17, x17, #50  // ROL(A[4,4] ^ D, 14)
-    bic x11, x9, x6
-    eor x11, x11, x23  // A[0,0]
-    bic x22, x28, x9
-    eor x22, x22, x6  // A[1,0]
-    bic x2, x17, x28
-    eor x2, x2, x9  // A[2,0]
-    bic x20, x23, x17
-    eor x20, x20, x28  // A[3,0]
-    bic x9, x6, x23
-    eor x9, x9, x17  // A[4,0]
-    adrp x28, .Lkeccak_x1_rc+72
-    ldr x28, [x28, #:lo12:.Lkeccak_x1_rc+72]
-    eor x11, x11, x28  // A[0,0] ^= RC[9]
-    bic x23, x16, x10
-    eor x23, x23, x15  // A[0,1]
-    bic x6, x1, x16
-    eor x6, x6, x10  // A[1,1]
-    bic x17, x14, x1
-    eor x17, x17, x16  // A[2,1]
-    bic x28, x15, x14
-    eor x28, x28, x1  // A[3,1]
-    bic x16, x10, x15
-    eor x16, x16, x14  // A[4,1]
-    bic x1, x25, x21
-    eor x1, x1, x29  // A[0,2]
-    bic x15, x0, x25
-    eor x15, x15, x21  // A[1,2]
-    bic x10, x8, x0
-    eor x10, x10, x25  // A[2,2]
-    bic x14, x29, x8
-    eor x14, x14, x0  // A[3,2]
-    bic x25, x21, x29
-    eor x25, x25, x8  // A[4,2]
-    bic x0, x26, x13
-    eor x0, x0, x12  // A[0,3]
-    bic x29, x19, x26
-    eor x29, x29, x13  // A[1,3]
-    bic x21, x24, x19
-    eor x21, x21, x26  // A[2,3]
-    bic x8, x12, x24
-    eor x8, x8, x19  // A[3,3]
-    bic x26, x13, x12
-    eor x26, x26, x24  // A[4,3]
-    bic x19, x7, x5
-    eor x19, x19, x27  // A[0,4]
-    bic x12, x3, x7
-    eor x12, x12, x5  // A[1,4]
-    bic x13, x4, x3
-    eor x13, x13, x7  // A[2,4]
-    bic x24, x27, x4
-    eor x24, x24, x3  // A[3,4]
-    bic x7, x5, x27
-    eor x7, x7, x4  // A[4,4]
+    eor x19, x23, x12, ror #55
+    eor x19, x19, x10, ror #60
+    eor x19, x19, x29, ror #53
+    eor x19, x19, x11, ror #22  // C[0]
+    eor x4, x30, x14, ror #21
+    eor x4, x4, x16, ror #1
+    eor x4, x4, x20, ror #48
+    eor x4, x4, x17, ror #39  // C[1]
+    eor x2, x28, x26, ror #13
+    eor x2, x2, x24, ror #43
+    eor x2, x2, x1, ror #13
+    eor x2, x2, x6, ror #53  // C[2]
+    eor x27, x5, x15, ror #46
+    eor x27, x27, x8, ror #63
+    eor x27, x27, x3, ror #2
+    eor x27, x27, x9, ror #19  // C[3]
+    eor x22, x4, x27, ror #54  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x28, x28, x22, ror #53  // A[2,0] ^= D[2]
+    eor x26, x26, x22, ror #40  // A[2,1] ^= D[2]
+    eor x24, x24, x22, ror #10  // A[2,2] ^= D[2]
+    eor x1, x1, x22, ror #40  // A[2,3] ^= D[2]
+    eor x6, x6, x22  // A[2,4] ^= D[2]
+    eor x22, x0, x25, ror #11
+    eor x22, x22, x7, ror #63
+    eor x22, x22, x21, ror #38
+    eor x22, x22, x13, ror #3  // C[4]
+    eor x4, x22, x4, ror #43  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x23, x23, x4, ror #37  // A[0,0] ^= D[0]
+    eor x12, x12, x4, ror #46  // A[0,1] ^= D[0]
+    eor x10, x10, x4, ror #41  // A[0,2] ^= D[0]
+    eor x29, x29, x4, ror #48  // A[0,3] ^= D[0]
+    eor x11, x11, x4, ror #15  // A[0,4] ^= D[0]
+    eor x4, x19, x2, ror #27  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x30, x30, x4, ror #47  // A[1,0] ^= D[1]
+    eor x14, x14, x4, ror #26  // A[1,1] ^= D[1]
+    eor x16, x16, x4, ror #46  // A[1,2] ^= D[1]
+    eor x20, x20, x4, ror #63  // A[1,3] ^= D[1]
+    eor x17, x17, x4, ror #8  // A[1,4] ^= D[1]
+    eor x2, x2, x22, ror #8  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x5, x5, x2, ror #20  // A[3,0] ^= D[3]
+    eor x15, x15, x2, ror #38  // A[3,1] ^= D[3]
+    eor x8, x8, x2, ror #21  // A[3,2] ^= D[3]
+    eor x3, x3, x2, ror #18  // A[3,3] ^= D[3]
+    eor x9, x9, x2, ror #1  // A[3,4] ^= D[3]
+    eor x27, x27, x19, ror #55  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x0, x0, x27, ror #35  // A[4,0] ^= D[4]
+    eor x25, x25, x27, ror #24  // A[4,1] ^= D[4]
+    eor x7, x7, x27, ror #36  // A[4,2] ^= D[4]
+    eor x21, x21, x27, ror #61  // A[4,3] ^= D[4]
+    eor x13, x13, x27, ror #32  // A[4,4] ^= D[4]
+    bic x4, x24, x14, ror #30
+    eor x4, x4, x23, ror #36  // A[0,0]
+    bic x22, x3, x24, ror #39
+    eor x22, x22, x14, ror #5  // A[1,0]
+    bic x2, x13, x3, ror #27
+    eor x2, x2, x24, ror #2  // A[2,0]
+    bic x19, x23, x13, ror #26
+    eor x19, x19, x3, ror #53  // A[3,0]
+    bic x27, x14, x23, ror #6
+    eor x27, x27, x13, ror #32  // A[4,0]
+    movz x24, #136, lsl #0  // RC[9]
+    eor x4, x4, x24, ror #8  // A[0,0] ^= RC[9]
+    bic x3, x10, x25, ror #35
+    eor x3, x3, x5, ror #51  // A[0,1]
+    bic x23, x20, x10, ror #37
+    eor x23, x23, x25, ror #8  // A[1,1]
+    bic x14, x6, x20
+    eor x14, x14, x10, ror #37  // A[2,1]
+    bic x13, x5, x6, ror #40
+    eor x13, x13, x20, ror #40  // A[3,1]
+    bic x24, x25, x5, ror #16
+    eor x24, x24, x6, ror #56  // A[4,1]
+    bic x10, x8, x26, ror #53
+    eor x10, x10, x30, ror #34  // A[0,2]
+    bic x20, x21, x8, ror #43
+    eor x20, x20, x26, ror #32  // A[1,2]
+    bic x5, x11, x21, ror #63
+    eor x5, x5, x8, ror #42  // A[2,2]
+    bic x25, x30, x11, ror #52
+    eor x25, x25, x21, ror #51  // A[3,2]
+    bic x6, x26, x30, ror #45
+    eor x6, x6, x11, ror #33  // A[4,2]
+    bic x8, x16, x12, ror #11
+    eor x8, x8, x0, ror #2  // A[0,3]
+    bic x21, x1, x16, ror #46
+    eor x21, x21, x12, ror #57  // A[1,3]
+    bic x30, x9, x1, ror #55
+    eor x30, x30, x16, ror #37  // A[2,3]
+    bic x26, x0, x9, ror #25
+    eor x26, x26, x1, ror #16  // A[3,3]
+    bic x11, x12, x0, ror #55
+    eor x11, x11, x9, ror #16  // A[4,3]
+    bic x16, x7, x15, ror #2
+    eor x16, x16, x28, ror #33  // A[0,4]
+    bic x1, x29, x7, ror #49
+    eor x1, x1, x15, ror #51  // A[1,4]
+    bic x0, x17, x29, ror #22
+    eor x0, x0, x7, ror #7  // A[2,4]
+    bic x12, x28, x17, ror #24
+    eor x12, x12, x29, ror #46  // A[3,4]
+    bic x9, x15, x28, ror #31
+    eor x9, x9, x17, ror #55  // A[4,4]
     // ---- round 10
-    eor x3, x11, x23
-    eor x3, x3, x1
-    eor x3, x3, x0
-    eor x3, x3, x19  // C[0]
-    eor x27, x22, x6
-    eor x27, x27, x15
-    eor x27, x27, x29
-    eor x27, x27, x12  // C[1]
-    eor x5, x2, x17
-    eor x5, x5, x10
-    eor x5, x5, x21
-    eor x5, x5, x13  // C[2]
-    eor x4, x20, x28
-    eor x4, x4, x14
-    eor x4, x4, x8
-    eor x4, x4, x24  // C[3]
-    str x11, [sp, #8]  // A[0,0] to the stack
-    eor x11, x9, x16
-    eor x11, x11, x25
-    eor x11, x11, x26
-    eor x11, x11, x7  // C[4]
-    eor x22, x22, x3
-    eor x22, x22, x5, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x3
-    eor x6, x6, x5, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x15, x15, x3
-    eor x15, x15, x5, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x29, x29, x3
-    eor x29, x29, x5, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x12, x12, x3
-    eor x12, x12, x5, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x5, x5, x11, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x20, x20, x5  // A[3,0] ^= D[3]
-    eor x28, x28, x5  // A[3,1] ^= D[3]
-    eor x14, x14, x5  // A[3,2] ^= D[3]
-    eor x8, x8, x5  // A[3,3] ^= D[3]
-    eor x24, x24, x5  // A[3,4] ^= D[3]
-    eor x5, x27, x4, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x2, x2, x5  // A[2,0] ^= D[2]
-    eor x17, x17, x5  // A[2,1] ^= D[2]
-    eor x10, x10, x5  // A[2,2] ^= D[2]
-    eor x21, x21, x5  // A[2,3] ^= D[2]
-    eor x13, x13, x5  // A[2,4] ^= D[2]
-    eor x4, x4, x3, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x9, x9, x4  // A[4,0] ^= D[4]
-    eor x16, x16, x4  // A[4,1] ^= D[4]
-    eor x25, x25, x4  // A[4,2] ^= D[4]
-    eor x26, x26, x4  // A[4,3] ^= D[4]
-    eor x7, x7, x4  // A[4,4] ^= D[4]
-    eor x11, x11, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x5, [sp, #8]  // A[0,0]
-    eor x5, x5, x11  // A[0,0] ^= D[0]
-    eor x23, x23, x11  // A[0,1] ^= D[0]
-    eor x1, x1, x11  // A[0,2] ^= D[0]
-    eor x0, x0, x11  // A[0,3] ^= D[0]
-    eor x19, x19, x11  // A[0,4] ^= D[0]
-    ror x22, x22, #63  // ROL(A[1,0] ^ D, 1)
-    ror x2, x2, #2  // ROL(A[2,0] ^ D, 62)
-    ror x20, x20, #36  // ROL(A[3,0] ^ D, 28)
-    ror x9, x9, #37  // ROL(A[4,0] ^ D, 27)
-    ror x23, x23, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x17, x17, #58  // ROL(A[2,1] ^ D, 6)
-    ror x28, x28, #9  // ROL(A[3,1] ^ D, 55)
-    ror x16, x16, #44  // ROL(A[4,1] ^ D, 20)
-    ror x1, x1, #61  // ROL(A[0,2] ^ D, 3)
-    ror x15, x15, #54  // ROL(A[1,2] ^ D, 10)
-    ror x10, x10, #21  // ROL(A[2,2] ^ D, 43)
-    ror x14, x14, #39  // ROL(A[3,2] ^ D, 25)
-    ror x25, x25, #25  // ROL(A[4,2] ^ D, 39)
-    ror x0, x0, #23  // ROL(A[0,3] ^ D, 41)
-    ror x29, x29, #19  // ROL(A[1,3] ^ D, 45)
-    ror x21, x21, #49  // ROL(A[2,3] ^ D, 15)
-    ror x8, x8, #43  // ROL(A[3,3] ^ D, 21)
-    ror x26, x26, #56  // ROL(A[4,3] ^ D, 8)
-    ror x19, x19, #46  // ROL(A[0,4] ^ D, 18)
-    ror x12, x12, #62  // ROL(A[1,4] ^ D, 2)
-    ror x13, x13, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x7, x7, #50  // ROL(A[4,4] ^ D, 14)
-    bic x3, x10, x6
-    eor x3, x3, x5  // A[0,0]
-    bic x4, x8, x10
-    eor x4, x4, x6  // A[1,0]
-    bic x27, x7, x8
-    eor x27, x27, x10  // A[2,0]
-    bic x11, x5, x7
-    eor x11, x11, x8  // A[3,0]
-    bic x10, x6, x5
-    eor x10, x10, x7  // A[4,0]
-    adrp x8, .Lkeccak_x1_rc+80
-    ldr x8, [x8, #:lo12:.Lkeccak_x1_rc+80]
-    eor x3, x3, x8  // A[0,0] ^= RC[10]
-    bic x5, x1, x16
-    eor x5, x5, x20  // A[0,1]
-    bic x6, x29, x1
-    eor x6, x6, x16  // A[1,1]
-    bic x7, x13, x29
-    eor x7, x7, x1  // A[2,1]
-    bic x8, x20, x13
-    eor x8, x8, x29  // A[3,1]
-    bic x1, x16, x20
-    eor x1, x1, x13  // A[4,1]
-    bic x29, x14, x17
-    eor x29, x29, x22  // A[0,2]
-    bic x20, x26, x14
-    eor x20, x20, x17  // A[1,2]
-    bic x16, x19, x26
-    eor x16, x16, x14  // A[2,2]
-    bic x13, x22, x19
-    eor x13, x13, x26  // A[3,2]
-    bic x14, x17, x22
-    eor x14, x14, x19  // A[4,2]
-    bic x26, x15, x23
-    eor x26, x26, x9  // A[0,3]
-    bic x22, x21, x15
-    eor x22, x22, x23  // A[1,3]
-    bic x17, x24, x21
-    eor x17, x17, x15  // A[2,3]
-    bic x19, x9, x24
-    eor x19, x19, x21  // A[3,3]
-    bic x15, x23, x9
-    eor x15, x15, x24  // A[4,3]
-    bic x21, x25, x28
-    eor x21, x21, x2  // A[0,4]
-    bic x9, x0, x25
-    eor x9, x9, x28  // A[1,4]
-    bic x23, x12, x0
-    eor x23, x23, x25  // A[2,4]
-    bic x24, x2, x12
-    eor x24, x24, x0  // A[3,4]
-    bic x25, x28, x2
-    eor x25, x25, x12  // A[4,4]
+    eor x7, x4, x3, ror #29
+    eor x7, x7, x10, ror #18
+    eor x7, x7, x8, ror #44
+    eor x7, x7, x16, ror #33  // C[0]
+    eor x29, x22, x23, ror #31
+    eor x29, x29, x20, ror #14
+    eor x29, x29, x21, ror #37
+    eor x29, x29, x1, ror #23  // C[1]
+    eor x28, x2, x14, ror #58
+    eor x28, x28, x5, ror #42
+    eor x28, x28, x30, ror #9
+    eor x28, x28, x0, ror #28  // C[2]
+    eor x15, x19, x13, ror #44
+    eor x15, x15, x25, ror #16
+    eor x15, x15, x26, ror #10
+    eor x15, x15, x12, ror #30  // C[3]
+    eor x17, x29, x15, ror #10  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x2, x2, x17, ror #27  // A[2,0] ^= D[2]
+    eor x14, x14, x17, ror #33  // A[2,1] ^= D[2]
+    eor x5, x5, x17, ror #49  // A[2,2] ^= D[2]
+    eor x30, x30, x17, ror #18  // A[2,3] ^= D[2]
+    eor x0, x0, x17, ror #63  // A[2,4] ^= D[2]
+    eor x17, x27, x24, ror #34
+    eor x17, x17, x6, ror #41
+    eor x17, x17, x11, ror #25
+    eor x17, x17, x9, ror #5  // C[4]
+    eor x29, x17, x29, ror #58  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x4, x4, x29, ror #30  // A[0,0] ^= D[0]
+    eor x3, x3, x29, ror #1  // A[0,1] ^= D[0]
+    eor x10, x10, x29, ror #12  // A[0,2] ^= D[0]
+    eor x8, x8, x29, ror #50  // A[0,3] ^= D[0]
+    eor x16, x16, x29, ror #61  // A[0,4] ^= D[0]
+    eor x29, x7, x28, ror #61  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x22, x22, x29, ror #39  // A[1,0] ^= D[1]
+    eor x23, x23, x29, ror #8  // A[1,1] ^= D[1]
+    eor x20, x20, x29, ror #25  // A[1,2] ^= D[1]
+    eor x21, x21, x29, ror #2  // A[1,3] ^= D[1]
+    eor x1, x1, x29, ror #16  // A[1,4] ^= D[1]
+    eor x28, x28, x17, ror #31  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x19, x19, x28, ror #26  // A[3,0] ^= D[3]
+    eor x13, x13, x28, ror #46  // A[3,1] ^= D[3]
+    eor x25, x25, x28, ror #10  // A[3,2] ^= D[3]
+    eor x26, x26, x28, ror #16  // A[3,3] ^= D[3]
+    eor x12, x12, x28, ror #60  // A[3,4] ^= D[3]
+    eor x15, x15, x7, ror #27  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x27, x27, x15, ror #6  // A[4,0] ^= D[4]
+    eor x24, x24, x15, ror #36  // A[4,1] ^= D[4]
+    eor x6, x6, x15, ror #29  // A[4,2] ^= D[4]
+    eor x11, x11, x15, ror #45  // A[4,3] ^= D[4]
+    eor x9, x9, x15, ror #1  // A[4,4] ^= D[4]
+    bic x29, x5, x23, ror #15
+    eor x29, x29, x4, ror #3  // A[0,0]
+    bic x17, x26, x5, ror #36
+    eor x17, x17, x23, ror #51  // A[1,0]
+    bic x28, x9, x26, ror #4
+    eor x28, x28, x5, ror #40  // A[2,0]
+    bic x7, x4, x9, ror #21
+    eor x7, x7, x26, ror #25  // A[3,0]
+    bic x15, x23, x4, ror #52
+    eor x15, x15, x9, ror #9  // A[4,0]
+    adrp x5, .Lkeccak_x1_rc+80
+    ldr x5, [x5, #:lo12:.Lkeccak_x1_rc+80]  // RC[10]
+    eor x29, x29, x5, ror #11  // A[0,0] ^= RC[10]
+    bic x26, x10, x24, ror #29
+    eor x26, x26, x19, ror #57  // A[0,1]
+    bic x4, x21, x10, ror #62
+    eor x4, x4, x24, ror #27  // A[1,1]
+    bic x23, x0, x21, ror #52
+    eor x23, x23, x10, ror #50  // A[2,1]
+    bic x9, x19, x0, ror #21
+    eor x9, x9, x21, ror #9  // A[3,1]
+    bic x5, x24, x19, ror #28
+    eor x5, x5, x0, ror #49  // A[4,1]
+    bic x10, x25, x14, ror #23
+    eor x10, x10, x22, ror #61  // A[0,2]
+    bic x21, x11, x25, ror #44
+    eor x21, x21, x14, ror #3  // A[1,2]
+    bic x19, x16, x11, ror #32
+    eor x19, x19, x25, ror #12  // A[2,2]
+    bic x24, x22, x16, ror #55
+    eor x24, x24, x11, ror #23  // A[3,2]
+    bic x0, x14, x22, ror #38
+    eor x0, x0, x16, ror #29  // A[4,2]
+    bic x25, x20, x3, ror #28
+    eor x25, x25, x27, ror #38  // A[0,3]
+    bic x11, x30, x20, ror #37
+    eor x11, x11, x3, ror #1  // A[1,3]
+    bic x22, x12, x30, ror #46
+    eor x22, x22, x20, ror #19  // A[2,3]
+    bic x14, x27, x12, ror #7
+    eor x14, x14, x30, ror #53  // A[3,3]
+    bic x16, x3, x27, ror #10
+    eor x16, x16, x12, ror #17  // A[4,3]
+    bic x20, x6, x13, ror #57
+    eor x20, x20, x2, ror #32  // A[0,4]
+    bic x30, x8, x6, ror #29
+    eor x30, x30, x13, ror #22  // A[1,4]
+    bic x27, x1, x8, ror #21
+    eor x27, x27, x6, ror #50  // A[2,4]
+    bic x3, x2, x1, ror #46
+    eor x3, x3, x8, ror #3  // A[3,4]
+    bic x12, x13, x2, ror #39
+    eor x12, x12, x1, ror #21  // A[4,4]
     // ---- round 11
-    eor x0, x3, x5
-    eor x0, x0, x29
-    eor x0, x0, x26
-    eor x0, x0, x21  // C[0]
-    eor x2, x4, x6
-    eor x2, x2, x20
-    eor x2, x2, x22
-    eor x2, x2, x9  // C[1]
-    eor x28, x27, x7
-    eor x28, x28, x16
-    eor x28, x28, x17
-    eor x28, x28, x23  // C[2]
-    eor x12, x11, x8
-    eor x12, x12, x13
-    eor x12, x12, x19
-    eor x12, x12, x24  // C[3]
-    str x3, [sp, #8]  // A[0,0] to the stack
-    eor x3, x10, x1
-    eor x3, x3, x14
-    eor x3, x3, x15
-    eor x3, x3, x25  // C[4]
-    eor x4, x4, x0
-    eor x4, x4, x28, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x0
-    eor x6, x6, x28, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x20, x20, x0
-    eor x20, x20, x28, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x22, x22, x0
-    eor x22, x22, x28, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x9, x9, x0
-    eor x9, x9, x28, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x28, x28, x3, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x11, x11, x28  // A[3,0] ^= D[3]
-    eor x8, x8, x28  // A[3,1] ^= D[3]
-    eor x13, x13, x28  // A[3,2] ^= D[3]
-    eor x19, x19, x28  // A[3,3] ^= D[3]
-    eor x24, x24, x28  // A[3,4] ^= D[3]
-    eor x28, x2, x12, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x27, x27, x28  // A[2,0] ^= D[2]
-    eor x7, x7, x28  // A[2,1] ^= D[2]
-    eor x16, x16, x28  // A[2,2] ^= D[2]
-    eor x17, x17, x28  // A[2,3] ^= D[2]
-    eor x23, x23, x28  // A[2,4] ^= D[2]
-    eor x12, x12, x0, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x10, x10, x12  // A[4,0] ^= D[4]
-    eor x1, x1, x12  // A[4,1] ^= D[4]
-    eor x14, x14, x12  // A[4,2] ^= D[4]
-    eor x15, x15, x12  // A[4,3] ^= D[4]
-    eor x25, x25, x12  // A[4,4] ^= D[4]
-    eor x3, x3, x2, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x28, [sp, #8]  // A[0,0]
-    eor x28, x28, x3  // A[0,0] ^= D[0]
-    eor x5, x5, x3  // A[0,1] ^= D[0]
-    eor x29, x29, x3  // A[0,2] ^= D[0]
-    eor x26, x26, x3  // A[0,3] ^= D[0]
-    eor x21, x21, x3  // A[0,4] ^= D[0]
-    ror x4, x4, #63  // ROL(A[1,0] ^ D, 1)
-    ror x27, x27, #2  // ROL(A[2,0] ^ D, 62)
-    ror x11, x11, #36  // ROL(A[3,0] ^ D, 28)
-    ror x10, x10, #37  // ROL(A[4,0] ^ D, 27)
-    ror x5, x5, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x7, x7, #58  // ROL(A[2,1] ^ D, 6)
-    ror x8, x8, #9  // ROL(A[3,1] ^ D, 55)
-    ror x1, x1, #44  // ROL(A[4,1] ^ D, 20)
-    ror x29, x29, #61  // ROL(A[0,2] ^ D, 3)
-    ror x20, x20, #54  // ROL(A[1,2] ^ D, 10)
-    ror x16, x16, #21  // ROL(A[2,2] ^ D, 43)
-    ror x13, x13, #39  // ROL(A[3,2] ^ D, 25)
-    ror x14, x14, #25  // ROL(A[4,2] ^ D, 39)
-    ror x26, x26, #23  // ROL(A[0,3] ^ D, 41)
-    ror x22, x22, #19  // ROL(A[1,3] ^ D, 45)
-    ror x17, x17, #49  // ROL(A[2,3] ^ D, 15)
-    ror x19, x19, #43  // ROL(A[3,3] ^ D, 21)
-    ror x15, x15, #56  // ROL(A[4,3] ^ D, 8)
-    ror x21, x21, #46  // ROL(A[0,4] ^ D, 18)
-    ror x9, x9, #62  // ROL(A[1,4] ^ D, 2)
-    ror x23, x23, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x25, x25, #50  // ROL(A[4,4] ^ D, 14)
-    bic x0, x16, x6
-    eor x0, x0, x28  // A[0,0]
-    bic x12, x19, x16
-    eor x12, x12, x6  // A[1,0]
-    bic x2, x25, x19
-    eor x2, x2, x16  // A[2,0]
-    bic x3, x28, x25
-    eor x3, x3, x19  // A[3,0]
-    bic x16, x6, x28
-    eor x16, x16, x25  // A[4,0]
+    eor x6, x29, x26, ror #18
+    eor x6, x6, x10, ror #30
+    eor x6, x6, x25, ror #32
+    eor x6, x6, x20, ror #35  // C[0]
+    eor x8, x17, x4, ror #56
+    eor x8, x8, x21, ror #22
+    eor x8, x8, x11, ror #31
+    eor x8, x8, x30, ror #42  // C[1]
+    eor x2, x28, x23, ror #8
+    eor x2, x2, x19, ror #58
+    eor x2, x2, x22, ror #53
+    eor x2, x2, x27, ror #25  // C[2]
+    eor x13, x7, x9, ror #8
+    eor x13, x13, x24, ror #24
+    eor x13, x13, x14, ror #3
+    eor x13, x13, x3  // C[3]
+    eor x1, x8, x13, ror #38  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x28, x28, x1, ror #4  // A[2,0] ^= D[2]
+    eor x23, x23, x1, ror #60  // A[2,1] ^= D[2]
+    eor x19, x19, x1, ror #10  // A[2,2] ^= D[2]
+    eor x22, x22, x1, ror #15  // A[2,3] ^= D[2]
+    eor x27, x27, x1, ror #43  // A[2,4] ^= D[2]
+    eor x1, x15, x5, ror #32
+    eor x1, x1, x0, ror #38
+    eor x1, x1, x16, ror #45
+    eor x1, x1, x12, ror #13  // C[4]
+    eor x8, x1, x8, ror #12  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x29, x29, x8, ror #15  // A[0,0] ^= D[0]
+    eor x26, x26, x8, ror #61  // A[0,1] ^= D[0]
+    eor x10, x10, x8, ror #49  // A[0,2] ^= D[0]
+    eor x25, x25, x8, ror #47  // A[0,3] ^= D[0]
+    eor x20, x20, x8, ror #44  // A[0,4] ^= D[0]
+    eor x8, x6, x2, ror #23  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x17, x17, x8, ror #36  // A[1,0] ^= D[1]
+    eor x4, x4, x8, ror #44  // A[1,1] ^= D[1]
+    eor x21, x21, x8, ror #14  // A[1,2] ^= D[1]
+    eor x11, x11, x8, ror #5  // A[1,3] ^= D[1]
+    eor x30, x30, x8, ror #58  // A[1,4] ^= D[1]
+    eor x2, x2, x1, ror #54  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x7, x7, x2, ror #21  // A[3,0] ^= D[3]
+    eor x9, x9, x2, ror #13  // A[3,1] ^= D[3]
+    eor x24, x24, x2, ror #61  // A[3,2] ^= D[3]
+    eor x14, x14, x2, ror #18  // A[3,3] ^= D[3]
+    eor x3, x3, x2, ror #21  // A[3,4] ^= D[3]
+    eor x13, x13, x6, ror #60  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x15, x15, x13, ror #52  // A[4,0] ^= D[4]
+    eor x5, x5, x13, ror #20  // A[4,1] ^= D[4]
+    eor x0, x0, x13, ror #14  // A[4,2] ^= D[4]
+    eor x16, x16, x13, ror #7  // A[4,3] ^= D[4]
+    eor x12, x12, x13, ror #39  // A[4,4] ^= D[4]
+    bic x8, x19, x4, ror #1
+    eor x8, x8, x29, ror #25  // A[0,0]
+    bic x1, x14, x19, ror #54
+    eor x1, x1, x4, ror #55  // A[1,0]
+    bic x2, x12, x14, ror #35
+    eor x2, x2, x19, ror #25  // A[2,0]
+    bic x6, x29, x12, ror #14
+    eor x6, x6, x14, ror #49  // A[3,0]
+    bic x13, x4, x29, ror #24
+    eor x13, x13, x12, ror #38  // A[4,0]
     adrp x19, .Lkeccak_x1_rc+88
-    ldr x19, [x19, #:lo12:.Lkeccak_x1_rc+88]
-    eor x0, x0, x19  // A[0,0] ^= RC[11]
-    bic x28, x29, x1
-    eor x28, x28, x11  // A[0,1]
-    bic x6, x22, x29
-    eor x6, x6, x1  // A[1,1]
-    bic x25, x23, x22
-    eor x25, x25, x29  // A[2,1]
-    bic x19, x11, x23
-    eor x19, x19, x22  // A[3,1]
-    bic x29, x1, x11
-    eor x29, x29, x23  // A[4,1]
-    bic x22, x13, x7
-    eor x22, x22, x4  // A[0,2]
-    bic x11, x15, x13
-    eor x11, x11, x7  // A[1,2]
-    bic x1, x21, x15
-    eor x1, x1, x13  // A[2,2]
-    bic x23, x4, x21
-    eor x23, x23, x15  // A[3,2]
-    bic x13, x7, x4
-    eor x13, x13, x21  // A[4,2]
-    bic x15, x20, x5
-    eor x15, x15, x10  // A[0,3]
-    bic x4, x17, x20
-    eor x4, x4, x5  // A[1,3]
-    bic x7, x24, x17
-    eor x7, x7, x20  // A[2,3]
-    bic x21, x10, x24
-    eor x21, x21, x17  // A[3,3]
-    bic x20, x5, x10
-    eor x20, x20, x24  // A[4,3]
-    bic x17, x14, x8
-    eor x17, x17, x27  // A[0,4]
-    bic x10, x26, x14
-    eor x10, x10, x8  // A[1,4]
-    bic x5, x9, x26
-    eor x5, x5, x14  // A[2,4]
-    bic x24, x27, x9
-    eor x24, x24, x26  // A[3,4]
-    bic x14, x8, x27
-    eor x14, x14, x9  // A[4,4]
+    ldr x19, [x19, #:lo12:.Lkeccak_x1_rc+88]  // RC[11]
+    eor x8, x8, x19, ror #36  // A[0,0] ^= RC[11]
+    bic x14, x10, x5
+    eor x14, x14, x7, ror #12  // A[0,1]
+    bic x29, x11, x10, ror #13
+    eor x29, x29, x5, ror #13  // A[1,1]
+    bic x4, x27, x11, ror #26
+    eor x4, x4, x10, ror #39  // A[2,1]
+    bic x12, x7, x27, ror #13
+    eor x12, x12, x11, ror #39  // A[3,1]
+    bic x19, x5, x7, ror #12
+    eor x19, x19, x27, ror #25  // A[4,1]
+    bic x10, x24, x23, ror #24
+    eor x10, x10, x17, ror #25  // A[0,2]
+    bic x11, x16, x24, ror #14
+    eor x11, x11, x23, ror #38  // A[1,2]
+    bic x7, x20, x16, ror #35
+    eor x7, x7, x24, ror #49  // A[2,2]
+    bic x5, x17, x20, ror #54
+    eor x5, x5, x16, ror #25  // A[3,2]
+    bic x27, x23, x17, ror #1
+    eor x27, x27, x20, ror #55  // A[4,2]
+    bic x24, x21, x26, ror #6
+    eor x24, x24, x15, ror #12  // A[0,3]
+    bic x16, x22, x21, ror #42
+    eor x16, x16, x26, ror #48  // A[1,3]
+    bic x17, x3, x22, ror #51
+    eor x17, x17, x21, ror #29  // A[2,3]
+    bic x23, x15, x3, ror #23
+    eor x23, x23, x22, ror #10  // A[3,3]
+    bic x20, x26, x15, ror #6
+    eor x20, x20, x3, ror #29  // A[4,3]
+    bic x21, x0, x9, ror #6
+    eor x21, x21, x28, ror #12  // A[0,4]
+    bic x22, x25, x0, ror #23
+    eor x22, x22, x9, ror #29  // A[1,4]
+    bic x15, x30, x25, ror #51
+    eor x15, x15, x0, ror #10  // A[2,4]
+    bic x26, x28, x30, ror #42
+    eor x26, x26, x25, ror #29  // A[3,4]
+    bic x3, x9, x28, ror #6
+    eor x3, x3, x30, ror #48  // A[4,4]
     // ---- round 12
-    eor x26, x0, x28
-    eor x26, x26, x22
-    eor x26, x26, x15
-    eor x26, x26, x17  // C[0]
-    eor x27, x12, x6
-    eor x27, x27, x11
-    eor x27, x27, x4
-    eor x27, x27, x10  // C[1]
-    eor x8, x2, x25
-    eor x8, x8, x1
-    eor x8, x8, x7
-    eor x8, x8, x5  // C[2]
-    eor x9, x3, x19
-    eor x9, x9, x23
-    eor x9, x9, x21
-    eor x9, x9, x24  // C[3]
-    str x0, [sp, #8]  // A[0,0] to the stack
-    eor x0, x16, x29
-    eor x0, x0, x13
-    eor x0, x0, x20
-    eor x0, x0, x14  // C[4]
-    eor x12, x12, x26
-    eor x12, x12, x8, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x26
-    eor x6, x6, x8, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x11, x11, x26
-    eor x11, x11, x8, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x4, x4, x26
-    eor x4, x4, x8, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x10, x10, x26
-    eor x10, x10, x8, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x8, x8, x0, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x3, x3, x8  // A[3,0] ^= D[3]
-    eor x19, x19, x8  // A[3,1] ^= D[3]
-    eor x23, x23, x8  // A[3,2] ^= D[3]
-    eor x21, x21, x8  // A[3,3] ^= D[3]
-    eor x24, x24, x8  // A[3,4] ^= D[3]
-    eor x8, x27, x9, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x2, x2, x8  // A[2,0] ^= D[2]
-    eor x25, x25, x8  // A[2,1] ^= D[2]
-    eor x1, x1, x8  // A[2,2] ^= D[2]
-    eor x7, x7, x8  // A[2,3] ^= D[2]
-    eor x5, x5, x8  // A[2,4] ^= D[2]
-    eor x9, x9, x26, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x16, x16, x9  // A[4,0] ^= D[4]
-    eor x29, x29, x9  // A[4,1] ^= D[4]
-    eor x13, x13, x9  // A[4,2] ^= D[4]
-    eor x20, x20, x9  // A[4,3] ^= D[4]
-    eor x14, x14, x9  // A[4,4] ^= D[4]
-    eor x0, x0, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x8, [sp, #8]  // A[0,0]
-    eor x8, x8, x0  // A[0,0] ^= D[0]
-    eor x28, x28, x0  // A[0,1] ^= D[0]
-    eor x22, x22, x0  // A[0,2] ^= D[0]
-    eor x15, x15, x0  // A[0,3] ^= D[0]
-    eor x17, x17, x0  // A[0,4] ^= D[0]
-    ror x12, x12, #63  // ROL(A[1,0] ^ D, 1)
-    ror x2, x2, #2  // ROL(A[2,0] ^ D, 62)
-    ror x3, x3, #36  // ROL(A[3,0] ^ D, 28)
-    ror x16, x16, #37  // ROL(A[4,0] ^ D, 27)
-    ror x28, x28, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x25, x25, #58  // ROL(A[2,1] ^ D, 6)
-    ror x19, x19, #9  // ROL(A[3,1] ^ D, 55)
-    ror x29, x29, #44  // ROL(A[4,1] ^ D, 20)
-    ror x22, x22, #61  // ROL(A[0,2] ^ D, 3)
-    ror x11, x11, #54  // ROL(A[1,2] ^ D, 10)
-    ror x1, x1, #21  // ROL(A[2,2] ^ D, 43)
-    ror x23, x23, #39  // ROL(A[3,2] ^ D, 25)
-    ror x13, x13, #25  // ROL(A[4,2] ^ D, 39)
-    ror x15, x15, #23  // ROL(A[0,3] ^ D, 41)
-    ror x4, x4, #19  // ROL(A[1,3] ^ D, 45)
-    ror x7, x7, #49  // ROL(A[2,3] ^ D, 15)
-    ror x21, x21, #43  // ROL(A[3,3] ^ D, 21)
-    ror x20, x20, #56  // ROL(A[4,3] ^ D, 8)
-    ror x17, x17, #46  // ROL(A[0,4] ^ D, 18)
-    ror x10, x10, #62  // ROL(A[1,4] ^ D, 2)
-    ror x5, x5, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x14, x14, #50  // ROL(A[4,4] ^ D, 14)
-    bic x26, x1, x6
-    eor x26, x26, x8  // A[0,0]
-    bic x9, x21, x1
-    eor x9, x9, x6  // A[1,0]
-    bic x27, x14, x21
-    eor x27, x27, x1  // A[2,0]
-    bic x0, x8, x14
-    eor x0, x0, x21  // A[3,0]
-    bic x1, x6, x8
-    eor x1, x1, x14  // A[4,0]
-    adrp x21, .Lkeccak_x1_rc+96
-    ldr x21, [x21, #:lo12:.Lkeccak_x1_rc+96]
-    eor x26, x26, x21  // A[0,0] ^= RC[12]
-    bic x8, x22, x29
-    eor x8, x8, x3  // A[0,1]
-    bic x6, x4, x22
-    eor x6, x6, x29  // A[1,1]
-    bic x14, x5, x4
-    eor x14, x14, x22  // A[2,1]
-    bic x21, x3, x5
-    eor x21, x21, x4  // A[3,1]
-    bic x22, x29, x3
-    eor x22, x22, x5  // A[4,1]
-    bic x4, x23, x25
-    eor x4, x4, x12  // A[0,2]
-    bic x3, x20, x23
-    eor x3, x3, x25  // A[1,2]
-    bic x29, x17, x20
-    eor x29, x29, x23  // A[2,2]
-    bic x5, x12, x17
-    eor x5, x5, x20  // A[3,2]
-    bic x23, x25, x12
-    eor x23, x23, x17  // A[4,2]
-    bic x20, x11, x28
-    eor x20, x20, x16  // A[0,3]
-    bic x12, x7, x11
-    eor x12, x12, x28  // A[1,3]
-    bic x25, x24, x7
-    eor x25, x25, x11  // A[2,3]
-    bic x17, x16, x24
-    eor x17, x17, x7  // A[3,3]
-    bic x11, x28, x16
-    eor x11, x11, x24  // A[4,3]
-    bic x7, x13, x19
-    eor x7, x7, x2  // A[0,4]
-    bic x16, x15, x13
-    eor x16, x16, x19  // A[1,4]
-    bic x28, x10, x15
-    eor x28, x28, x13  // A[2,4]
-    bic x24, x2, x10
-    eor x24, x24, x15  // A[3,4]
-    bic x13, x19, x2
-    eor x13, x13, x10  // A[4,4]
+    eor x0, x8, x14, ror #52
+    eor x0, x0, x10, ror #27
+    eor x0, x0, x24, ror #1
+    eor x0, x0, x21, ror #39  // C[0]
+    eor x25, x1, x29, ror #29
+    eor x25, x25, x11, ror #3
+    eor x25, x25, x16, ror #13
+    eor x25, x25, x22, ror #6  // C[1]
+    eor x28, x2, x4, ror #38
+    eor x28, x28, x7, ror #3
+    eor x28, x28, x17, ror #61
+    eor x28, x28, x15, ror #54  // C[2]
+    eor x9, x6, x12, ror #39
+    eor x9, x9, x5, ror #27
+    eor x9, x9, x23, ror #52
+    eor x9, x9, x26, ror #26  // C[3]
+    eor x30, x25, x9, ror #14  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x2, x2, x30, ror #35  // A[2,0] ^= D[2]
+    eor x4, x4, x30, ror #61  // A[2,1] ^= D[2]
+    eor x7, x7, x30, ror #32  // A[2,2] ^= D[2]
+    eor x17, x17, x30, ror #38  // A[2,3] ^= D[2]
+    eor x15, x15, x30, ror #45  // A[2,4] ^= D[2]
+    eor x30, x13, x19, ror #51
+    eor x30, x30, x27, ror #50
+    eor x30, x30, x20, ror #6
+    eor x30, x30, x3, ror #44  // C[4]
+    eor x25, x30, x25, ror #8  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x8, x8, x25, ror #1  // A[0,0] ^= D[0]
+    eor x14, x14, x25, ror #13  // A[0,1] ^= D[0]
+    eor x10, x10, x25, ror #38  // A[0,2] ^= D[0]
+    eor x24, x24, x25  // A[0,3] ^= D[0]
+    eor x21, x21, x25, ror #26  // A[0,4] ^= D[0]
+    eor x25, x0, x28, ror #38  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x1, x1, x25, ror #54  // A[1,0] ^= D[1]
+    eor x29, x29, x25, ror #25  // A[1,1] ^= D[1]
+    eor x11, x11, x25, ror #51  // A[1,2] ^= D[1]
+    eor x16, x16, x25, ror #41  // A[1,3] ^= D[1]
+    eor x22, x22, x25, ror #48  // A[1,4] ^= D[1]
+    eor x28, x28, x30, ror #25  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x6, x6, x28, ror #14  // A[3,0] ^= D[3]
+    eor x12, x12, x28, ror #39  // A[3,1] ^= D[3]
+    eor x5, x5, x28, ror #51  // A[3,2] ^= D[3]
+    eor x23, x23, x28, ror #26  // A[3,3] ^= D[3]
+    eor x26, x26, x28, ror #52  // A[3,4] ^= D[3]
+    eor x9, x9, x0, ror #38  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x13, x13, x9, ror #24  // A[4,0] ^= D[4]
+    eor x19, x19, x9, ror #37  // A[4,1] ^= D[4]
+    eor x27, x27, x9, ror #38  // A[4,2] ^= D[4]
+    eor x20, x20, x9, ror #18  // A[4,3] ^= D[4]
+    eor x3, x3, x9, ror #44  // A[4,4] ^= D[4]
+    bic x25, x7, x29, ror #60
+    eor x25, x25, x8, ror #1  // A[0,0]
+    bic x30, x23, x7, ror #7
+    eor x30, x30, x29, ror #3  // A[1,0]
+    bic x28, x3, x23, ror #25
+    eor x28, x28, x7, ror #32  // A[2,0]
+    bic x0, x8, x3, ror #31
+    eor x0, x0, x23, ror #56  // A[3,0]
+    bic x9, x29, x8, ror #5
+    eor x9, x9, x3, ror #36  // A[4,0]
+    adrp x7, .Lkeccak_x1_rc+96
+    ldr x7, [x7, #:lo12:.Lkeccak_x1_rc+96]  // RC[12]
+    eor x25, x25, x7, ror #37  // A[0,0] ^= RC[12]
+    bic x23, x10, x19, ror #8
+    eor x23, x23, x6, ror #37  // A[0,1]
+    bic x8, x16, x10, ror #46
+    eor x8, x8, x19, ror #54  // A[1,1]
+    bic x29, x15, x16, ror #10
+    eor x29, x29, x10, ror #56  // A[2,1]
+    bic x3, x6, x15, ror #35
+    eor x3, x3, x16, ror #45  // A[3,1]
+    bic x7, x19, x6, ror #29
+    eor x7, x7, x15  // A[4,1]
+    bic x10, x5, x4, ror #44
+    eor x10, x10, x1, ror #46  // A[0,2]
+    bic x16, x20, x5, ror #28
+    eor x16, x16, x4, ror #8  // A[1,2]
+    bic x6, x21, x20, ror #42
+    eor x6, x6, x5, ror #6  // A[2,2]
+    bic x19, x1, x21, ror #12
+    eor x19, x19, x20, ror #54  // A[3,2]
+    bic x15, x4, x1, ror #2
+    eor x15, x15, x21, ror #14  // A[4,2]
+    bic x5, x11, x14, ror #13
+    eor x5, x5, x13, ror #35  // A[0,3]
+    bic x20, x17, x11, ror #46
+    eor x20, x20, x14, ror #59  // A[1,3]
+    bic x1, x26, x17, ror #26
+    eor x1, x1, x11, ror #8  // A[2,3]
+    bic x4, x13, x26, ror #21
+    eor x4, x4, x17, ror #47  // A[3,3]
+    bic x21, x14, x13, ror #22
+    eor x21, x21, x26, ror #43  // A[4,3]
+    bic x11, x27, x12, ror #61
+    eor x11, x11, x2, ror #29  // A[0,4]
+    bic x17, x24, x27, ror #52
+    eor x17, x17, x12, ror #49  // A[1,4]
+    bic x13, x22, x24, ror #10
+    eor x13, x13, x27, ror #62  // A[2,4]
+    bic x14, x2, x22, ror #37
+    eor x14, x14, x24, ror #47  // A[3,4]
+    bic x26, x12, x2, ror #32
+    eor x26, x26, x22, ror #5  // A[4,4]
     // ---- round 13
-    eor x15, x26, x8
-    eor x15, x15, x4
-    eor x15, x15, x20
-    eor x15, x15, x7  // C[0]
-    eor x2, x9, x6
-    eor x2, x2, x3
-    eor x2, x2, x12
-    eor x2, x2, x16  // C[1]
-    eor x19, x27, x14
-    eor x19, x19, x29
-    eor x19, x19, x25
-    eor x19, x19, x28  // C[2]
-    eor x10, x0, x21
-    eor x10, x10, x5
-    eor x10, x10, x17
-    eor x10, x10, x24  // C[3]
-    str x26, [sp, #8]  // A[0,0] to the stack
-    eor x26, x1, x22
-    eor x26, x26, x23
-    eor x26, x26, x11
-    eor x26, x26, x13  // C[4]
-    eor x9, x9, x15
-    eor x9, x9, x19, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x15
-    eor x6, x6, x19, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x3, x3, x15
-    eor x3, x3, x19, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x12, x12, x15
-    eor x12, x12, x19, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x16, x16, x15
-    eor x16, x16, x19, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x19, x19, x26, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x0, x0, x19  // A[3,0] ^= D[3]
-    eor x21, x21, x19  // A[3,1] ^= D[3]
-    eor x5, x5, x19  // A[3,2] ^= D[3]
-    eor x17, x17, x19  // A[3,3] ^= D[3]
-    eor x24, x24, x19  // A[3,4] ^= D[3]
-    eor x19, x2, x10, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x27, x27, x19  // A[2,0] ^= D[2]
-    eor x14, x14, x19  // A[2,1] ^= D[2]
-    eor x29, x29, x19  // A[2,2] ^= D[2]
-    eor x25, x25, x19  // A[2,3] ^= D[2]
-    eor x28, x28, x19  // A[2,4] ^= D[2]
-    eor x10, x10, x15, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x1, x1, x10  // A[4,0] ^= D[4]
-    eor x22, x22, x10  // A[4,1] ^= D[4]
-    eor x23, x23, x10  // A[4,2] ^= D[4]
-    eor x11, x11, x10  // A[4,3] ^= D[4]
-    eor x13, x13, x10  // A[4,4] ^= D[4]
-    eor x26, x26, x2, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x19, [sp, #8]  // A[0,0]
-    eor x19, x19, x26  // A[0,0] ^= D[0]
-    eor x8, x8, x26  // A[0,1] ^= D[0]
-    eor x4, x4, x26  // A[0,2] ^= D[0]
-    eor x20, x20, x26  // A[0,3] ^= D[0]
-    eor x7, x7, x26  // A[0,4] ^= D[0]
-    ror x9, x9, #63  // ROL(A[1,0] ^ D, 1)
-    ror x27, x27, #2  // ROL(A[2,0] ^ D, 62)
-    ror x0, x0, #36  // ROL(A[3,0] ^ D, 28)
-    ror x1, x1, #37  // ROL(A[4,0] ^ D, 27)
-    ror x8, x8, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x14, x14, #58  // ROL(A[2,1] ^ D, 6)
-    ror x21, x21, #9  // ROL(A[3,1] ^ D, 55)
-    ror x22, x22, #44  // ROL(A[4,1] ^ D, 20)
-    ror x4, x4, #61  // ROL(A[0,2] ^ D, 3)
-    ror x3, x3, #54  // ROL(A[1,2] ^ D, 10)
-    ror x29, x29, #21  // ROL(A[2,2] ^ D, 43)
-    ror x5, x5, #39  // ROL(A[3,2] ^ D, 25)
-    ror x23, x23, #25  // ROL(A[4,2] ^ D, 39)
-    ror x20, x20, #23  // ROL(A[0,3] ^ D, 41)
-    ror x12, x12, #19  // ROL(A[1,3] ^ D, 45)
-    ror x25, x25, #49  // ROL(A[2,3] ^ D, 15)
-    ror x17, x17, #43  // ROL(A[3,3] ^ D, 21)
-    ror x11, x11, #56  // ROL(A[4,3] ^ D, 8)
-    ror x7, x7, #46  // ROL(A[0,4] ^ D, 18)
-    ror x16, x16, #62  // ROL(A[1,4] ^ D, 2)
-    ror x28, x28, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x13, x13, #50  // ROL(A[4,4] ^ D, 14)
-    bic x15, x29, x6
-    eor x15, x15, x19  // A[0,0]
-    bic x10, x17, x29
-    eor x10, x10, x6  // A[1,0]
-    bic x2, x13, x17
-    eor x2, x2, x29  // A[2,0]
-    bic x26, x19, x13
-    eor x26, x26, x17  // A[3,0]
-    bic x29, x6, x19
-    eor x29, x29, x13  // A[4,0]
-    adrp x17, .Lkeccak_x1_rc+104
-    ldr x17, [x17, #:lo12:.Lkeccak_x1_rc+104]
-    eor x15, x15, x17  // A[0,0] ^= RC[13]
-    bic x19, x4, x22
-    eor x19, x19, x0  // A[0,1]
-    bic x6, x12, x4
-    eor x6, x6, x22  // A[1,1]
-    bic x13, x28, x12
-    eor x13, x13, x4  // A[2,1]
-    bic x17, x0, x28
-    eor x17, x17, x12  // A[3,1]
-    bic x4, x22, x0
-    eor x4, x4, x28  // A[4,1]
-    bic x12, x5, x14
-    eor x12, x12, x9  // A[0,2]
-    bic x0, x11, x5
-    eor x0, x0, x14  // A[1,2]
-    bic x22, x7, x11
-    eor x22, x22, x5  // A[2,2]
-    bic x28, x9, x7
-    eor x28, x28, x11  // A[3,2]
-    bic x5, x14, x9
-    eor x5, x5, x7  // A[4,2]
-    bic x11, x3, x8
-    eor x11, x11, x1  // A[0,3]
-    bic x9, x25, x3
-    eor x9, x9, x8  // A[1,3]
-    bic x14, x24, x25
-    eor x14, x14, x3  // A[2,3]
-    bic x7, x1, x24
-    eor x7, x7, x25  // A[3,3]
-    bic x3, x8, x1
-    eor x3, x3, x24  // A[4,3]
-    bic x25, x23, x21
-    eor x25, x25, x27  // A[0,4]
-    bic x1, x20, x23
-    eor x1, x1, x21  // A[1,4]
-    bic x8, x16, x20
-    eor x8, x8, x23  // A[2,4]
-    bic x24, x27, x16
-    eor x24, x24, x20  // A[3,4]
-    bic x23, x21, x27
-    eor x23, x23, x16  // A[4,4]
+    eor x27, x25, x23, ror #25
+    eor x27, x27, x10, ror #28
+    eor x27, x27, x5, ror #4
+    eor x27, x27, x11, ror #13  // C[0]
+    eor x24, x30, x8, ror #50
+    eor x24, x24, x16, ror #7
+    eor x24, x24, x20, ror #29
+    eor x24, x24, x17, ror #32  // C[1]
+    eor x2, x28, x29, ror #1
+    eor x2, x2, x6, ror #54
+    eor x2, x2, x1, ror #28
+    eor x2, x2, x13, ror #47  // C[2]
+    eor x12, x0, x3, ror #61
+    eor x12, x12, x19, ror #9
+    eor x12, x12, x4, ror #38
+    eor x12, x12, x14, ror #41  // C[3]
+    eor x22, x24, x12, ror #7  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x28, x28, x22, ror #25  // A[2,0] ^= D[2]
+    eor x29, x29, x22, ror #24  // A[2,1] ^= D[2]
+    eor x6, x6, x22, ror #35  // A[2,2] ^= D[2]
+    eor x1, x1, x22, ror #61  // A[2,3] ^= D[2]
+    eor x13, x13, x22, ror #42  // A[2,4] ^= D[2]
+    eor x22, x9, x7, ror #37
+    eor x22, x22, x15, ror #12
+    eor x22, x22, x21, ror #21
+    eor x22, x22, x26, ror #14  // C[4]
+    eor x24, x22, x24, ror #60  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x25, x25, x24, ror #60  // A[0,0] ^= D[0]
+    eor x23, x23, x24, ror #35  // A[0,1] ^= D[0]
+    eor x10, x10, x24, ror #32  // A[0,2] ^= D[0]
+    eor x5, x5, x24, ror #56  // A[0,3] ^= D[0]
+    eor x11, x11, x24, ror #47  // A[0,4] ^= D[0]
+    eor x24, x27, x2, ror #31  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x30, x30, x24, ror #7  // A[1,0] ^= D[1]
+    eor x8, x8, x24, ror #21  // A[1,1] ^= D[1]
+    eor x16, x16, x24  // A[1,2] ^= D[1]
+    eor x20, x20, x24, ror #42  // A[1,3] ^= D[1]
+    eor x17, x17, x24, ror #39  // A[1,4] ^= D[1]
+    eor x2, x2, x22, ror #27  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x0, x0, x2, ror #31  // A[3,0] ^= D[3]
+    eor x3, x3, x2, ror #34  // A[3,1] ^= D[3]
+    eor x19, x19, x2, ror #22  // A[3,2] ^= D[3]
+    eor x4, x4, x2, ror #57  // A[3,3] ^= D[3]
+    eor x14, x14, x2, ror #54  // A[3,4] ^= D[3]
+    eor x12, x12, x27, ror #62  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x9, x9, x12, ror #5  // A[4,0] ^= D[4]
+    eor x7, x7, x12, ror #32  // A[4,1] ^= D[4]
+    eor x15, x15, x12, ror #57  // A[4,2] ^= D[4]
+    eor x21, x21, x12, ror #48  // A[4,3] ^= D[4]
+    eor x26, x26, x12, ror #55  // A[4,4] ^= D[4]
+    bic x24, x6, x8, ror #20
+    eor x24, x24, x25, ror #21  // A[0,0]
+    bic x22, x4, x6, ror #25
+    eor x22, x22, x8, ror #45  // A[1,0]
+    bic x2, x26, x4, ror #22
+    eor x2, x2, x6, ror #47  // A[2,0]
+    bic x27, x25, x26, ror #60
+    eor x27, x27, x4, ror #18  // A[3,0]
+    bic x12, x8, x25, ror #1
+    eor x12, x12, x26, ror #61  // A[4,0]
+    adrp x6, .Lkeccak_x1_rc+104
+    ldr x6, [x6, #:lo12:.Lkeccak_x1_rc+104]  // RC[13]
+    eor x24, x24, x6, ror #58  // A[0,0] ^= RC[13]
+    bic x4, x10, x7, ror #52
+    eor x4, x4, x0, ror #12  // A[0,1]
+    bic x25, x20, x10, ror #48
+    eor x25, x25, x7, ror #36  // A[1,1]
+    bic x8, x13, x20, ror #23
+    eor x8, x8, x10, ror #7  // A[2,1]
+    bic x26, x0, x13, ror #45
+    eor x26, x26, x20, ror #4  // A[3,1]
+    bic x6, x7, x0, ror #24
+    eor x6, x6, x13, ror #5  // A[4,1]
+    bic x10, x19, x29, ror #42
+    eor x10, x10, x30, ror #7  // A[0,2]
+    bic x20, x21, x19, ror #40
+    eor x20, x20, x29, ror #18  // A[1,2]
+    bic x0, x11, x21, ror #14
+    eor x0, x0, x19, ror #54  // A[2,2]
+    bic x7, x30, x11, ror #3
+    eor x7, x7, x21, ror #17  // A[3,2]
+    bic x13, x29, x30, ror #29
+    eor x13, x13, x11, ror #32  // A[4,2]
+    bic x19, x16, x23, ror #63
+    eor x19, x19, x9, ror #43  // A[0,3]
+    bic x21, x1, x16, ror #9
+    eor x21, x21, x23, ror #8  // A[1,3]
+    bic x30, x14, x1, ror #59
+    eor x30, x30, x16, ror #4  // A[2,3]
+    bic x29, x9, x14, ror #17
+    eor x29, x29, x1, ror #12  // A[3,3]
+    bic x11, x23, x9, ror #44
+    eor x11, x11, x14, ror #61  // A[4,3]
+    bic x16, x15, x3, ror #38
+    eor x16, x16, x28, ror #1  // A[0,4]
+    bic x1, x5, x15, ror #6
+    eor x1, x1, x3, ror #44  // A[1,4]
+    bic x9, x17, x5, ror #4
+    eor x9, x9, x15, ror #10  // A[2,4]
+    bic x23, x28, x17, ror #53
+    eor x23, x23, x5, ror #57  // A[3,4]
+    bic x14, x3, x28, ror #27
+    eor x14, x14, x17, ror #16  // A[4,4]
     // ---- round 14
-    eor x20, x15, x19
-    eor x20, x20, x12
-    eor x20, x20, x11
-    eor x20, x20, x25  // C[0]
-    eor x27, x10, x6
-    eor x27, x27, x0
-    eor x27, x27, x9
-    eor x27, x27, x1  // C[1]
-    eor x21, x2, x13
-    eor x21, x21, x22
-    eor x21, x21, x14
-    eor x21, x21, x8  // C[2]
-    eor x16, x26, x17
-    eor x16, x16, x28
-    eor x16, x16, x7
-    eor x16, x16, x24  // C[3]
-    str x15, [sp, #8]  // A[0,0] to the stack
-    eor x15, x29, x4
-    eor x15, x15, x5
-    eor x15, x15, x3
-    eor x15, x15, x23  // C[4]
-    eor x10, x10, x20
-    eor x10, x10, x21, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x20
-    eor x6, x6, x21, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x0, x0, x20
-    eor x0, x0, x21, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x9, x9, x20
-    eor x9, x9, x21, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x1, x1, x20
-    eor x1, x1, x21, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x21, x21, x15, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x26, x26, x21  // A[3,0] ^= D[3]
-    eor x17, x17, x21  // A[3,1] ^= D[3]
-    eor x28, x28, x21  // A[3,2] ^= D[3]
-    eor x7, x7, x21  // A[3,3] ^= D[3]
-    eor x24, x24, x21  // A[3,4] ^= D[3]
-    eor x21, x27, x16, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x2, x2, x21  // A[2,0] ^= D[2]
-    eor x13, x13, x21  // A[2,1] ^= D[2]
-    eor x22, x22, x21  // A[2,2] ^= D[2]
-    eor x14, x14, x21  // A[2,3] ^= D[2]
-    eor x8, x8, x21  // A[2,4] ^= D[2]
-    eor x16, x16, x20, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x29, x29, x16  // A[4,0] ^= D[4]
-    eor x4, x4, x16  // A[4,1] ^= D[4]
-    eor x5, x5, x16  // A[4,2] ^= D[4]
-    eor x3, x3, x16  // A[4,3] ^= D[4]
-    eor x23, x23, x16  // A[4,4] ^= D[4]
-    eor x15, x15, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x21, [sp, #8]  // A[0,0]
-    eor x21, x21, x15  // A[0,0] ^= D[0]
-    eor x19, x19, x15  // A[0,1] ^= D[0]
-    eor x12, x12, x15  // A[0,2] ^= D[0]
-    eor x11, x11, x15  // A[0,3] ^= D[0]
-    eor x25, x25, x15  // A[0,4] ^= D[0]
-    ror x10, x10, #63  // ROL(A[1,0] ^ D, 1)
-    ror x2, x2, #2  // ROL(A[2,0] ^ D, 62)
-    ror x26, x26, #36  // ROL(A[3,0] ^ D, 28)
-    ror x29, x29, #37  // ROL(A[4,0] ^ D, 27)
-    ror x19, x19, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x13, x13, #58  // ROL(A[2,1] ^ D, 6)
-    ror x17, x17, #9  // ROL(A[3,1] ^ D, 55)
-    ror x4, x4, #44  // ROL(A[4,1] ^ D, 20)
-    ror x12, x12, #61  // ROL(A[0,2] ^ D, 3)
-    ror x0, x0, #54  // ROL(A[1,2] ^ D, 10)
-    ror x22, x22, #21  // ROL(A[2,2] ^ D, 43)
-    ror x28, x28, #39  // ROL(A[3,2] ^ D, 25)
-    ror x5, x5, #25  // ROL(A[4,2] ^ D, 39)
-    ror x11, x11, #23  // ROL(A[0,3] ^ D, 41)
-    ror x9, x9, #19  // ROL(A[1,3] ^ D, 45)
-    ror x14, x14, #49  // ROL(A[2,3] ^ D, 15)
-    ror x7, x7, #43  // ROL(A[3,3] ^ D, 21)
-    ror x3, x3, #56  // ROL(A[4,3] ^ D, 8)
-    ror x25, x25, #46  // ROL(A[0,4] ^ D, 18)
-    ror x1, x1, #62  // ROL(A[1,4] ^ D, 2)
-    ror x8, x8, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x23, x23, #50  // ROL(A[4,4] ^ D, 14)
-    bic x20, x22, x6
-    eor x20, x20, x21  // A[0,0]
-    bic x16, x7, x22
-    eor x16, x16, x6  // A[1,0]
-    bic x27, x23, x7
-    eor x27, x27, x22  // A[2,0]
-    bic x15, x21, x23
-    eor x15, x15, x7  // A[3,0]
-    bic x22, x6, x21
-    eor x22, x22, x23  // A[4,0]
-    adrp x7, .Lkeccak_x1_rc+112
-    ldr x7, [x7, #:lo12:.Lkeccak_x1_rc+112]
-    eor x20, x20, x7  // A[0,0] ^= RC[14]
-    bic x21, x12, x4
-    eor x21, x21, x26  // A[0,1]
-    bic x6, x9, x12
-    eor x6, x6, x4  // A[1,1]
-    bic x23, x8, x9
-    eor x23, x23, x12  // A[2,1]
-    bic x7, x26, x8
-    eor x7, x7, x9  // A[3,1]
-    bic x12, x4, x26
-    eor x12, x12, x8  // A[4,1]
-    bic x9, x28, x13
-    eor x9, x9, x10  // A[0,2]
-    bic x26, x3, x28
-    eor x26, x26, x13  // A[1,2]
-    bic x4, x25, x3
-    eor x4, x4, x28  // A[2,2]
-    bic x8, x10, x25
-    eor x8, x8, x3  // A[3,2]
-    bic x28, x13, x10
-    eor x28, x28, x25  // A[4,2]
-    bic x3, x0, x19
-    eor x3, x3, x29  // A[0,3]
-    bic x10, x14, x0
-    eor x10, x10, x19  // A[1,3]
-    bic x13, x24, x14
-    eor x13, x13, x0  // A[2,3]
-    bic x25, x29, x24
-    eor x25, x25, x14  // A[3,3]
-    bic x0, x19, x29
-    eor x0, x0, x24  // A[4,3]
-    bic x14, x5, x17
-    eor x14, x14, x2  // A[0,4]
-    bic x29, x11, x5
-    eor x29, x29, x17  // A[1,4]
-    bic x19, x1, x11
-    eor x19, x19, x5  // A[2,4]
-    bic x24, x2, x1
-    eor x24, x24, x11  // A[3,4]
-    bic x5, x17, x2
-    eor x5, x5, x1  // A[4,4]
+    eor x15, x24, x4, ror #46
+    eor x15, x15, x10, ror #6
+    eor x15, x15, x19, ror #11
+    eor x15, x15, x16, ror #54  // C[0]
+    eor x5, x22, x25, ror #23
+    eor x5, x5, x20, ror #55
+    eor x5, x5, x21, ror #27
+    eor x5, x5, x1, ror #9  // C[1]
+    eor x28, x2, x8, ror #22
+    eor x28, x28, x0, ror #63
+    eor x28, x28, x30, ror #54
+    eor x28, x28, x9, ror #27  // C[2]
+    eor x3, x27, x26, ror #37
+    eor x3, x3, x7, ror #56
+    eor x3, x3, x29, ror #33
+    eor x3, x3, x23, ror #34  // C[3]
+    eor x17, x5, x3, ror #45  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x2, x2, x17, ror #22  // A[2,0] ^= D[2]
+    eor x8, x8, x17  // A[2,1] ^= D[2]
+    eor x0, x0, x17, ror #23  // A[2,2] ^= D[2]
+    eor x30, x30, x17, ror #32  // A[2,3] ^= D[2]
+    eor x9, x9, x17, ror #59  // A[2,4] ^= D[2]
+    eor x17, x12, x6, ror #14
+    eor x17, x17, x13, ror #28
+    eor x17, x17, x11, ror #54
+    eor x17, x17, x14, ror #8  // C[4]
+    eor x5, x17, x5, ror #18  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x24, x24, x5, ror #20  // A[0,0] ^= D[0]
+    eor x4, x4, x5, ror #38  // A[0,1] ^= D[0]
+    eor x10, x10, x5, ror #14  // A[0,2] ^= D[0]
+    eor x19, x19, x5, ror #9  // A[0,3] ^= D[0]
+    eor x16, x16, x5, ror #30  // A[0,4] ^= D[0]
+    eor x5, x15, x28, ror #16  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x22, x22, x5, ror #25  // A[1,0] ^= D[1]
+    eor x25, x25, x5, ror #2  // A[1,1] ^= D[1]
+    eor x20, x20, x5, ror #34  // A[1,2] ^= D[1]
+    eor x21, x21, x5, ror #62  // A[1,3] ^= D[1]
+    eor x1, x1, x5, ror #16  // A[1,4] ^= D[1]
+    eor x28, x28, x17, ror #2  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x27, x27, x28, ror #60  // A[3,0] ^= D[3]
+    eor x26, x26, x28, ror #23  // A[3,1] ^= D[3]
+    eor x7, x7, x28, ror #4  // A[3,2] ^= D[3]
+    eor x29, x29, x28, ror #27  // A[3,3] ^= D[3]
+    eor x23, x23, x28, ror #26  // A[3,4] ^= D[3]
+    eor x3, x3, x15, ror #42  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x12, x12, x3, ror #1  // A[4,0] ^= D[4]
+    eor x6, x6, x3, ror #51  // A[4,1] ^= D[4]
+    eor x13, x13, x3, ror #37  // A[4,2] ^= D[4]
+    eor x11, x11, x3, ror #11  // A[4,3] ^= D[4]
+    eor x14, x14, x3, ror #57  // A[4,4] ^= D[4]
+    bic x5, x0, x25, ror #45
+    eor x5, x5, x24, ror #27  // A[0,0]
+    bic x17, x29, x0, ror #4
+    eor x17, x17, x25, ror #49  // A[1,0]
+    bic x28, x14, x29, ror #19
+    eor x28, x28, x0, ror #23  // A[2,0]
+    bic x15, x24, x14, ror #14
+    eor x15, x15, x29, ror #33  // A[3,0]
+    bic x3, x25, x24, ror #46
+    eor x3, x3, x14, ror #60  // A[4,0]
+    adrp x0, .Lkeccak_x1_rc+112
+    ldr x0, [x0, #:lo12:.Lkeccak_x1_rc+112]  // RC[14]
+    eor x5, x5, x0, ror #21  // A[0,0] ^= RC[14]
+    bic x29, x10, x6, ror #11
+    eor x29, x29, x27, ror #54  // A[0,1]
+    bic x24, x21, x10, ror #46
+    eor x24, x24, x6, ror #57  // A[1,1]
+    bic x25, x9, x21, ror #38
+    eor x25, x25, x10, ror #20  // A[2,1]
+    bic x14, x27, x9, ror #54
+    eor x14, x14, x21, ror #28  // A[3,1]
+    bic x0, x6, x27, ror #43
+    eor x0, x0, x9, ror #33  // A[4,1]
+    bic x10, x7, x8, ror #45
+    eor x10, x10, x22, ror #50  // A[0,2]
+    bic x21, x11, x7, ror #50
+    eor x21, x21, x8, ror #31  // A[1,2]
+    bic x27, x16, x11, ror #30
+    eor x27, x27, x7, ror #16  // A[2,2]
+    bic x6, x22, x16, ror #62
+    eor x6, x6, x11, ror #28  // A[3,2]
+    bic x9, x8, x22, ror #5
+    eor x9, x9, x16, ror #3  // A[4,2]
+    bic x7, x20, x4, ror #54
+    eor x7, x7, x12, ror #37  // A[0,3]
+    bic x11, x30, x20, ror #28
+    eor x11, x11, x4, ror #18  // A[1,3]
+    bic x22, x23, x30, ror #57
+    eor x22, x22, x20, ror #21  // A[2,3]
+    bic x8, x12, x23, ror #6
+    eor x8, x8, x30, ror #63  // A[3,3]
+    bic x16, x4, x12, ror #47
+    eor x16, x16, x23, ror #53  // A[4,3]
+    bic x20, x13, x26, ror #58
+    eor x20, x20, x2, ror #10  // A[0,4]
+    bic x30, x19, x13, ror #39
+    eor x30, x30, x26, ror #33  // A[1,4]
+    bic x12, x1, x19, ror #52
+    eor x12, x12, x13, ror #27  // A[2,4]
+    bic x4, x2, x1, ror #27
+    eor x4, x4, x19, ror #15  // A[3,4]
+    bic x23, x26, x2, ror #16
+    eor x23, x23, x1, ror #43  // A[4,4]
     // ---- round 15
-    eor x11, x20, x21
-    eor x11, x11, x9
-    eor x11, x11, x3
-    eor x11, x11, x14  // C[0]
-    eor x2, x16, x6
-    eor x2, x2, x26
-    eor x2, x2, x10
-    eor x2, x2, x29  // C[1]
-    eor x17, x27, x23
-    eor x17, x17, x4
-    eor x17, x17, x13
-    eor x17, x17, x19  // C[2]
-    eor x1, x15, x7
-    eor x1, x1, x8
-    eor x1, x1, x25
-    eor x1, x1, x24  // C[3]
-    str x20, [sp, #8]  // A[0,0] to the stack
-    eor x20, x22, x12
-    eor x20, x20, x28
-    eor x20, x20, x0
-    eor x20, x20, x5  // C[4]
-    eor x16, x16, x11
-    eor x16, x16, x17, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x11
-    eor x6, x6, x17, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x26, x26, x11
-    eor x26, x26, x17, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x10, x10, x11
-    eor x10, x10, x17, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x29, x29, x11
-    eor x29, x29, x17, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x17, x17, x20, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x15, x15, x17  // A[3,0] ^= D[3]
-    eor x7, x7, x17  // A[3,1] ^= D[3]
-    eor x8, x8, x17  // A[3,2] ^= D[3]
-    eor x25, x25, x17  // A[3,3] ^= D[3]
-    eor x24, x24, x17  // A[3,4] ^= D[3]
-    eor x17, x2, x1, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x27, x27, x17  // A[2,0] ^= D[2]
-    eor x23, x23, x17  // A[2,1] ^= D[2]
-    eor x4, x4, x17  // A[2,2] ^= D[2]
-    eor x13, x13, x17  // A[2,3] ^= D[2]
-    eor x19, x19, x17  // A[2,4] ^= D[2]
-    eor x1, x1, x11, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x22, x22, x1  // A[4,0] ^= D[4]
-    eor x12, x12, x1  // A[4,1] ^= D[4]
-    eor x28, x28, x1  // A[4,2] ^= D[4]
-    eor x0, x0, x1  // A[4,3] ^= D[4]
-    eor x5, x5, x1  // A[4,4] ^= D[4]
-    eor x20, x20, x2, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x17, [sp, #8]  // A[0,0]
-    eor x17, x17, x20  // A[0,0] ^= D[0]
-    eor x21, x21, x20  // A[0,1] ^= D[0]
-    eor x9, x9, x20  // A[0,2] ^= D[0]
-    eor x3, x3, x20  // A[0,3] ^= D[0]
-    eor x14, x14, x20  // A[0,4] ^= D[0]
-    ror x16, x16, #63  // ROL(A[1,0] ^ D, 1)
-    ror x27, x27, #2  // ROL(A[2,0] ^ D, 62)
-    ror x15, x15, #36  // ROL(A[3,0] ^ D, 28)
-    ror x22, x22, #37  // ROL(A[4,0] ^ D, 27)
-    ror x21, x21, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x23, x23, #58  // ROL(A[2,1] ^ D, 6)
-    ror x7, x7, #9  // ROL(A[3,1] ^ D, 55)
-    ror x12, x12, #44  // ROL(A[4,1] ^ D, 20)
-    ror x9, x9, #61  // ROL(A[0,2] ^ D, 3)
-    ror x26, x26, #54  // ROL(A[1,2] ^ D, 10)
-    ror x4, x4, #21  // ROL(A[2,2] ^ D, 43)
-    ror x8, x8, #39  // ROL(A[3,2] ^ D, 25)
-    ror x28, x28, #25  // ROL(A[4,2] ^ D, 39)
-    ror x3, x3, #23  // ROL(A[0,3] ^ D, 41)
-    ror x10, x10, #19  // ROL(A[1,3] ^ D, 45)
-    ror x13, x13, #49  // ROL(A[2,3] ^ D, 15)
-    ror x25, x25, #43  // ROL(A[3,3] ^ D, 21)
-    ror x0, x0, #56  // ROL(A[4,3] ^ D, 8)
-    ror x14, x14, #46  // ROL(A[0,4] ^ D, 18)
-    ror x29, x29, #62  // ROL(A[1,4] ^ D, 2)
-    ror x19, x19, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x5, x5, #50  // ROL(A[4,4] ^ D, 14)
-    bic x11, x4, x6
-    eor x11, x11, x17  // A[0,0]
-    bic x1, x25, x4
-    eor x1, x1, x6  // A[1,0]
-    bic x2, x5, x25
-    eor x2, x2, x4  // A[2,0]
-    bic x20, x17, x5
-    eor x20, x20, x25  // A[3,0]
-    bic x4, x6, x17
-    eor x4, x4, x5  // A[4,0]
-    adrp x25, .Lkeccak_x1_rc+120
-    ldr x25, [x25, #:lo12:.Lkeccak_x1_rc+120]
-    eor x11, x11, x25  // A[0,0] ^= RC[15]
-    bic x17, x9, x12
-    eor x17, x17, x15  // A[0,1]
-    bic x6, x10, x9
-    eor x6, x6, x12  // A[1,1]
-    bic x5, x19, x10
-    eor x5, x5, x9  // A[2,1]
-    bic x25, x15, x19
-    eor x25, x25, x10  // A[3,1]
-    bic x9, x12, x15
-    eor x9, x9, x19  // A[4,1]
-    bic x10, x8, x23
-    eor x10, x10, x16  // A[0,2]
-    bic x15, x0, x8
-    eor x15, x15, x23  // A[1,2]
-    bic x12, x14, x0
-    eor x12, x12, x8  // A[2,2]
-    bic x19, x16, x14
-    eor x19, x19, x0  // A[3,2]
-    bic x8, x23, x16
-    eor x8, x8, x14  // A[4,2]
-    bic x0, x26, x21
-    eor x0, x0, x22  // A[0,3]
-    bic x16, x13, x26
-    eor x16, x16, x21  // A[1,3]
-    bic x23, x24, x13
-    eor x23, x23, x26  // A[2,3]
-    bic x14, x22, x24
-    eor x14, x14, x13  // A[3,3]
-    bic x26, x21, x22
-    eor x26, x26, x24  // A[4,3]
-    bic x13, x28, x7
-    eor x13, x13, x27  // A[0,4]
-    bic x22, x3, x28
-    eor x22, x22, x7  // A[1,4]
-    bic x21, x29, x3
-    eor x21, x21, x28  // A[2,4]
-    bic x24, x27, x29
-    eor x24, x24, x3  // A[3,4]
-    bic x28, x7, x27
-    eor x28, x28, x29  // A[4,4]
+    eor x13, x5, x29, ror #30
+    eor x13, x13, x10, ror #15
+    eor x13, x13, x7, ror #47
+    eor x13, x13, x20, ror #36  // C[0]
+    eor x19, x17, x24, ror #52
+    eor x19, x19, x21, ror #33
+    eor x19, x19, x11, ror #23
+    eor x19, x19, x30, ror #1  // C[1]
+    eor x2, x28, x25, ror #33
+    eor x2, x2, x27, ror #22
+    eor x2, x2, x22, ror #49
+    eor x2, x2, x12, ror #32  // C[2]
+    eor x26, x15, x14, ror #57
+    eor x26, x26, x6, ror #38
+    eor x26, x26, x8, ror #57
+    eor x26, x26, x4, ror #19  // C[3]
+    eor x1, x19, x26, ror #30  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x28, x28, x1, ror #19  // A[2,0] ^= D[2]
+    eor x25, x25, x1, ror #50  // A[2,1] ^= D[2]
+    eor x27, x27, x1, ror #61  // A[2,2] ^= D[2]
+    eor x22, x22, x1, ror #34  // A[2,3] ^= D[2]
+    eor x12, x12, x1, ror #51  // A[2,4] ^= D[2]
+    eor x1, x3, x0, ror #60
+    eor x1, x1, x9, ror #15
+    eor x1, x1, x16, ror #56
+    eor x1, x1, x23, ror #49  // C[4]
+    eor x19, x1, x19, ror #14  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x5, x5, x19, ror #45  // A[0,0] ^= D[0]
+    eor x29, x29, x19, ror #15  // A[0,1] ^= D[0]
+    eor x10, x10, x19, ror #30  // A[0,2] ^= D[0]
+    eor x7, x7, x19, ror #62  // A[0,3] ^= D[0]
+    eor x20, x20, x19, ror #9  // A[0,4] ^= D[0]
+    eor x19, x13, x2, ror #40  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x17, x17, x19, ror #4  // A[1,0] ^= D[1]
+    eor x24, x24, x19, ror #16  // A[1,1] ^= D[1]
+    eor x21, x21, x19, ror #35  // A[1,2] ^= D[1]
+    eor x11, x11, x19, ror #45  // A[1,3] ^= D[1]
+    eor x30, x30, x19, ror #3  // A[1,4] ^= D[1]
+    eor x2, x2, x1, ror #3  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x15, x15, x2, ror #14  // A[3,0] ^= D[3]
+    eor x14, x14, x2, ror #21  // A[3,1] ^= D[3]
+    eor x6, x6, x2, ror #40  // A[3,2] ^= D[3]
+    eor x8, x8, x2, ror #21  // A[3,3] ^= D[3]
+    eor x4, x4, x2, ror #59  // A[3,4] ^= D[3]
+    eor x26, x26, x13, ror #36  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x3, x3, x26, ror #46  // A[4,0] ^= D[4]
+    eor x0, x0, x26, ror #50  // A[4,1] ^= D[4]
+    eor x9, x9, x26, ror #31  // A[4,2] ^= D[4]
+    eor x16, x16, x26, ror #54  // A[4,3] ^= D[4]
+    eor x23, x23, x26, ror #61  // A[4,4] ^= D[4]
+    bic x19, x27, x24, ror #48
+    eor x19, x19, x5, ror #44  // A[0,0]
+    bic x1, x8, x27, ror #21
+    eor x1, x1, x24, ror #5  // A[1,0]
+    bic x2, x23, x8, ror #47
+    eor x2, x2, x27, ror #4  // A[2,0]
+    bic x13, x5, x23, ror #16
+    eor x13, x13, x8, ror #63  // A[3,0]
+    bic x26, x24, x5, ror #60
+    eor x26, x26, x23, ror #12  // A[4,0]
+    adrp x27, .Lkeccak_x1_rc+120
+    ldr x27, [x27, #:lo12:.Lkeccak_x1_rc+120]  // RC[15]
+    eor x19, x19, x27, ror #1  // A[0,0] ^= RC[15]
+    bic x8, x10, x0, ror #9
+    eor x8, x8, x15, ror #51  // A[0,1]
+    bic x5, x11, x10, ror #38
+    eor x5, x5, x0, ror #47  // A[1,1]
+    bic x24, x12, x11, ror #26
+    eor x24, x24, x10  // A[2,1]
+    bic x23, x15, x12, ror #13
+    eor x23, x23, x11, ror #39  // A[3,1]
+    bic x27, x0, x15, ror #42
+    eor x27, x27, x12, ror #55  // A[4,1]
+    bic x10, x6, x25, ror #28
+    eor x10, x10, x17, ror #19  // A[0,2]
+    bic x11, x16, x6, ror #11
+    eor x11, x11, x25, ror #39  // A[1,2]
+    bic x15, x20, x16, ror #11
+    eor x15, x15, x6, ror #22  // A[2,2]
+    bic x0, x17, x20, ror #23
+    eor x0, x0, x16, ror #34  // A[3,2]
+    bic x12, x25, x17, ror #55
+    eor x12, x12, x20, ror #14  // A[4,2]
+    bic x6, x21, x29, ror #39
+    eor x6, x6, x3, ror #63  // A[0,3]
+    bic x16, x22, x21, ror #8
+    eor x16, x16, x29, ror #47  // A[1,3]
+    bic x17, x4, x22, ror #21
+    eor x17, x17, x21, ror #29  // A[2,3]
+    bic x25, x3, x4, ror #36
+    eor x25, x25, x22, ror #57  // A[3,3]
+    bic x20, x29, x3, ror #24
+    eor x20, x20, x4, ror #60  // A[4,3]
+    bic x21, x9, x14, ror #8
+    eor x21, x21, x28, ror #22  // A[0,4]
+    bic x22, x7, x9, ror #15
+    eor x22, x22, x14, ror #23  // A[1,4]
+    bic x3, x30, x7, ror #11
+    eor x3, x3, x9, ror #26  // A[2,4]
+    bic x29, x28, x30, ror #16
+    eor x29, x29, x7, ror #27  // A[3,4]
+    bic x4, x14, x28, ror #14
+    eor x4, x4, x30, ror #30  // A[4,4]
     // ---- round 16
-    eor x3, x11, x17
-    eor x3, x3, x10
-    eor x3, x3, x0
-    eor x3, x3, x13  // C[0]
-    eor x27, x1, x6
-    eor x27, x27, x15
-    eor x27, x27, x16
-    eor x27, x27, x22  // C[1]
-    eor x7, x2, x5
-    eor x7, x7, x12
-    eor x7, x7, x23
-    eor x7, x7, x21  // C[2]
-    eor x29, x20, x25
-    eor x29, x29, x19
-    eor x29, x29, x14
-    eor x29, x29, x24  // C[3]
-    str x11, [sp, #8]  // A[0,0] to the stack
-    eor x11, x4, x9
-    eor x11, x11, x8
-    eor x11, x11, x26
-    eor x11, x11, x28  // C[4]
-    eor x1, x1, x3
-    eor x1, x1, x7, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x3
-    eor x6, x6, x7, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x15, x15, x3
-    eor x15, x15, x7, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x16, x16, x3
-    eor x16, x16, x7, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x22, x22, x3
-    eor x22, x22, x7, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x7, x7, x11, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x20, x20, x7  // A[3,0] ^= D[3]
-    eor x25, x25, x7  // A[3,1] ^= D[3]
-    eor x19, x19, x7  // A[3,2] ^= D[3]
-    eor x14, x14, x7  // A[3,3] ^= D[3]
-    eor x24, x24, x7  // A[3,4] ^= D[3]
-    eor x7, x27, x29, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x2, x2, x7  // A[2,0] ^= D[2]
-    eor x5, x5, x7  // A[2,1] ^= D[2]
-    eor x12, x12, x7  // A[2,2] ^= D[2]
-    eor x23, x23, x7  // A[2,3] ^= D[2]
-    eor x21, x21, x7  // A[2,4] ^= D[2]
-    eor x29, x29, x3, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x4, x4, x29  // A[4,0] ^= D[4]
-    eor x9, x9, x29  // A[4,1] ^= D[4]
-    eor x8, x8, x29  // A[4,2] ^= D[4]
-    eor x26, x26, x29  // A[4,3] ^= D[4]
-    eor x28, x28, x29  // A[4,4] ^= D[4]
-    eor x11, x11, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x7, [sp, #8]  // A[0,0]
-    eor x7, x7, x11  // A[0,0] ^= D[0]
-    eor x17, x17, x11  // A[0,1] ^= D[0]
-    eor x10, x10, x11  // A[0,2] ^= D[0]
-    eor x0, x0, x11  // A[0,3] ^= D[0]
-    eor x13, x13, x11  // A[0,4] ^= D[0]
-    ror x1, x1, #63  // ROL(A[1,0] ^ D, 1)
-    ror x2, x2, #2  // ROL(A[2,0] ^ D, 62)
-    ror x20, x20, #36  // ROL(A[3,0] ^ D, 28)
-    ror x4, x4, #37  // ROL(A[4,0] ^ D, 27)
-    ror x17, x17, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x5, x5, #58  // ROL(A[2,1] ^ D, 6)
-    ror x25, x25, #9  // ROL(A[3,1] ^ D, 55)
-    ror x9, x9, #44  // ROL(A[4,1] ^ D, 20)
-    ror x10, x10, #61  // ROL(A[0,2] ^ D, 3)
-    ror x15, x15, #54  // ROL(A[1,2] ^ D, 10)
-    ror x12, x12, #21  // ROL(A[2,2] ^ D, 43)
-    ror x19, x19, #39  // ROL(A[3,2] ^ D, 25)
-    ror x8, x8, #25  // ROL(A[4,2] ^ D, 39)
-    ror x0, x0, #23  // ROL(A[0,3] ^ D, 41)
-    ror x16, x16, #19  // ROL(A[1,3] ^ D, 45)
-    ror x23, x23, #49  // ROL(A[2,3] ^ D, 15)
-    ror x14, x14, #43  // ROL(A[3,3] ^ D, 21)
-    ror x26, x26, #56  // ROL(A[4,3] ^ D, 8)
-    ror x13, x13, #46  // ROL(A[0,4] ^ D, 18)
-    ror x22, x22, #62  // ROL(A[1,4] ^ D, 2)
-    ror x21, x21, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x28, x28, #50  // ROL(A[4,4] ^ D, 14)
-    bic x3, x12, x6
-    eor x3, x3, x7  // A[0,0]
-    bic x29, x14, x12
-    eor x29, x29, x6  // A[1,0]
-    bic x27, x28, x14
-    eor x27, x27, x12  // A[2,0]
-    bic x11, x7, x28
-    eor x11, x11, x14  // A[3,0]
-    bic x12, x6, x7
-    eor x12, x12, x28  // A[4,0]
-    adrp x14, .Lkeccak_x1_rc+128
-    ldr x14, [x14, #:lo12:.Lkeccak_x1_rc+128]
-    eor x3, x3, x14  // A[0,0] ^= RC[16]
-    bic x7, x10, x9
-    eor x7, x7, x20  // A[0,1]
-    bic x6, x16, x10
-    eor x6, x6, x9  // A[1,1]
-    bic x28, x21, x16
-    eor x28, x28, x10  // A[2,1]
-    bic x14, x20, x21
-    eor x14, x14, x16  // A[3,1]
-    bic x10, x9, x20
-    eor x10, x10, x21  // A[4,1]
-    bic x16, x19, x5
-    eor x16, x16, x1  // A[0,2]
-    bic x20, x26, x19
-    eor x20, x20, x5  // A[1,2]
-    bic x9, x13, x26
-    eor x9, x9, x19  // A[2,2]
-    bic x21, x1, x13
-    eor x21, x21, x26  // A[3,2]
-    bic x19, x5, x1
-    eor x19, x19, x13  // A[4,2]
-    bic x26, x15, x17
-    eor x26, x26, x4  // A[0,3]
-    bic x1, x23, x15
-    eor x1, x1, x17  // A[1,3]
-    bic x5, x24, x23
-    eor x5, x5, x15  // A[2,3]
-    bic x13, x4, x24
-    eor x13, x13, x23  // A[3,3]
-    bic x15, x17, x4
-    eor x15, x15, x24  // A[4,3]
-    bic x23, x8, x25
-    eor x23, x23, x2  // A[0,4]
-    bic x4, x0, x8
-    eor x4, x4, x25  // A[1,4]
-    bic x17, x22, x0
-    eor x17, x17, x8  // A[2,4]
-    bic x24, x2, x22
-    eor x24, x24, x0  // A[3,4]
-    bic x8, x25, x2
-    eor x8, x8, x22  // A[4,4]
+    eor x9, x19, x8, ror #56
+    eor x9, x9, x10, ror #20
+    eor x9, x9, x6, ror #63
+    eor x9, x9, x21, ror #1  // C[0]
+    eor x7, x1, x5, ror #39
+    eor x7, x7, x11, ror #30
+    eor x7, x7, x16, ror #12
+    eor x7, x7, x22, ror #7  // C[1]
+    eor x28, x2, x24, ror #60
+    eor x28, x28, x15, ror #2
+    eor x28, x28, x17, ror #38
+    eor x28, x28, x3, ror #43  // C[2]
+    eor x14, x13, x23, ror #63
+    eor x14, x14, x0, ror #59
+    eor x14, x14, x25, ror #18
+    eor x14, x14, x29, ror #43  // C[3]
+    eor x30, x7, x14  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x2, x2, x30, ror #47  // A[2,0] ^= D[2]
+    eor x24, x24, x30, ror #51  // A[2,1] ^= D[2]
+    eor x15, x15, x30, ror #45  // A[2,2] ^= D[2]
+    eor x17, x17, x30, ror #9  // A[2,3] ^= D[2]
+    eor x3, x3, x30, ror #4  // A[2,4] ^= D[2]
+    eor x30, x26, x27, ror #17
+    eor x30, x30, x12
+    eor x30, x30, x20, ror #54
+    eor x30, x30, x4, ror #25  // C[4]
+    eor x7, x30, x7, ror #58  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x19, x19, x7, ror #48  // A[0,0] ^= D[0]
+    eor x8, x8, x7, ror #56  // A[0,1] ^= D[0]
+    eor x10, x10, x7, ror #28  // A[0,2] ^= D[0]
+    eor x6, x6, x7, ror #49  // A[0,3] ^= D[0]
+    eor x21, x21, x7, ror #47  // A[0,4] ^= D[0]
+    eor x7, x9, x28, ror #59  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x1, x1, x7, ror #21  // A[1,0] ^= D[1]
+    eor x5, x5, x7, ror #46  // A[1,1] ^= D[1]
+    eor x11, x11, x7, ror #55  // A[1,2] ^= D[1]
+    eor x16, x16, x7, ror #9  // A[1,3] ^= D[1]
+    eor x22, x22, x7, ror #14  // A[1,4] ^= D[1]
+    eor x28, x28, x30, ror #51  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x13, x13, x28, ror #16  // A[3,0] ^= D[3]
+    eor x23, x23, x28, ror #17  // A[3,1] ^= D[3]
+    eor x0, x0, x28, ror #21  // A[3,2] ^= D[3]
+    eor x25, x25, x28, ror #62  // A[3,3] ^= D[3]
+    eor x29, x29, x28, ror #37  // A[3,4] ^= D[3]
+    eor x14, x14, x9, ror #19  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x26, x26, x14, ror #60  // A[4,0] ^= D[4]
+    eor x27, x27, x14, ror #43  // A[4,1] ^= D[4]
+    eor x12, x12, x14, ror #60  // A[4,2] ^= D[4]
+    eor x20, x20, x14, ror #6  // A[4,3] ^= D[4]
+    eor x4, x4, x14, ror #35  // A[4,4] ^= D[4]
+    bic x7, x15, x5, ror #19
+    eor x7, x7, x19, ror #45  // A[0,0]
+    bic x30, x25, x15, ror #42
+    eor x30, x30, x5, ror #61  // A[1,0]
+    bic x28, x4, x25, ror #46
+    eor x28, x28, x15, ror #24  // A[2,0]
+    bic x9, x19, x4, ror #59
+    eor x9, x9, x25, ror #41  // A[3,0]
+    bic x14, x5, x19, ror #26
+    eor x14, x14, x4, ror #21  // A[4,0]
+    adrp x15, .Lkeccak_x1_rc+128
+    ldr x15, [x15, #:lo12:.Lkeccak_x1_rc+128]  // RC[16]
+    eor x7, x7, x15, ror #46  // A[0,0] ^= RC[16]
+    bic x25, x10, x27, ror #28
+    eor x25, x25, x13, ror #63  // A[0,1]
+    bic x19, x16, x10, ror #7
+    eor x19, x19, x27, ror #35  // A[1,1]
+    bic x5, x3, x16, ror #32
+    eor x5, x5, x10, ror #39  // A[2,1]
+    bic x4, x13, x3, ror #26
+    eor x4, x4, x16, ror #58  // A[3,1]
+    bic x15, x27, x13, ror #35
+    eor x15, x15, x3, ror #61  // A[4,1]
+    bic x10, x0, x24, ror #36
+    eor x10, x10, x1, ror #28  // A[0,2]
+    bic x16, x20, x0, ror #48
+    eor x16, x16, x24, ror #20  // A[1,2]
+    bic x13, x21, x20, ror #47
+    eor x13, x13, x0, ror #31  // A[2,2]
+    bic x27, x1, x21, ror #5
+    eor x27, x27, x20, ror #52  // A[3,2]
+    bic x3, x24, x1, ror #56
+    eor x3, x3, x21, ror #61  // A[4,2]
+    bic x0, x11, x8, ror #21
+    eor x0, x0, x26, ror #22  // A[0,3]
+    bic x20, x17, x11, ror #44
+    eor x20, x20, x8, ror #1  // A[1,3]
+    bic x1, x29, x17, ror #52
+    eor x1, x1, x11, ror #32  // A[2,3]
+    bic x24, x26, x29, ror #10
+    eor x24, x24, x17, ror #62  // A[3,3]
+    bic x21, x8, x26, ror #1
+    eor x21, x21, x29, ror #11  // A[4,3]
+    bic x11, x12, x23, ror #43
+    eor x11, x11, x2, ror #53  // A[0,4]
+    bic x17, x6, x12, ror #51
+    eor x17, x17, x23, ror #30  // A[1,4]
+    bic x26, x22, x6, ror #38
+    eor x26, x26, x12, ror #25  // A[2,4]
+    bic x8, x2, x22, ror #50
+    eor x8, x8, x6, ror #24  // A[3,4]
+    bic x29, x23, x2, ror #10
+    eor x29, x29, x22, ror #60  // A[4,4]
     // ---- round 17
-    eor x0, x3, x7
-    eor x0, x0, x16
-    eor x0, x0, x26
-    eor x0, x0, x23  // C[0]
-    eor x2, x29, x6
-    eor x2, x2, x20
-    eor x2, x2, x1
-    eor x2, x2, x4  // C[1]
-    eor x25, x27, x28
-    eor x25, x25, x9
-    eor x25, x25, x5
-    eor x25, x25, x17  // C[2]
-    eor x22, x11, x14
-    eor x22, x22, x21
-    eor x22, x22, x13
-    eor x22, x22, x24  // C[3]
-    str x3, [sp, #8]  // A[0,0] to the stack
-    eor x3, x12, x10
-    eor x3, x3, x19
-    eor x3, x3, x15
-    eor x3, x3, x8  // C[4]
-    eor x29, x29, x0
-    eor x29, x29, x25, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x0
-    eor x6, x6, x25, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x20, x20, x0
-    eor x20, x20, x25, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x1, x1, x0
-    eor x1, x1, x25, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x4, x4, x0
-    eor x4, x4, x25, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x25, x25, x3, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x11, x11, x25  // A[3,0] ^= D[3]
-    eor x14, x14, x25  // A[3,1] ^= D[3]
-    eor x21, x21, x25  // A[3,2] ^= D[3]
-    eor x13, x13, x25  // A[3,3] ^= D[3]
-    eor x24, x24, x25  // A[3,4] ^= D[3]
-    eor x25, x2, x22, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x27, x27, x25  // A[2,0] ^= D[2]
-    eor x28, x28, x25  // A[2,1] ^= D[2]
-    eor x9, x9, x25  // A[2,2] ^= D[2]
-    eor x5, x5, x25  // A[2,3] ^= D[2]
-    eor x17, x17, x25  // A[2,4] ^= D[2]
-    eor x22, x22, x0, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x12, x12, x22  // A[4,0] ^= D[4]
-    eor x10, x10, x22  // A[4,1] ^= D[4]
-    eor x19, x19, x22  // A[4,2] ^= D[4]
-    eor x15, x15, x22  // A[4,3] ^= D[4]
-    eor x8, x8, x22  // A[4,4] ^= D[4]
-    eor x3, x3, x2, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x25, [sp, #8]  // A[0,0]
-    eor x25, x25, x3  // A[0,0] ^= D[0]
-    eor x7, x7, x3  // A[0,1] ^= D[0]
-    eor x16, x16, x3  // A[0,2] ^= D[0]
-    eor x26, x26, x3  // A[0,3] ^= D[0]
-    eor x23, x23, x3  // A[0,4] ^= D[0]
-    ror x29, x29, #63  // ROL(A[1,0] ^ D, 1)
-    ror x27, x27, #2  // ROL(A[2,0] ^ D, 62)
-    ror x11, x11, #36  // ROL(A[3,0] ^ D, 28)
-    ror x12, x12, #37  // ROL(A[4,0] ^ D, 27)
-    ror x7, x7, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x28, x28, #58  // ROL(A[2,1] ^ D, 6)
-    ror x14, x14, #9  // ROL(A[3,1] ^ D, 55)
-    ror x10, x10, #44  // ROL(A[4,1] ^ D, 20)
-    ror x16, x16, #61  // ROL(A[0,2] ^ D, 3)
-    ror x20, x20, #54  // ROL(A[1,2] ^ D, 10)
-    ror x9, x9, #21  // ROL(A[2,2] ^ D, 43)
-    ror x21, x21, #39  // ROL(A[3,2] ^ D, 25)
-    ror x19, x19, #25  // ROL(A[4,2] ^ D, 39)
-    ror x26, x26, #23  // ROL(A[0,3] ^ D, 41)
-    ror x1, x1, #19  // ROL(A[1,3] ^ D, 45)
-    ror x5, x5, #49  // ROL(A[2,3] ^ D, 15)
-    ror x13, x13, #43  // ROL(A[3,3] ^ D, 21)
-    ror x15, x15, #56  // ROL(A[4,3] ^ D, 8)
-    ror x23, x23, #46  // ROL(A[0,4] ^ D, 18)
-    ror x4, x4, #62  // ROL(A[1,4] ^ D, 2)
-    ror x17, x17, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x8, x8, #50  // ROL(A[4,4] ^ D, 14)
-    bic x0, x9, x6
-    eor x0, x0, x25  // A[0,0]
-    bic x22, x13, x9
-    eor x22, x22, x6  // A[1,0]
-    bic x2, x8, x13
-    eor x2, x2, x9  // A[2,0]
-    bic x3, x25, x8
-    eor x3, x3, x13  // A[3,0]
-    bic x9, x6, x25
-    eor x9, x9, x8  // A[4,0]
+    eor x12, x7, x25, ror #62
+    eor x12, x12, x10, ror #59
+    eor x12, x12, x0, ror #44
+    eor x12, x12, x11, ror #54  // C[0]
+    eor x6, x30, x19, ror #33
+    eor x6, x6, x16, ror #53
+    eor x6, x6, x20, ror #42
+    eor x6, x6, x17, ror #45  // C[1]
+    eor x2, x28, x5, ror #47
+    eor x2, x2, x13, ror #52
+    eor x2, x2, x1, ror #36
+    eor x2, x2, x26, ror #53  // C[2]
+    eor x23, x9, x4, ror #16
+    eor x23, x23, x27, ror #42
+    eor x23, x23, x24, ror #21
+    eor x23, x23, x8, ror #62  // C[3]
+    eor x22, x6, x23, ror #22  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x28, x28, x22, ror #46  // A[2,0] ^= D[2]
+    eor x5, x5, x22, ror #63  // A[2,1] ^= D[2]
+    eor x13, x13, x22, ror #58  // A[2,2] ^= D[2]
+    eor x1, x1, x22, ror #10  // A[2,3] ^= D[2]
+    eor x26, x26, x22, ror #57  // A[2,4] ^= D[2]
+    eor x22, x14, x15, ror #7
+    eor x22, x22, x3, ror #12
+    eor x22, x22, x21, ror #46
+    eor x22, x22, x29, ror #14  // C[4]
+    eor x6, x22, x6, ror #2  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x7, x7, x6, ror #19  // A[0,0] ^= D[0]
+    eor x25, x25, x6, ror #21  // A[0,1] ^= D[0]
+    eor x10, x10, x6, ror #24  // A[0,2] ^= D[0]
+    eor x0, x0, x6, ror #39  // A[0,3] ^= D[0]
+    eor x11, x11, x6, ror #29  // A[0,4] ^= D[0]
+    eor x6, x12, x2, ror #39  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x30, x30, x6, ror #42  // A[1,0] ^= D[1]
+    eor x19, x19, x6, ror #9  // A[1,1] ^= D[1]
+    eor x16, x16, x6, ror #53  // A[1,2] ^= D[1]
+    eor x20, x20, x6  // A[1,3] ^= D[1]
+    eor x17, x17, x6, ror #61  // A[1,4] ^= D[1]
+    eor x2, x2, x22, ror #42  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x9, x9, x2, ror #59  // A[3,0] ^= D[3]
+    eor x4, x4, x2, ror #43  // A[3,1] ^= D[3]
+    eor x27, x27, x2, ror #17  // A[3,2] ^= D[3]
+    eor x24, x24, x2, ror #38  // A[3,3] ^= D[3]
+    eor x8, x8, x2, ror #61  // A[3,4] ^= D[3]
+    eor x23, x23, x12, ror #18  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x14, x14, x23, ror #26  // A[4,0] ^= D[4]
+    eor x15, x15, x23, ror #19  // A[4,1] ^= D[4]
+    eor x3, x3, x23, ror #14  // A[4,2] ^= D[4]
+    eor x21, x21, x23, ror #44  // A[4,3] ^= D[4]
+    eor x29, x29, x23, ror #12  // A[4,4] ^= D[4]
+    bic x6, x13, x19, ror #26
+    eor x6, x6, x7, ror #15  // A[0,0]
+    bic x22, x24, x13, ror #4
+    eor x22, x22, x19, ror #30  // A[1,0]
+    bic x2, x29, x24, ror #26
+    eor x2, x2, x13, ror #30  // A[2,0]
+    bic x12, x7, x29, ror #19
+    eor x12, x12, x24, ror #45  // A[3,0]
+    bic x23, x19, x7, ror #53
+    eor x23, x23, x29, ror #8  // A[4,0]
     adrp x13, .Lkeccak_x1_rc+136
-    ldr x13, [x13, #:lo12:.Lkeccak_x1_rc+136]
-    eor x0, x0, x13  // A[0,0] ^= RC[17]
-    bic x25, x16, x10
-    eor x25, x25, x11  // A[0,1]
-    bic x6, x1, x16
-    eor x6, x6, x10  // A[1,1]
-    bic x8, x17, x1
-    eor x8, x8, x16  // A[2,1]
-    bic x13, x11, x17
-    eor x13, x13, x1  // A[3,1]
-    bic x16, x10, x11
-    eor x16, x16, x17  // A[4,1]
-    bic x1, x21, x28
-    eor x1, x1, x29  // A[0,2]
-    bic x11, x15, x21
-    eor x11, x11, x28  // A[1,2]
-    bic x10, x23, x15
-    eor x10, x10, x21  // A[2,2]
-    bic x17, x29, x23
-    eor x17, x17, x15  // A[3,2]
-    bic x21, x28, x29
-    eor x21, x21, x23  // A[4,2]
-    bic x15, x20, x7
-    eor x15, x15, x12  // A[0,3]
-    bic x29, x5, x20
-    eor x29, x29, x7  // A[1,3]
-    bic x28, x24, x5
-    eor x28, x28, x20  // A[2,3]
-    bic x23, x12, x24
-    eor x23, x23, x5  // A[3,3]
-    bic x20, x7, x12
-    eor x20, x20, x24  // A[4,3]
-    bic x5, x19, x14
-    eor x5, x5, x27  // A[0,4]
-    bic x12, x26, x19
-    eor x12, x12, x14  // A[1,4]
-    bic x7, x4, x26
-    eor x7, x7, x19  // A[2,4]
-    bic x24, x27, x4
-    eor x24, x24, x26  // A[3,4]
-    bic x19, x14, x27
-    eor x19, x19, x4  // A[4,4]
+    ldr x13, [x13, #:lo12:.Lkeccak_x1_rc+136]  // RC[17]
+    eor x6, x6, x13, ror #61  // A[0,0] ^= RC[17]
+    bic x24, x10, x15, ror #14
+    eor x24, x24, x9, ror #25  // A[0,1]
+    bic x7, x20, x10, ror #37
+    eor x7, x7, x15, ror #51  // A[1,1]
+    bic x19, x26, x20, ror #51
+    eor x19, x19, x10, ror #24  // A[2,1]
+    bic x29, x9, x26, ror #15
+    eor x29, x29, x20, ror #2  // A[3,1]
+    bic x13, x15, x9, ror #11
+    eor x13, x13, x26, ror #26  // A[4,1]
+    bic x10, x27, x5, ror #19
+    eor x10, x10, x30, ror #23  // A[0,2]
+    bic x20, x21, x27, ror #5
+    eor x20, x20, x5, ror #24  // A[1,2]
+    bic x9, x11, x21, ror #21
+    eor x9, x9, x27, ror #26  // A[2,2]
+    bic x15, x30, x11, ror #15
+    eor x15, x15, x21, ror #36  // A[3,2]
+    bic x26, x5, x30, ror #4
+    eor x26, x26, x11, ror #19  // A[4,2]
+    bic x27, x16, x25, ror #25
+    eor x27, x27, x14, ror #55  // A[0,3]
+    bic x21, x1, x16, ror #4
+    eor x21, x21, x25, ror #29  // A[1,3]
+    bic x30, x8, x1, ror #10
+    eor x30, x30, x16, ror #14  // A[2,3]
+    bic x5, x14, x8, ror #59
+    eor x5, x5, x1, ror #5  // A[3,3]
+    bic x11, x25, x14, ror #30
+    eor x11, x11, x8, ror #25  // A[4,3]
+    bic x16, x3, x4, ror #14
+    eor x16, x16, x28, ror #50  // A[0,4]
+    bic x1, x0, x3, ror #53
+    eor x1, x1, x4, ror #3  // A[1,4]
+    bic x14, x17, x0, ror #2
+    eor x14, x14, x3, ror #55  // A[2,4]
+    bic x25, x28, x17, ror #23
+    eor x25, x25, x0, ror #25  // A[3,4]
+    bic x8, x4, x28, ror #36
+    eor x8, x8, x17, ror #59  // A[4,4]
     // ---- round 18
-    eor x26, x0, x25
-    eor x26, x26, x1
-    eor x26, x26, x15
-    eor x26, x26, x5  // C[0]
-    eor x27, x22, x6
-    eor x27, x27, x11
-    eor x27, x27, x29
-    eor x27, x27, x12  // C[1]
-    eor x14, x2, x8
-    eor x14, x14, x10
-    eor x14, x14, x28
-    eor x14, x14, x7  // C[2]
-    eor x4, x3, x13
-    eor x4, x4, x17
-    eor x4, x4, x23
-    eor x4, x4, x24  // C[3]
-    str x0, [sp, #8]  // A[0,0] to the stack
-    eor x0, x9, x16
-    eor x0, x0, x21
-    eor x0, x0, x20
-    eor x0, x0, x19  // C[4]
-    eor x22, x22, x26
-    eor x22, x22, x14, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x26
-    eor x6, x6, x14, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x11, x11, x26
-    eor x11, x11, x14, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x29, x29, x26
-    eor x29, x29, x14, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x12, x12, x26
-    eor x12, x12, x14, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x14, x14, x0, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x3, x3, x14  // A[3,0] ^= D[3]
-    eor x13, x13, x14  // A[3,1] ^= D[3]
-    eor x17, x17, x14  // A[3,2] ^= D[3]
-    eor x23, x23, x14  // A[3,3] ^= D[3]
-    eor x24, x24, x14  // A[3,4] ^= D[3]
-    eor x14, x27, x4, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x2, x2, x14  // A[2,0] ^= D[2]
-    eor x8, x8, x14  // A[2,1] ^= D[2]
-    eor x10, x10, x14  // A[2,2] ^= D[2]
-    eor x28, x28, x14  // A[2,3] ^= D[2]
-    eor x7, x7, x14  // A[2,4] ^= D[2]
-    eor x4, x4, x26, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x9, x9, x4  // A[4,0] ^= D[4]
-    eor x16, x16, x4  // A[4,1] ^= D[4]
-    eor x21, x21, x4  // A[4,2] ^= D[4]
-    eor x20, x20, x4  // A[4,3] ^= D[4]
-    eor x19, x19, x4  // A[4,4] ^= D[4]
-    eor x0, x0, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x14, [sp, #8]  // A[0,0]
-    eor x14, x14, x0  // A[0,0] ^= D[0]
-    eor x25, x25, x0  // A[0,1] ^= D[0]
-    eor x1, x1, x0  // A[0,2] ^= D[0]
-    eor x15, x15, x0  // A[0,3] ^= D[0]
-    eor x5, x5, x0  // A[0,4] ^= D[0]
-    ror x22, x22, #63  // ROL(A[1,0] ^ D, 1)
-    ror x2, x2, #2  // ROL(A[2,0] ^ D, 62)
-    ror x3, x3, #36  // ROL(A[3,0] ^ D, 28)
-    ror x9, x9, #37  // ROL(A[4,0] ^ D, 27)
-    ror x25, x25, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x8, x8, #58  // ROL(A[2,1] ^ D, 6)
-    ror x13, x13, #9  // ROL(A[3,1] ^ D, 55)
-    ror x16, x16, #44  // ROL(A[4,1] ^ D, 20)
-    ror x1, x1, #61  // ROL(A[0,2] ^ D, 3)
-    ror x11, x11, #54  // ROL(A[1,2] ^ D, 10)
-    ror x10, x10, #21  // ROL(A[2,2] ^ D, 43)
-    ror x17, x17, #39  // ROL(A[3,2] ^ D, 25)
-    ror x21, x21, #25  // ROL(A[4,2] ^ D, 39)
-    ror x15, x15, #23  // ROL(A[0,3] ^ D, 41)
-    ror x29, x29, #19  // ROL(A[1,3] ^ D, 45)
-    ror x28, x28, #49  // ROL(A[2,3] ^ D, 15)
-    ror x23, x23, #43  // ROL(A[3,3] ^ D, 21)
-    ror x20, x20, #56  // ROL(A[4,3] ^ D, 8)
-    ror x5, x5, #46  // ROL(A[0,4] ^ D, 18)
-    ror x12, x12, #62  // ROL(A[1,4] ^ D, 2)
-    ror x7, x7, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x19, x19, #50  // ROL(A[4,4] ^ D, 14)
-    bic x26, x10, x6
-    eor x26, x26, x14  // A[0,0]
-    bic x4, x23, x10
-    eor x4, x4, x6  // A[1,0]
-    bic x27, x19, x23
-    eor x27, x27, x10  // A[2,0]
-    bic x0, x14, x19
-    eor x0, x0, x23  // A[3,0]
-    bic x10, x6, x14
-    eor x10, x10, x19  // A[4,0]
-    adrp x23, .Lkeccak_x1_rc+144
-    ldr x23, [x23, #:lo12:.Lkeccak_x1_rc+144]
-    eor x26, x26, x23  // A[0,0] ^= RC[18]
-    bic x14, x1, x16
-    eor x14, x14, x3  // A[0,1]
-    bic x6, x29, x1
-    eor x6, x6, x16  // A[1,1]
-    bic x19, x7, x29
-    eor x19, x19, x1  // A[2,1]
-    bic x23, x3, x7
-    eor x23, x23, x29  // A[3,1]
-    bic x1, x16, x3
-    eor x1, x1, x7  // A[4,1]
-    bic x29, x17, x8
-    eor x29, x29, x22  // A[0,2]
-    bic x3, x20, x17
-    eor x3, x3, x8  // A[1,2]
-    bic x16, x5, x20
-    eor x16, x16, x17  // A[2,2]
-    bic x7, x22, x5
-    eor x7, x7, x20  // A[3,2]
-    bic x17, x8, x22
-    eor x17, x17, x5  // A[4,2]
-    bic x20, x11, x25
-    eor x20, x20, x9  // A[0,3]
-    bic x22, x28, x11
-    eor x22, x22, x25  // A[1,3]
-    bic x8, x24, x28
-    eor x8, x8, x11  // A[2,3]
-    bic x5, x9, x24
-    eor x5, x5, x28  // A[3,3]
-    bic x11, x25, x9
-    eor x11, x11, x24  // A[4,3]
-    bic x28, x21, x13
-    eor x28, x28, x2  // A[0,4]
-    bic x9, x15, x21
-    eor x9, x9, x13  // A[1,4]
-    bic x25, x12, x15
-    eor x25, x25, x21  // A[2,4]
-    bic x24, x2, x12
-    eor x24, x24, x15  // A[3,4]
-    bic x21, x13, x2
-    eor x21, x21, x12  // A[4,4]
+    eor x3, x6, x24, ror #7
+    eor x3, x3, x10, ror #13
+    eor x3, x3, x27, ror #16
+    eor x3, x3, x16, ror #7  // C[0]
+    eor x0, x22, x7, ror #38
+    eor x0, x0, x20, ror #12
+    eor x0, x0, x21, ror #16
+    eor x0, x0, x1, ror #22  // C[1]
+    eor x28, x2, x19, ror #13
+    eor x28, x28, x9, ror #17
+    eor x28, x28, x30, ror #32
+    eor x28, x28, x14, ror #46  // C[2]
+    eor x4, x12, x29, ror #17
+    eor x4, x4, x15, ror #21
+    eor x4, x4, x5, ror #56
+    eor x4, x4, x25, ror #42  // C[3]
+    eor x17, x0, x4, ror #18  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x2, x2, x17, ror #26  // A[2,0] ^= D[2]
+    eor x19, x19, x17, ror #13  // A[2,1] ^= D[2]
+    eor x9, x9, x17, ror #9  // A[2,2] ^= D[2]
+    eor x30, x30, x17, ror #58  // A[2,3] ^= D[2]
+    eor x14, x14, x17, ror #44  // A[2,4] ^= D[2]
+    eor x17, x23, x13, ror #59
+    eor x17, x17, x26, ror #6
+    eor x17, x17, x11, ror #15
+    eor x17, x17, x8, ror #59  // C[4]
+    eor x0, x17, x0, ror #33  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x6, x6, x0, ror #26  // A[0,0] ^= D[0]
+    eor x24, x24, x0, ror #19  // A[0,1] ^= D[0]
+    eor x10, x10, x0, ror #13  // A[0,2] ^= D[0]
+    eor x27, x27, x0, ror #10  // A[0,3] ^= D[0]
+    eor x16, x16, x0, ror #19  // A[0,4] ^= D[0]
+    eor x0, x3, x28, ror #33  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x22, x22, x0, ror #4  // A[1,0] ^= D[1]
+    eor x7, x7, x0, ror #30  // A[1,1] ^= D[1]
+    eor x20, x20, x0, ror #56  // A[1,2] ^= D[1]
+    eor x21, x21, x0, ror #52  // A[1,3] ^= D[1]
+    eor x1, x1, x0, ror #46  // A[1,4] ^= D[1]
+    eor x28, x28, x17, ror #55  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x12, x12, x28, ror #19  // A[3,0] ^= D[3]
+    eor x29, x29, x28, ror #2  // A[3,1] ^= D[3]
+    eor x15, x15, x28, ror #62  // A[3,2] ^= D[3]
+    eor x5, x5, x28, ror #27  // A[3,3] ^= D[3]
+    eor x25, x25, x28, ror #41  // A[3,4] ^= D[3]
+    eor x4, x4, x3, ror #48  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x23, x23, x4, ror #53  // A[4,0] ^= D[4]
+    eor x13, x13, x4, ror #58  // A[4,1] ^= D[4]
+    eor x26, x26, x4, ror #47  // A[4,2] ^= D[4]
+    eor x11, x11, x4, ror #38  // A[4,3] ^= D[4]
+    eor x8, x8, x4, ror #58  // A[4,4] ^= D[4]
+    bic x0, x9, x7, ror #46
+    eor x0, x0, x6, ror #56  // A[0,0]
+    bic x17, x5, x9, ror #22
+    eor x17, x17, x7, ror #4  // A[1,0]
+    bic x28, x8, x5, ror #43
+    eor x28, x28, x9, ror #1  // A[2,0]
+    bic x3, x6, x8, ror #7
+    eor x3, x3, x5, ror #50  // A[3,0]
+    bic x4, x7, x6, ror #10
+    eor x4, x4, x8, ror #17  // A[4,0]
+    movz x9, #32778, lsl #0  // RC[18]
+    eor x0, x0, x9, ror #53  // A[0,0] ^= RC[18]
+    bic x5, x10, x13, ror #55
+    eor x5, x5, x12, ror #41  // A[0,1]
+    bic x6, x21, x10, ror #43
+    eor x6, x6, x13, ror #34  // A[1,1]
+    bic x7, x14, x21, ror #12
+    eor x7, x7, x10, ror #55  // A[2,1]
+    bic x8, x12, x14, ror #32
+    eor x8, x8, x21, ror #44  // A[3,1]
+    bic x9, x13, x12, ror #50
+    eor x9, x9, x14, ror #18  // A[4,1]
+    bic x10, x15, x19, ror #30
+    eor x10, x10, x22, ror #48  // A[0,2]
+    bic x21, x11, x15, ror #42
+    eor x21, x21, x19, ror #8  // A[1,2]
+    bic x12, x16, x11, ror #44
+    eor x12, x12, x15, ror #22  // A[2,2]
+    bic x13, x22, x16, ror #58
+    eor x13, x13, x11, ror #38  // A[3,2]
+    bic x14, x19, x22, ror #18
+    eor x14, x14, x16, ror #12  // A[4,2]
+    bic x15, x20, x24, ror #37
+    eor x15, x15, x23, ror #1  // A[0,3]
+    bic x11, x30, x20, ror #11
+    eor x11, x11, x24, ror #48  // A[1,3]
+    bic x22, x25, x30, ror #50
+    eor x22, x22, x20, ror #61  // A[2,3]
+    bic x19, x23, x25, ror #2
+    eor x19, x19, x30, ror #52  // A[3,3]
+    bic x16, x24, x23, ror #28
+    eor x16, x16, x25, ror #30  // A[4,3]
+    bic x20, x26, x29, ror #48
+    eor x20, x20, x2, ror #43  // A[0,4]
+    bic x30, x27, x26, ror #18
+    eor x30, x30, x29, ror #2  // A[1,4]
+    bic x23, x1, x27, ror #23
+    eor x23, x23, x26, ror #41  // A[2,4]
+    bic x24, x2, x1, ror #44
+    eor x24, x24, x27, ror #3  // A[3,4]
+    bic x25, x29, x2, ror #59
+    eor x25, x25, x1, ror #39  // A[4,4]
     // ---- round 19
-    eor x15, x26, x14
-    eor x15, x15, x29
-    eor x15, x15, x20
-    eor x15, x15, x28  // C[0]
-    eor x2, x4, x6
-    eor x2, x2, x3
-    eor x2, x2, x22
-    eor x2, x2, x9  // C[1]
-    eor x13, x27, x19
-    eor x13, x13, x16
-    eor x13, x13, x8
-    eor x13, x13, x25  // C[2]
-    eor x12, x0, x23
-    eor x12, x12, x7
-    eor x12, x12, x5
-    eor x12, x12, x24  // C[3]
-    str x26, [sp, #8]  // A[0,0] to the stack
-    eor x26, x10, x1
-    eor x26, x26, x17
-    eor x26, x26, x11
-    eor x26, x26, x21  // C[4]
-    eor x4, x4, x15
-    eor x4, x4, x13, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x15
-    eor x6, x6, x13, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x3, x3, x15
-    eor x3, x3, x13, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x22, x22, x15
-    eor x22, x22, x13, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x9, x9, x15
-    eor x9, x9, x13, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x13, x13, x26, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x0, x0, x13  // A[3,0] ^= D[3]
-    eor x23, x23, x13  // A[3,1] ^= D[3]
-    eor x7, x7, x13  // A[3,2] ^= D[3]
-    eor x5, x5, x13  // A[3,3] ^= D[3]
-    eor x24, x24, x13  // A[3,4] ^= D[3]
-    eor x13, x2, x12, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x27, x27, x13  // A[2,0] ^= D[2]
-    eor x19, x19, x13  // A[2,1] ^= D[2]
-    eor x16, x16, x13  // A[2,2] ^= D[2]
-    eor x8, x8, x13  // A[2,3] ^= D[2]
-    eor x25, x25, x13  // A[2,4] ^= D[2]
-    eor x12, x12, x15, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x10, x10, x12  // A[4,0] ^= D[4]
-    eor x1, x1, x12  // A[4,1] ^= D[4]
-    eor x17, x17, x12  // A[4,2] ^= D[4]
-    eor x11, x11, x12  // A[4,3] ^= D[4]
-    eor x21, x21, x12  // A[4,4] ^= D[4]
-    eor x26, x26, x2, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x13, [sp, #8]  // A[0,0]
-    eor x13, x13, x26  // A[0,0] ^= D[0]
-    eor x14, x14, x26  // A[0,1] ^= D[0]
-    eor x29, x29, x26  // A[0,2] ^= D[0]
-    eor x20, x20, x26  // A[0,3] ^= D[0]
-    eor x28, x28, x26  // A[0,4] ^= D[0]
-    ror x4, x4, #63  // ROL(A[1,0] ^ D, 1)
-    ror x27, x27, #2  // ROL(A[2,0] ^ D, 62)
-    ror x0, x0, #36  // ROL(A[3,0] ^ D, 28)
-    ror x10, x10, #37  // ROL(A[4,0] ^ D, 27)
-    ror x14, x14, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x19, x19, #58  // ROL(A[2,1] ^ D, 6)
-    ror x23, x23, #9  // ROL(A[3,1] ^ D, 55)
-    ror x1, x1, #44  // ROL(A[4,1] ^ D, 20)
-    ror x29, x29, #61  // ROL(A[0,2] ^ D, 3)
-    ror x3, x3, #54  // ROL(A[1,2] ^ D, 10)
-    ror x16, x16, #21  // ROL(A[2,2] ^ D, 43)
-    ror x7, x7, #39  // ROL(A[3,2] ^ D, 25)
-    ror x17, x17, #25  // ROL(A[4,2] ^ D, 39)
-    ror x20, x20, #23  // ROL(A[0,3] ^ D, 41)
-    ror x22, x22, #19  // ROL(A[1,3] ^ D, 45)
-    ror x8, x8, #49  // ROL(A[2,3] ^ D, 15)
-    ror x5, x5, #43  // ROL(A[3,3] ^ D, 21)
-    ror x11, x11, #56  // ROL(A[4,3] ^ D, 8)
-    ror x28, x28, #46  // ROL(A[0,4] ^ D, 18)
-    ror x9, x9, #62  // ROL(A[1,4] ^ D, 2)
-    ror x25, x25, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x21, x21, #50  // ROL(A[4,4] ^ D, 14)
-    bic x15, x16, x6
-    eor x15, x15, x13  // A[0,0]
-    bic x12, x5, x16
-    eor x12, x12, x6  // A[1,0]
-    bic x2, x21, x5
-    eor x2, x2, x16  // A[2,0]
-    bic x26, x13, x21
-    eor x26, x26, x5  // A[3,0]
-    bic x16, x6, x13
-    eor x16, x16, x21  // A[4,0]
-    adrp x5, .Lkeccak_x1_rc+152
-    ldr x5, [x5, #:lo12:.Lkeccak_x1_rc+152]
-    eor x15, x15, x5  // A[0,0] ^= RC[19]
-    bic x13, x29, x1
-    eor x13, x13, x0  // A[0,1]
-    bic x6, x22, x29
-    eor x6, x6, x1  // A[1,1]
-    bic x21, x25, x22
-    eor x21, x21, x29  // A[2,1]
-    bic x5, x0, x25
-    eor x5, x5, x22  // A[3,1]
-    bic x29, x1, x0
-    eor x29, x29, x25  // A[4,1]
-    bic x22, x7, x19
-    eor x22, x22, x4  // A[0,2]
-    bic x0, x11, x7
-    eor x0, x0, x19  // A[1,2]
-    bic x1, x28, x11
-    eor x1, x1, x7  // A[2,2]
-    bic x25, x4, x28
-    eor x25, x25, x11  // A[3,2]
-    bic x7, x19, x4
-    eor x7, x7, x28  // A[4,2]
-    bic x11, x3, x14
-    eor x11, x11, x10  // A[0,3]
-    bic x4, x8, x3
-    eor x4, x4, x14  // A[1,3]
-    bic x19, x24, x8
-    eor x19, x19, x3  // A[2,3]
-    bic x28, x10, x24
-    eor x28, x28, x8  // A[3,3]
-    bic x3, x14, x10
-    eor x3, x3, x24  // A[4,3]
-    bic x8, x17, x23
-    eor x8, x8, x27  // A[0,4]
-    bic x10, x20, x17
-    eor x10, x10, x23  // A[1,4]
-    bic x14, x9, x20
-    eor x14, x14, x17  // A[2,4]
-    bic x24, x27, x9
-    eor x24, x24, x20  // A[3,4]
-    bic x17, x23, x27
-    eor x17, x17, x9  // A[4,4]
+    eor x26, x0, x5, ror #2
+    eor x26, x26, x10, ror #3
+    eor x26, x26, x15, ror #54
+    eor x26, x26, x20, ror #49  // C[0]
+    eor x27, x17, x6, ror #45
+    eor x27, x27, x21, ror #47
+    eor x27, x27, x11, ror #1
+    eor x27, x27, x30, ror #53  // C[1]
+    eor x2, x28, x7, ror #12
+    eor x2, x2, x12, ror #46
+    eor x2, x2, x22, ror #58
+    eor x2, x2, x23, ror #9  // C[2]
+    eor x29, x3, x8, ror #51
+    eor x29, x29, x13, ror #59
+    eor x29, x29, x19, ror #63
+    eor x29, x29, x24, ror #36  // C[3]
+    eor x1, x27, x29, ror #13  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x28, x28, x1, ror #43  // A[2,0] ^= D[2]
+    eor x7, x7, x1, ror #31  // A[2,1] ^= D[2]
+    eor x12, x12, x1, ror #61  // A[2,2] ^= D[2]
+    eor x22, x22, x1, ror #49  // A[2,3] ^= D[2]
+    eor x23, x23, x1, ror #34  // A[2,4] ^= D[2]
+    eor x1, x4, x9, ror #11
+    eor x1, x1, x14, ror #51
+    eor x1, x1, x16, ror #45
+    eor x1, x1, x25, ror #51  // C[4]
+    eor x27, x1, x27, ror #59  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x0, x0, x27, ror #46  // A[0,0] ^= D[0]
+    eor x5, x5, x27, ror #44  // A[0,1] ^= D[0]
+    eor x10, x10, x27, ror #43  // A[0,2] ^= D[0]
+    eor x15, x15, x27, ror #56  // A[0,3] ^= D[0]
+    eor x20, x20, x27, ror #61  // A[0,4] ^= D[0]
+    eor x27, x26, x2, ror #62  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x17, x17, x27, ror #22  // A[1,0] ^= D[1]
+    eor x6, x6, x27, ror #41  // A[1,1] ^= D[1]
+    eor x21, x21, x27, ror #39  // A[1,2] ^= D[1]
+    eor x11, x11, x27, ror #21  // A[1,3] ^= D[1]
+    eor x30, x30, x27, ror #33  // A[1,4] ^= D[1]
+    eor x2, x2, x1, ror #46  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x3, x3, x2, ror #7  // A[3,0] ^= D[3]
+    eor x8, x8, x2, ror #20  // A[3,1] ^= D[3]
+    eor x13, x13, x2, ror #12  // A[3,2] ^= D[3]
+    eor x19, x19, x2, ror #8  // A[3,3] ^= D[3]
+    eor x24, x24, x2, ror #35  // A[3,4] ^= D[3]
+    eor x29, x29, x26, ror #7  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x4, x4, x29, ror #10  // A[4,0] ^= D[4]
+    eor x9, x9, x29, ror #63  // A[4,1] ^= D[4]
+    eor x14, x14, x29, ror #23  // A[4,2] ^= D[4]
+    eor x16, x16, x29, ror #29  // A[4,3] ^= D[4]
+    eor x25, x25, x29, ror #23  // A[4,4] ^= D[4]
+    bic x27, x12, x6, ror #41
+    eor x27, x27, x0, ror #62  // A[0,0]
+    bic x1, x19, x12, ror #32
+    eor x1, x1, x6, ror #9  // A[1,0]
+    bic x2, x25, x19, ror #15
+    eor x2, x2, x12, ror #47  // A[2,0]
+    bic x26, x0, x25, ror #19
+    eor x26, x26, x19, ror #34  // A[3,0]
+    bic x29, x6, x0, ror #21
+    eor x29, x29, x25, ror #40  // A[4,0]
+    adrp x12, .Lkeccak_x1_rc+152
+    ldr x12, [x12, #:lo12:.Lkeccak_x1_rc+152]  // RC[19]
+    eor x27, x27, x12, ror #51  // A[0,0] ^= RC[19]
+    bic x19, x10, x9, ror #37
+    eor x19, x19, x3, ror #28  // A[0,1]
+    bic x0, x11, x10, ror #2
+    eor x0, x0, x9, ror #39  // A[1,1]
+    bic x6, x23, x11, ror #51
+    eor x6, x6, x10, ror #53  // A[2,1]
+    bic x25, x3, x23, ror #47
+    eor x25, x25, x11, ror #34  // A[3,1]
+    bic x12, x9, x3, ror #55
+    eor x12, x12, x23, ror #38  // A[4,1]
+    bic x10, x13, x7, ror #43
+    eor x10, x10, x17, ror #15  // A[0,2]
+    bic x11, x16, x13, ror #7
+    eor x11, x11, x7, ror #50  // A[1,2]
+    bic x3, x20, x16, ror #52
+    eor x3, x3, x13, ror #59  // A[2,2]
+    bic x9, x17, x20, ror #54
+    eor x9, x9, x16, ror #42  // A[3,2]
+    bic x23, x7, x17, ror #36
+    eor x23, x23, x20, ror #26  // A[4,2]
+    bic x13, x21, x5, ror #15
+    eor x13, x13, x4, ror #4  // A[0,3]
+    bic x16, x22, x21, ror #37
+    eor x16, x16, x5, ror #52  // A[1,3]
+    bic x17, x24, x22, ror #6
+    eor x17, x17, x21, ror #43  // A[2,3]
+    bic x7, x4, x24, ror #17
+    eor x7, x7, x22, ror #23  // A[3,3]
+    bic x20, x5, x4, ror #53
+    eor x20, x20, x24, ror #6  // A[4,3]
+    bic x21, x14, x8, ror #58
+    eor x21, x21, x28, ror #7  // A[0,4]
+    bic x22, x15, x14, ror #45
+    eor x22, x22, x8, ror #39  // A[1,4]
+    bic x4, x30, x15, ror #48
+    eor x4, x4, x14, ror #29  // A[2,4]
+    bic x5, x28, x30, ror #28
+    eor x5, x5, x15, ror #12  // A[3,4]
+    bic x24, x8, x28, ror #13
+    eor x24, x24, x30, ror #41  // A[4,4]
     // ---- round 20
-    eor x20, x15, x13
-    eor x20, x20, x22
-    eor x20, x20, x11
-    eor x20, x20, x8  // C[0]
-    eor x27, x12, x6
-    eor x27, x27, x0
-    eor x27, x27, x4
-    eor x27, x27, x10  // C[1]
-    eor x23, x2, x21
-    eor x23, x23, x1
-    eor x23, x23, x19
-    eor x23, x23, x14  // C[2]
-    eor x9, x26, x5
-    eor x9, x9, x25
-    eor x9, x9, x28
-    eor x9, x9, x24  // C[3]
-    str x15, [sp, #8]  // A[0,0] to the stack
-    eor x15, x16, x29
-    eor x15, x15, x7
-    eor x15, x15, x3
-    eor x15, x15, x17  // C[4]
-    eor x12, x12, x20
-    eor x12, x12, x23, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x20
-    eor x6, x6, x23, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x0, x0, x20
-    eor x0, x0, x23, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x4, x4, x20
-    eor x4, x4, x23, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x10, x10, x20
-    eor x10, x10, x23, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x23, x23, x15, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x26, x26, x23  // A[3,0] ^= D[3]
-    eor x5, x5, x23  // A[3,1] ^= D[3]
-    eor x25, x25, x23  // A[3,2] ^= D[3]
-    eor x28, x28, x23  // A[3,3] ^= D[3]
-    eor x24, x24, x23  // A[3,4] ^= D[3]
-    eor x23, x27, x9, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x2, x2, x23  // A[2,0] ^= D[2]
-    eor x21, x21, x23  // A[2,1] ^= D[2]
-    eor x1, x1, x23  // A[2,2] ^= D[2]
-    eor x19, x19, x23  // A[2,3] ^= D[2]
-    eor x14, x14, x23  // A[2,4] ^= D[2]
-    eor x9, x9, x20, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x16, x16, x9  // A[4,0] ^= D[4]
-    eor x29, x29, x9  // A[4,1] ^= D[4]
-    eor x7, x7, x9  // A[4,2] ^= D[4]
-    eor x3, x3, x9  // A[4,3] ^= D[4]
-    eor x17, x17, x9  // A[4,4] ^= D[4]
-    eor x15, x15, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x23, [sp, #8]  // A[0,0]
-    eor x23, x23, x15  // A[0,0] ^= D[0]
-    eor x13, x13, x15  // A[0,1] ^= D[0]
-    eor x22, x22, x15  // A[0,2] ^= D[0]
-    eor x11, x11, x15  // A[0,3] ^= D[0]
-    eor x8, x8, x15  // A[0,4] ^= D[0]
-    ror x12, x12, #63  // ROL(A[1,0] ^ D, 1)
-    ror x2, x2, #2  // ROL(A[2,0] ^ D, 62)
-    ror x26, x26, #36  // ROL(A[3,0] ^ D, 28)
-    ror x16, x16, #37  // ROL(A[4,0] ^ D, 27)
-    ror x13, x13, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x21, x21, #58  // ROL(A[2,1] ^ D, 6)
-    ror x5, x5, #9  // ROL(A[3,1] ^ D, 55)
-    ror x29, x29, #44  // ROL(A[4,1] ^ D, 20)
-    ror x22, x22, #61  // ROL(A[0,2] ^ D, 3)
-    ror x0, x0, #54  // ROL(A[1,2] ^ D, 10)
-    ror x1, x1, #21  // ROL(A[2,2] ^ D, 43)
-    ror x25, x25, #39  // ROL(A[3,2] ^ D, 25)
-    ror x7, x7, #25  // ROL(A[4,2] ^ D, 39)
-    ror x11, x11, #23  // ROL(A[0,3] ^ D, 41)
-    ror x4, x4, #19  // ROL(A[1,3] ^ D, 45)
-    ror x19, x19, #49  // ROL(A[2,3] ^ D, 15)
-    ror x28, x28, #43  // ROL(A[3,3] ^ D, 21)
-    ror x3, x3, #56  // ROL(A[4,3] ^ D, 8)
-    ror x8, x8, #46  // ROL(A[0,4] ^ D, 18)
-    ror x10, x10, #62  // ROL(A[1,4] ^ D, 2)
-    ror x14, x14, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x17, x17, #50  // ROL(A[4,4] ^ D, 14)
-    bic x20, x1, x6
-    eor x20, x20, x23  // A[0,0]
-    bic x9, x28, x1
-    eor x9, x9, x6  // A[1,0]
-    bic x27, x17, x28
-    eor x27, x27, x1  // A[2,0]
-    bic x15, x23, x17
-    eor x15, x15, x28  // A[3,0]
-    bic x1, x6, x23
-    eor x1, x1, x17  // A[4,0]
-    adrp x28, .Lkeccak_x1_rc+160
-    ldr x28, [x28, #:lo12:.Lkeccak_x1_rc+160]
-    eor x20, x20, x28  // A[0,0] ^= RC[20]
-    bic x23, x22, x29
-    eor x23, x23, x26  // A[0,1]
-    bic x6, x4, x22
-    eor x6, x6, x29  // A[1,1]
-    bic x17, x14, x4
-    eor x17, x17, x22  // A[2,1]
-    bic x28, x26, x14
-    eor x28, x28, x4  // A[3,1]
-    bic x22, x29, x26
-    eor x22, x22, x14  // A[4,1]
-    bic x4, x25, x21
-    eor x4, x4, x12  // A[0,2]
-    bic x26, x3, x25
-    eor x26, x26, x21  // A[1,2]
-    bic x29, x8, x3
-    eor x29, x29, x25  // A[2,2]
-    bic x14, x12, x8
-    eor x14, x14, x3  // A[3,2]
-    bic x25, x21, x12
-    eor x25, x25, x8  // A[4,2]
-    bic x3, x0, x13
-    eor x3, x3, x16  // A[0,3]
-    bic x12, x19, x0
-    eor x12, x12, x13  // A[1,3]
-    bic x21, x24, x19
-    eor x21, x21, x0  // A[2,3]
-    bic x8, x16, x24
-    eor x8, x8, x19  // A[3,3]
-    bic x0, x13, x16
-    eor x0, x0, x24  // A[4,3]
-    bic x19, x7, x5
-    eor x19, x19, x2  // A[0,4]
-    bic x16, x11, x7
-    eor x16, x16, x5  // A[1,4]
-    bic x13, x10, x11
-    eor x13, x13, x7  // A[2,4]
-    bic x24, x2, x10
-    eor x24, x24, x11  // A[3,4]
-    bic x7, x5, x2
-    eor x7, x7, x10  // A[4,4]
+    eor x14, x27, x19, ror #62
+    eor x14, x14, x10, ror #24
+    eor x14, x14, x13, ror #13
+    eor x14, x14, x21, ror #56  // C[0]
+    eor x15, x1, x0, ror #28
+    eor x15, x15, x11, ror #49
+    eor x15, x15, x16, ror #8
+    eor x15, x15, x22, ror #43  // C[1]
+    eor x28, x2, x6, ror #56
+    eor x28, x28, x3, ror #12
+    eor x28, x28, x17, ror #17
+    eor x28, x28, x4, ror #10  // C[2]
+    eor x8, x26, x25, ror #28
+    eor x8, x8, x9, ror #41
+    eor x8, x8, x7, ror #19
+    eor x8, x8, x5, ror #1  // C[3]
+    eor x30, x15, x8, ror #29  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x2, x2, x30, ror #15  // A[2,0] ^= D[2]
+    eor x6, x6, x30, ror #23  // A[2,1] ^= D[2]
+    eor x3, x3, x30, ror #3  // A[2,2] ^= D[2]
+    eor x17, x17, x30, ror #62  // A[2,3] ^= D[2]
+    eor x4, x4, x30, ror #5  // A[2,4] ^= D[2]
+    eor x30, x29, x12, ror #58
+    eor x30, x30, x23, ror #26
+    eor x30, x30, x20, ror #51
+    eor x30, x30, x24, ror #9  // C[4]
+    eor x15, x30, x15, ror #54  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x27, x27, x15, ror #41  // A[0,0] ^= D[0]
+    eor x19, x19, x15, ror #43  // A[0,1] ^= D[0]
+    eor x10, x10, x15, ror #17  // A[0,2] ^= D[0]
+    eor x13, x13, x15, ror #28  // A[0,3] ^= D[0]
+    eor x21, x21, x15, ror #49  // A[0,4] ^= D[0]
+    eor x15, x14, x28, ror #16  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x1, x1, x15, ror #32  // A[1,0] ^= D[1]
+    eor x0, x0, x15, ror #4  // A[1,1] ^= D[1]
+    eor x11, x11, x15, ror #47  // A[1,2] ^= D[1]
+    eor x16, x16, x15, ror #24  // A[1,3] ^= D[1]
+    eor x22, x22, x15, ror #53  // A[1,4] ^= D[1]
+    eor x28, x28, x30, ror #23  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x26, x26, x28, ror #19  // A[3,0] ^= D[3]
+    eor x25, x25, x28, ror #55  // A[3,1] ^= D[3]
+    eor x9, x9, x28, ror #42  // A[3,2] ^= D[3]
+    eor x7, x7, x28  // A[3,3] ^= D[3]
+    eor x5, x5, x28, ror #18  // A[3,4] ^= D[3]
+    eor x8, x8, x14, ror #1  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x29, x29, x8, ror #21  // A[4,0] ^= D[4]
+    eor x12, x12, x8, ror #27  // A[4,1] ^= D[4]
+    eor x23, x23, x8, ror #59  // A[4,2] ^= D[4]
+    eor x20, x20, x8, ror #34  // A[4,3] ^= D[4]
+    eor x24, x24, x8, ror #12  // A[4,4] ^= D[4]
+    bic x15, x3, x0, ror #30
+    eor x15, x15, x27, ror #14  // A[0,0]
+    bic x30, x7, x3, ror #54
+    eor x30, x30, x0, ror #20  // A[1,0]
+    bic x28, x24, x7, ror #24
+    eor x28, x28, x3, ror #14  // A[2,0]
+    bic x14, x27, x24, ror #36
+    eor x14, x14, x7, ror #60  // A[3,0]
+    bic x8, x0, x27, ror #48
+    eor x8, x8, x24, ror #20  // A[4,0]
+    adrp x3, .Lkeccak_x1_rc+160
+    ldr x3, [x3, #:lo12:.Lkeccak_x1_rc+160]  // RC[20]
+    eor x15, x15, x3, ror #1  // A[0,0] ^= RC[20]
+    bic x7, x10, x12, ror #58
+    eor x7, x7, x26, ror #13  // A[0,1]
+    bic x27, x16, x10, ror #26
+    eor x27, x27, x12, ror #20  // A[1,1]
+    bic x0, x4, x16, ror #29
+    eor x0, x0, x10, ror #55  // A[2,1]
+    bic x24, x26, x4, ror #60
+    eor x24, x24, x16, ror #25  // A[3,1]
+    bic x3, x12, x26, ror #19
+    eor x3, x3, x4, ror #15  // A[4,1]
+    bic x10, x9, x6, ror #53
+    eor x10, x10, x1, ror #17  // A[0,2]
+    bic x16, x20, x9, ror #58
+    eor x16, x16, x6, ror #47  // A[1,2]
+    bic x26, x21, x20, ror #46
+    eor x26, x26, x9, ror #40  // A[2,2]
+    bic x12, x1, x21, ror #7
+    eor x12, x12, x20, ror #53  // A[3,2]
+    bic x4, x6, x1, ror #28
+    eor x4, x4, x21, ror #35  // A[4,2]
+    bic x9, x11, x19, ror #19
+    eor x9, x9, x29, ror #7  // A[0,3]
+    bic x20, x17, x11, ror #52
+    eor x20, x20, x19, ror #7  // A[1,3]
+    bic x1, x5, x17, ror #12
+    eor x1, x1, x11  // A[2,3]
+    bic x6, x29, x5, ror #57
+    eor x6, x6, x17, ror #5  // A[3,3]
+    bic x21, x19, x29, ror #52
+    eor x21, x21, x5, ror #45  // A[4,3]
+    bic x11, x23, x25, ror #7
+    eor x11, x11, x2, ror #55  // A[0,4]
+    bic x17, x13, x23, ror #56
+    eor x17, x17, x25, ror #63  // A[1,4]
+    bic x29, x22, x13, ror #27
+    eor x29, x29, x23, ror #19  // A[2,4]
+    bic x19, x2, x22, ror #54
+    eor x19, x19, x13, ror #17  // A[3,4]
+    bic x5, x25, x2, ror #48
+    eor x5, x5, x22, ror #38  // A[4,4]
     // ---- round 21
-    eor x11, x20, x23
-    eor x11, x11, x4
-    eor x11, x11, x3
-    eor x11, x11, x19  // C[0]
-    eor x2, x9, x6
-    eor x2, x2, x26
-    eor x2, x2, x12
-    eor x2, x2, x16  // C[1]
-    eor x5, x27, x17
-    eor x5, x5, x29
-    eor x5, x5, x21
-    eor x5, x5, x13  // C[2]
-    eor x10, x15, x28
-    eor x10, x10, x14
-    eor x10, x10, x8
-    eor x10, x10, x24  // C[3]
-    str x20, [sp, #8]  // A[0,0] to the stack
-    eor x20, x1, x22
-    eor x20, x20, x25
-    eor x20, x20, x0
-    eor x20, x20, x7  // C[4]
-    eor x9, x9, x11
-    eor x9, x9, x5, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x11
-    eor x6, x6, x5, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x26, x26, x11
-    eor x26, x26, x5, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x12, x12, x11
-    eor x12, x12, x5, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x16, x16, x11
-    eor x16, x16, x5, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x5, x5, x20, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x15, x15, x5  // A[3,0] ^= D[3]
-    eor x28, x28, x5  // A[3,1] ^= D[3]
-    eor x14, x14, x5  // A[3,2] ^= D[3]
-    eor x8, x8, x5  // A[3,3] ^= D[3]
-    eor x24, x24, x5  // A[3,4] ^= D[3]
-    eor x5, x2, x10, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x27, x27, x5  // A[2,0] ^= D[2]
-    eor x17, x17, x5  // A[2,1] ^= D[2]
-    eor x29, x29, x5  // A[2,2] ^= D[2]
-    eor x21, x21, x5  // A[2,3] ^= D[2]
-    eor x13, x13, x5  // A[2,4] ^= D[2]
-    eor x10, x10, x11, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x1, x1, x10  // A[4,0] ^= D[4]
-    eor x22, x22, x10  // A[4,1] ^= D[4]
-    eor x25, x25, x10  // A[4,2] ^= D[4]
-    eor x0, x0, x10  // A[4,3] ^= D[4]
-    eor x7, x7, x10  // A[4,4] ^= D[4]
-    eor x20, x20, x2, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x5, [sp, #8]  // A[0,0]
-    eor x5, x5, x20  // A[0,0] ^= D[0]
-    eor x23, x23, x20  // A[0,1] ^= D[0]
-    eor x4, x4, x20  // A[0,2] ^= D[0]
-    eor x3, x3, x20  // A[0,3] ^= D[0]
-    eor x19, x19, x20  // A[0,4] ^= D[0]
-    ror x9, x9, #63  // ROL(A[1,0] ^ D, 1)
-    ror x27, x27, #2  // ROL(A[2,0] ^ D, 62)
-    ror x15, x15, #36  // ROL(A[3,0] ^ D, 28)
-    ror x1, x1, #37  // ROL(A[4,0] ^ D, 27)
-    ror x23, x23, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x17, x17, #58  // ROL(A[2,1] ^ D, 6)
-    ror x28, x28, #9  // ROL(A[3,1] ^ D, 55)
-    ror x22, x22, #44  // ROL(A[4,1] ^ D, 20)
-    ror x4, x4, #61  // ROL(A[0,2] ^ D, 3)
-    ror x26, x26, #54  // ROL(A[1,2] ^ D, 10)
-    ror x29, x29, #21  // ROL(A[2,2] ^ D, 43)
-    ror x14, x14, #39  // ROL(A[3,2] ^ D, 25)
-    ror x25, x25, #25  // ROL(A[4,2] ^ D, 39)
-    ror x3, x3, #23  // ROL(A[0,3] ^ D, 41)
-    ror x12, x12, #19  // ROL(A[1,3] ^ D, 45)
-    ror x21, x21, #49  // ROL(A[2,3] ^ D, 15)
-    ror x8, x8, #43  // ROL(A[3,3] ^ D, 21)
-    ror x0, x0, #56  // ROL(A[4,3] ^ D, 8)
-    ror x19, x19, #46  // ROL(A[0,4] ^ D, 18)
-    ror x16, x16, #62  // ROL(A[1,4] ^ D, 2)
-    ror x13, x13, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x7, x7, #50  // ROL(A[4,4] ^ D, 14)
-    bic x11, x29, x6
-    eor x11, x11, x5  // A[0,0]
-    bic x10, x8, x29
-    eor x10, x10, x6  // A[1,0]
-    bic x2, x7, x8
-    eor x2, x2, x29  // A[2,0]
-    bic x20, x5, x7
-    eor x20, x20, x8  // A[3,0]
-    bic x29, x6, x5
-    eor x29, x29, x7  // A[4,0]
-    adrp x8, .Lkeccak_x1_rc+168
-    ldr x8, [x8, #:lo12:.Lkeccak_x1_rc+168]
-    eor x11, x11, x8  // A[0,0] ^= RC[21]
-    bic x5, x4, x22
-    eor x5, x5, x15  // A[0,1]
-    bic x6, x12, x4
-    eor x6, x6, x22  // A[1,1]
-    bic x7, x13, x12
-    eor x7, x7, x4  // A[2,1]
-    bic x8, x15, x13
-    eor x8, x8, x12  // A[3,1]
-    bic x4, x22, x15
-    eor x4, x4, x13  // A[4,1]
-    bic x12, x14, x17
-    eor x12, x12, x9  // A[0,2]
-    bic x15, x0, x14
-    eor x15, x15, x17  // A[1,2]
-    bic x22, x19, x0
-    eor x22, x22, x14  // A[2,2]
-    bic x13, x9, x19
-    eor x13, x13, x0  // A[3,2]
-    bic x14, x17, x9
-    eor x14, x14, x19  // A[4,2]
-    bic x0, x26, x23
-    eor x0, x0, x1  // A[0,3]
-    bic x9, x21, x26
-    eor x9, x9, x23  // A[1,3]
-    bic x17, x24, x21
-    eor x17, x17, x26  // A[2,3]
-    bic x19, x1, x24
-    eor x19, x19, x21  // A[3,3]
-    bic x26, x23, x1
-    eor x26, x26, x24  // A[4,3]
-    bic x21, x25, x28
-    eor x21, x21, x27  // A[0,4]
-    bic x1, x3, x25
-    eor x1, x1, x28  // A[1,4]
-    bic x23, x16, x3
-    eor x23, x23, x25  // A[2,4]
-    bic x24, x27, x16
-    eor x24, x24, x3  // A[3,4]
-    bic x25, x28, x27
-    eor x25, x25, x16  // A[4,4]
+    eor x23, x15, x7, ror #35
+    eor x23, x23, x10, ror #28
+    eor x23, x23, x9, ror #21
+    eor x23, x23, x11, ror #42  // C[0]
+    eor x13, x30, x27, ror #63
+    eor x13, x13, x16, ror #24
+    eor x13, x13, x20, ror #23
+    eor x13, x13, x17, ror #40  // C[1]
+    eor x2, x28, x0, ror #58
+    eor x2, x2, x26, ror #2
+    eor x2, x2, x1, ror #35
+    eor x2, x2, x29, ror #37  // C[2]
+    eor x25, x14, x24, ror #34
+    eor x25, x25, x12, ror #31
+    eor x25, x25, x6, ror #14
+    eor x25, x25, x19, ror #19  // C[3]
+    eor x22, x13, x25, ror #3  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x28, x28, x22, ror #24  // A[2,0] ^= D[2]
+    eor x0, x0, x22, ror #30  // A[2,1] ^= D[2]
+    eor x26, x26, x22, ror #22  // A[2,2] ^= D[2]
+    eor x1, x1, x22, ror #53  // A[2,3] ^= D[2]
+    eor x29, x29, x22, ror #51  // A[2,4] ^= D[2]
+    eor x22, x8, x3, ror #63
+    eor x22, x22, x4, ror #51
+    eor x22, x22, x21, ror #10
+    eor x22, x22, x5, ror #19  // C[4]
+    eor x13, x22, x13, ror #43  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x15, x15, x13, ror #30  // A[0,0] ^= D[0]
+    eor x7, x7, x13, ror #59  // A[0,1] ^= D[0]
+    eor x10, x10, x13, ror #2  // A[0,2] ^= D[0]
+    eor x9, x9, x13, ror #9  // A[0,3] ^= D[0]
+    eor x11, x11, x13, ror #52  // A[0,4] ^= D[0]
+    eor x13, x23, x2, ror #49  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x30, x30, x13, ror #54  // A[1,0] ^= D[1]
+    eor x27, x27, x13, ror #55  // A[1,1] ^= D[1]
+    eor x16, x16, x13, ror #30  // A[1,2] ^= D[1]
+    eor x20, x20, x13, ror #31  // A[1,3] ^= D[1]
+    eor x17, x17, x13, ror #14  // A[1,4] ^= D[1]
+    eor x2, x2, x22, ror #43  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x14, x14, x2, ror #36  // A[3,0] ^= D[3]
+    eor x24, x24, x2, ror #2  // A[3,1] ^= D[3]
+    eor x12, x12, x2, ror #5  // A[3,2] ^= D[3]
+    eor x6, x6, x2, ror #22  // A[3,3] ^= D[3]
+    eor x19, x19, x2, ror #17  // A[3,4] ^= D[3]
+    eor x25, x25, x23, ror #49  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x8, x8, x25, ror #48  // A[4,0] ^= D[4]
+    eor x3, x3, x25, ror #49  // A[4,1] ^= D[4]
+    eor x4, x4, x25, ror #61  // A[4,2] ^= D[4]
+    eor x21, x21, x25, ror #38  // A[4,3] ^= D[4]
+    eor x5, x5, x25, ror #29  // A[4,4] ^= D[4]
+    bic x13, x26, x27, ror #20
+    eor x13, x13, x15, ror #55  // A[0,0]
+    bic x22, x6, x26, ror #2
+    eor x22, x22, x27, ror #22  // A[1,0]
+    bic x2, x5, x6, ror #36
+    eor x2, x2, x26, ror #38  // A[2,0]
+    bic x23, x15, x5, ror #35
+    eor x23, x23, x6, ror #7  // A[3,0]
+    bic x25, x27, x15, ror #35
+    eor x25, x25, x5, ror #6  // A[4,0]
+    adrp x26, .Lkeccak_x1_rc+168
+    ldr x26, [x26, #:lo12:.Lkeccak_x1_rc+168]  // RC[21]
+    eor x13, x13, x26, ror #56  // A[0,0] ^= RC[21]
+    bic x6, x10, x3, ror #48
+    eor x6, x6, x14, ror #25  // A[0,1]
+    bic x15, x20, x10, ror #37
+    eor x15, x15, x3, ror #21  // A[1,1]
+    bic x27, x29, x20, ror #26
+    eor x27, x27, x10, ror #63  // A[2,1]
+    bic x5, x14, x29, ror #40
+    eor x5, x5, x20, ror #2  // A[3,1]
+    bic x26, x3, x14, ror #41
+    eor x26, x26, x29, ror #17  // A[4,1]
+    bic x10, x12, x0, ror #18
+    eor x10, x10, x30, ror #53  // A[0,2]
+    bic x20, x21, x12, ror #52
+    eor x20, x20, x0, ror #6  // A[1,2]
+    bic x14, x11, x21, ror #8
+    eor x14, x14, x12, ror #60  // A[2,2]
+    bic x3, x30, x11, ror #15
+    eor x3, x3, x21, ror #23  // A[3,2]
+    bic x29, x0, x30, ror #35
+    eor x29, x29, x11, ror #50  // A[4,2]
+    bic x12, x16, x7, ror #39
+    eor x12, x12, x8, ror #43  // A[0,3]
+    bic x21, x1, x16, ror #18
+    eor x21, x21, x7, ror #57  // A[1,3]
+    bic x30, x19, x1, ror #29
+    eor x30, x30, x16, ror #47  // A[2,3]
+    bic x0, x8, x19, ror #38
+    eor x0, x0, x1, ror #3  // A[3,3]
+    bic x11, x7, x8, ror #4
+    eor x11, x11, x19, ror #42  // A[4,3]
+    bic x16, x4, x24, ror #15
+    eor x16, x16, x28, ror #10  // A[0,4]
+    bic x1, x9, x4, ror #62
+    eor x1, x1, x24, ror #13  // A[1,4]
+    bic x8, x17, x9, ror #60
+    eor x8, x8, x4, ror #58  // A[2,4]
+    bic x7, x28, x17, ror #60
+    eor x7, x7, x9, ror #56  // A[3,4]
+    bic x19, x24, x28, ror #59
+    eor x19, x19, x17, ror #55  // A[4,4]
     // ---- round 22
-    eor x3, x11, x5
-    eor x3, x3, x12
-    eor x3, x3, x0
-    eor x3, x3, x21  // C[0]
-    eor x27, x10, x6
-    eor x27, x27, x15
-    eor x27, x27, x9
-    eor x27, x27, x1  // C[1]
-    eor x28, x2, x7
-    eor x28, x28, x22
-    eor x28, x28, x17
-    eor x28, x28, x23  // C[2]
-    eor x16, x20, x8
-    eor x16, x16, x13
-    eor x16, x16, x19
-    eor x16, x16, x24  // C[3]
-    str x11, [sp, #8]  // A[0,0] to the stack
-    eor x11, x29, x4
-    eor x11, x11, x14
-    eor x11, x11, x26
-    eor x11, x11, x25  // C[4]
-    eor x10, x10, x3
-    eor x10, x10, x28, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x3
-    eor x6, x6, x28, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x15, x15, x3
-    eor x15, x15, x28, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x9, x9, x3
-    eor x9, x9, x28, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x1, x1, x3
-    eor x1, x1, x28, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x28, x28, x11, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x20, x20, x28  // A[3,0] ^= D[3]
-    eor x8, x8, x28  // A[3,1] ^= D[3]
-    eor x13, x13, x28  // A[3,2] ^= D[3]
-    eor x19, x19, x28  // A[3,3] ^= D[3]
-    eor x24, x24, x28  // A[3,4] ^= D[3]
-    eor x28, x27, x16, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x2, x2, x28  // A[2,0] ^= D[2]
-    eor x7, x7, x28  // A[2,1] ^= D[2]
-    eor x22, x22, x28  // A[2,2] ^= D[2]
-    eor x17, x17, x28  // A[2,3] ^= D[2]
-    eor x23, x23, x28  // A[2,4] ^= D[2]
-    eor x16, x16, x3, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x29, x29, x16  // A[4,0] ^= D[4]
-    eor x4, x4, x16  // A[4,1] ^= D[4]
-    eor x14, x14, x16  // A[4,2] ^= D[4]
-    eor x26, x26, x16  // A[4,3] ^= D[4]
-    eor x25, x25, x16  // A[4,4] ^= D[4]
-    eor x11, x11, x27, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x28, [sp, #8]  // A[0,0]
-    eor x28, x28, x11  // A[0,0] ^= D[0]
-    eor x5, x5, x11  // A[0,1] ^= D[0]
-    eor x12, x12, x11  // A[0,2] ^= D[0]
-    eor x0, x0, x11  // A[0,3] ^= D[0]
-    eor x21, x21, x11  // A[0,4] ^= D[0]
-    ror x10, x10, #63  // ROL(A[1,0] ^ D, 1)
-    ror x2, x2, #2  // ROL(A[2,0] ^ D, 62)
-    ror x20, x20, #36  // ROL(A[3,0] ^ D, 28)
-    ror x29, x29, #37  // ROL(A[4,0] ^ D, 27)
-    ror x5, x5, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x7, x7, #58  // ROL(A[2,1] ^ D, 6)
-    ror x8, x8, #9  // ROL(A[3,1] ^ D, 55)
-    ror x4, x4, #44  // ROL(A[4,1] ^ D, 20)
-    ror x12, x12, #61  // ROL(A[0,2] ^ D, 3)
-    ror x15, x15, #54  // ROL(A[1,2] ^ D, 10)
-    ror x22, x22, #21  // ROL(A[2,2] ^ D, 43)
-    ror x13, x13, #39  // ROL(A[3,2] ^ D, 25)
-    ror x14, x14, #25  // ROL(A[4,2] ^ D, 39)
-    ror x0, x0, #23  // ROL(A[0,3] ^ D, 41)
-    ror x9, x9, #19  // ROL(A[1,3] ^ D, 45)
-    ror x17, x17, #49  // ROL(A[2,3] ^ D, 15)
-    ror x19, x19, #43  // ROL(A[3,3] ^ D, 21)
-    ror x26, x26, #56  // ROL(A[4,3] ^ D, 8)
-    ror x21, x21, #46  // ROL(A[0,4] ^ D, 18)
-    ror x1, x1, #62  // ROL(A[1,4] ^ D, 2)
-    ror x23, x23, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x25, x25, #50  // ROL(A[4,4] ^ D, 14)
-    bic x3, x22, x6
-    eor x3, x3, x28  // A[0,0]
-    bic x16, x19, x22
-    eor x16, x16, x6  // A[1,0]
-    bic x27, x25, x19
-    eor x27, x27, x22  // A[2,0]
-    bic x11, x28, x25
-    eor x11, x11, x19  // A[3,0]
-    bic x22, x6, x28
-    eor x22, x22, x25  // A[4,0]
-    adrp x19, .Lkeccak_x1_rc+176
-    ldr x19, [x19, #:lo12:.Lkeccak_x1_rc+176]
-    eor x3, x3, x19  // A[0,0] ^= RC[22]
-    bic x28, x12, x4
-    eor x28, x28, x20  // A[0,1]
-    bic x6, x9, x12
-    eor x6, x6, x4  // A[1,1]
-    bic x25, x23, x9
-    eor x25, x25, x12  // A[2,1]
-    bic x19, x20, x23
-    eor x19, x19, x9  // A[3,1]
-    bic x12, x4, x20
-    eor x12, x12, x23  // A[4,1]
-    bic x9, x13, x7
-    eor x9, x9, x10  // A[0,2]
-    bic x20, x26, x13
-    eor x20, x20, x7  // A[1,2]
-    bic x4, x21, x26
-    eor x4, x4, x13  // A[2,2]
-    bic x23, x10, x21
-    eor x23, x23, x26  // A[3,2]
-    bic x13, x7, x10
-    eor x13, x13, x21  // A[4,2]
-    bic x26, x15, x5
-    eor x26, x26, x29  // A[0,3]
-    bic x10, x17, x15
-    eor x10, x10, x5  // A[1,3]
-    bic x7, x24, x17
-    eor x7, x7, x15  // A[2,3]
-    bic x21, x29, x24
-    eor x21, x21, x17  // A[3,3]
-    bic x15, x5, x29
-    eor x15, x15, x24  // A[4,3]
-    bic x17, x14, x8
-    eor x17, x17, x2  // A[0,4]
-    bic x29, x0, x14
-    eor x29, x29, x8  // A[1,4]
-    bic x5, x1, x0
-    eor x5, x5, x14  // A[2,4]
-    bic x24, x2, x1
-    eor x24, x24, x0  // A[3,4]
-    bic x14, x8, x2
-    eor x14, x14, x1  // A[4,4]
+    eor x4, x13, x6, ror #16
+    eor x4, x4, x10, ror #11
+    eor x4, x4, x12, ror #15
+    eor x4, x4, x16, ror #33  // C[0]
+    eor x9, x22, x15, ror #45
+    eor x9, x9, x20, ror #25
+    eor x9, x9, x21, ror #63
+    eor x9, x9, x1, ror #37  // C[1]
+    eor x28, x2, x27, ror #55
+    eor x28, x28, x14, ror #53
+    eor x28, x28, x30, ror #6
+    eor x28, x28, x8, ror #13  // C[2]
+    eor x24, x23, x5, ror #50
+    eor x24, x24, x3, ror #9
+    eor x24, x24, x0, ror #3
+    eor x24, x24, x7, ror #52  // C[3]
+    eor x17, x9, x24, ror #56  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x2, x2, x17, ror #36  // A[2,0] ^= D[2]
+    eor x27, x27, x17, ror #45  // A[2,1] ^= D[2]
+    eor x14, x14, x17, ror #47  // A[2,2] ^= D[2]
+    eor x30, x30, x17, ror #30  // A[2,3] ^= D[2]
+    eor x8, x8, x17, ror #23  // A[2,4] ^= D[2]
+    eor x17, x25, x26, ror #44
+    eor x17, x17, x29, ror #9
+    eor x17, x17, x11, ror #34
+    eor x17, x17, x19, ror #28  // C[4]
+    eor x9, x17, x9, ror #41  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x13, x13, x9, ror #20  // A[0,0] ^= D[0]
+    eor x6, x6, x9, ror #4  // A[0,1] ^= D[0]
+    eor x10, x10, x9, ror #9  // A[0,2] ^= D[0]
+    eor x12, x12, x9, ror #5  // A[0,3] ^= D[0]
+    eor x16, x16, x9, ror #51  // A[0,4] ^= D[0]
+    eor x9, x4, x28, ror #25  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x22, x22, x9, ror #2  // A[1,0] ^= D[1]
+    eor x15, x15, x9, ror #21  // A[1,1] ^= D[1]
+    eor x20, x20, x9, ror #41  // A[1,2] ^= D[1]
+    eor x21, x21, x9, ror #3  // A[1,3] ^= D[1]
+    eor x1, x1, x9, ror #29  // A[1,4] ^= D[1]
+    eor x28, x28, x17, ror #57  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x23, x23, x28, ror #35  // A[3,0] ^= D[3]
+    eor x5, x5, x28, ror #49  // A[3,1] ^= D[3]
+    eor x3, x3, x28, ror #26  // A[3,2] ^= D[3]
+    eor x0, x0, x28, ror #32  // A[3,3] ^= D[3]
+    eor x7, x7, x28, ror #47  // A[3,4] ^= D[3]
+    eor x24, x24, x4, ror #8  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x25, x25, x24, ror #35  // A[4,0] ^= D[4]
+    eor x26, x26, x24, ror #55  // A[4,1] ^= D[4]
+    eor x29, x29, x24, ror #26  // A[4,2] ^= D[4]
+    eor x11, x11, x24, ror #1  // A[4,3] ^= D[4]
+    eor x19, x19, x24, ror #7  // A[4,4] ^= D[4]
+    bic x9, x14, x15, ror #27
+    eor x9, x9, x13, ror #28  // A[0,0]
+    bic x17, x0, x14, ror #63
+    eor x17, x17, x15, ror #26  // A[1,0]
+    bic x28, x19, x0, ror #3
+    eor x28, x28, x14, ror #2  // A[2,0]
+    bic x4, x13, x19, ror #34
+    eor x4, x4, x0, ror #37  // A[3,0]
+    bic x24, x15, x13, ror #1
+    eor x24, x24, x19, ror #35  // A[4,0]
+    adrp x14, .Lkeccak_x1_rc+176
+    ldr x14, [x14, #:lo12:.Lkeccak_x1_rc+176]  // RC[22]
+    eor x9, x9, x14, ror #20  // A[0,0] ^= RC[22]
+    bic x0, x10, x26, ror #36
+    eor x0, x0, x23, ror #19  // A[0,1]
+    bic x13, x21, x10, ror #56
+    eor x13, x13, x26, ror #28  // A[1,1]
+    bic x15, x8, x21, ror #38
+    eor x15, x15, x10, ror #30  // A[2,1]
+    bic x19, x23, x8, ror #15
+    eor x19, x19, x21, ror #53  // A[3,1]
+    bic x14, x26, x23, ror #47
+    eor x14, x14, x8, ror #62  // A[4,1]
+    bic x10, x3, x27, ror #36
+    eor x10, x10, x22, ror #22  // A[0,2]
+    bic x21, x11, x3, ror #57
+    eor x21, x21, x27, ror #29  // A[1,2]
+    bic x23, x16, x11, ror #31
+    eor x23, x23, x3, ror #24  // A[2,2]
+    bic x26, x22, x16, ror #18
+    eor x26, x26, x11, ror #49  // A[3,2]
+    bic x8, x27, x22, ror #50
+    eor x8, x8, x16, ror #4  // A[4,2]
+    bic x3, x20, x6, ror #31
+    eor x3, x3, x25, ror #44  // A[0,3]
+    bic x11, x30, x20, ror #60
+    eor x11, x11, x6, ror #27  // A[1,3]
+    bic x22, x7, x30, ror #30
+    eor x22, x22, x20, ror #26  // A[2,3]
+    bic x27, x25, x7, ror #58
+    eor x27, x27, x30, ror #24  // A[3,3]
+    bic x16, x6, x25, ror #13
+    eor x16, x16, x7, ror #7  // A[4,3]
+    bic x20, x29, x5, ror #60
+    eor x20, x20, x2, ror #38  // A[0,4]
+    bic x30, x12, x29, ror #16
+    eor x30, x30, x5, ror #12  // A[1,4]
+    bic x25, x1, x12, ror #5
+    eor x25, x25, x29, ror #21  // A[2,4]
+    bic x6, x2, x1, ror #5
+    eor x6, x6, x12, ror #10  // A[3,4]
+    bic x7, x5, x2, ror #42
+    eor x7, x7, x1, ror #47  // A[4,4]
     // ---- round 23
-    eor x0, x3, x28
-    eor x0, x0, x9
-    eor x0, x0, x26
-    eor x0, x0, x17  // C[0]
-    eor x2, x16, x6
-    eor x2, x2, x20
-    eor x2, x2, x10
-    eor x2, x2, x29  // C[1]
-    eor x8, x27, x25
-    eor x8, x8, x4
-    eor x8, x8, x7
-    eor x8, x8, x5  // C[2]
-    eor x1, x11, x19
-    eor x1, x1, x23
-    eor x1, x1, x21
-    eor x1, x1, x24  // C[3]
-    str x3, [sp, #8]  // A[0,0] to the stack
-    eor x3, x22, x12
-    eor x3, x3, x13
-    eor x3, x3, x15
-    eor x3, x3, x14  // C[4]
-    eor x16, x16, x0
-    eor x16, x16, x8, ror #63  // A[1,0] ^= C[0] ^ ROL(C[2], 1)
-    eor x6, x6, x0
-    eor x6, x6, x8, ror #63  // A[1,1] ^= C[0] ^ ROL(C[2], 1)
-    eor x20, x20, x0
-    eor x20, x20, x8, ror #63  // A[1,2] ^= C[0] ^ ROL(C[2], 1)
-    eor x10, x10, x0
-    eor x10, x10, x8, ror #63  // A[1,3] ^= C[0] ^ ROL(C[2], 1)
-    eor x29, x29, x0
-    eor x29, x29, x8, ror #63  // A[1,4] ^= C[0] ^ ROL(C[2], 1)
-    eor x8, x8, x3, ror #63  // D[3] = C[2] ^ ROL(C[4], 1)
-    eor x11, x11, x8  // A[3,0] ^= D[3]
-    eor x19, x19, x8  // A[3,1] ^= D[3]
-    eor x23, x23, x8  // A[3,2] ^= D[3]
-    eor x21, x21, x8  // A[3,3] ^= D[3]
-    eor x24, x24, x8  // A[3,4] ^= D[3]
-    eor x8, x2, x1, ror #63  // D[2] = C[1] ^ ROL(C[3], 1)
-    eor x27, x27, x8  // A[2,0] ^= D[2]
-    eor x25, x25, x8  // A[2,1] ^= D[2]
-    eor x4, x4, x8  // A[2,2] ^= D[2]
-    eor x7, x7, x8  // A[2,3] ^= D[2]
-    eor x5, x5, x8  // A[2,4] ^= D[2]
-    eor x1, x1, x0, ror #63  // D[4] = C[3] ^ ROL(C[0], 1)
-    eor x22, x22, x1  // A[4,0] ^= D[4]
-    eor x12, x12, x1  // A[4,1] ^= D[4]
-    eor x13, x13, x1  // A[4,2] ^= D[4]
-    eor x15, x15, x1  // A[4,3] ^= D[4]
-    eor x14, x14, x1  // A[4,4] ^= D[4]
-    eor x3, x3, x2, ror #63  // D[0] = C[4] ^ ROL(C[1], 1)
-    ldr x8, [sp, #8]  // A[0,0]
-    eor x8, x8, x3  // A[0,0] ^= D[0]
-    eor x28, x28, x3  // A[0,1] ^= D[0]
-    eor x9, x9, x3  // A[0,2] ^= D[0]
-    eor x26, x26, x3  // A[0,3] ^= D[0]
-    eor x17, x17, x3  // A[0,4] ^= D[0]
-    ror x16, x16, #63  // ROL(A[1,0] ^ D, 1)
-    ror x27, x27, #2  // ROL(A[2,0] ^ D, 62)
-    ror x11, x11, #36  // ROL(A[3,0] ^ D, 28)
-    ror x22, x22, #37  // ROL(A[4,0] ^ D, 27)
-    ror x28, x28, #28  // ROL(A[0,1] ^ D, 36)
-    ror x6, x6, #20  // ROL(A[1,1] ^ D, 44)
-    ror x25, x25, #58  // ROL(A[2,1] ^ D, 6)
-    ror x19, x19, #9  // ROL(A[3,1] ^ D, 55)
-    ror x12, x12, #44  // ROL(A[4,1] ^ D, 20)
-    ror x9, x9, #61  // ROL(A[0,2] ^ D, 3)
-    ror x20, x20, #54  // ROL(A[1,2] ^ D, 10)
-    ror x4, x4, #21  // ROL(A[2,2] ^ D, 43)
-    ror x23, x23, #39  // ROL(A[3,2] ^ D, 25)
-    ror x13, x13, #25  // ROL(A[4,2] ^ D, 39)
-    ror x26, x26, #23  // ROL(A[0,3] ^ D, 41)
-    ror x10, x10, #19  // ROL(A[1,3] ^ D, 45)
-    ror x7, x7, #49  // ROL(A[2,3] ^ D, 15)
-    ror x21, x21, #43  // ROL(A[3,3] ^ D, 21)
-    ror x15, x15, #56  // ROL(A[4,3] ^ D, 8)
-    ror x17, x17, #46  // ROL(A[0,4] ^ D, 18)
-    ror x29, x29, #62  // ROL(A[1,4] ^ D, 2)
-    ror x5, x5, #3  // ROL(A[2,4] ^ D, 61)
-    ror x24, x24, #8  // ROL(A[3,4] ^ D, 56)
-    ror x14, x14, #50  // ROL(A[4,4] ^ D, 14)
-    bic x0, x4, x6
-    eor x0, x0, x8  // A[0,0]
-    bic x1, x21, x4
-    eor x1, x1, x6  // A[1,0]
-    bic x2, x14, x21
-    eor x2, x2, x4  // A[2,0]
-    bic x3, x8, x14
-    eor x3, x3, x21  // A[3,0]
-    bic x4, x6, x8
-    eor x4, x4, x14  // A[4,0]
-    adrp x21, .Lkeccak_x1_rc+184
-    ldr x21, [x21, #:lo12:.Lkeccak_x1_rc+184]
-    eor x0, x0, x21  // A[0,0] ^= RC[23]
-    bic x8, x9, x12
-    eor x8, x8, x11  // A[0,1]
-    bic x6, x10, x9
-    eor x6, x6, x12  // A[1,1]
-    bic x14, x5, x10
-    eor x14, x14, x9  // A[2,1]
-    bic x21, x11, x5
-    eor x21, x21, x10  // A[3,1]
-    bic x9, x12, x11
-    eor x9, x9, x5  // A[4,1]
-    bic x10, x23, x25
-    eor x10, x10, x16  // A[0,2]
-    bic x11, x15, x23
-    eor x11, x11, x25  // A[1,2]
-    bic x12, x17, x15
-    eor x12, x12, x23  // A[2,2]
-    bic x5, x16, x17
-    eor x5, x5, x15  // A[3,2]
-    bic x23, x25, x16
-    eor x23, x23, x17  // A[4,2]
-    bic x15, x20, x28
-    eor x15, x15, x22  // A[0,3]
-    bic x16, x7, x20
-    eor x16, x16, x28  // A[1,3]
-    bic x25, x24, x7
-    eor x25, x25, x20  // A[2,3]
-    bic x17, x22, x24
-    eor x17, x17, x7  // A[3,3]
-    bic x20, x28, x22
-    eor x20, x20, x24  // A[4,3]
-    bic x7, x13, x19
-    eor x7, x7, x27  // A[0,4]
-    bic x22, x26, x13
+    eor x29, x9, x0, ror #36
+    eor x29, x29, x10, ror #3
+    eor x29, x29, x3, ror #41
+    eor x29, x29, x20, ror #18  // C[0]
+    eor x12, x17, x13, ror #43
+    eor x12, x12, x21, ror #9
+    eor x12, x12, x11, ror #44
+    eor x12, x12, x30, ror #1  // C[1]
+    eor x2, x28, x15, ror #8
+    eor x2, x2, x23, ror #45
+    eor x2, x2, x22, ror #17
+    eor x2, x2, x25, ror #63  // C[2]
+    eor x5, x4, x19, ror #27
+    eor x5, x5, x26, ror #61
+    eor x5, x5, x27, ror #57
+    eor x5, x5, x6, ror #28  // C[3]
+    eor x1, x12, x5, ror #26  // D[2] = C[1] ^ ROL(C[3], 1)
+    eor x28, x28, x1, ror #3  // A[2,0] ^= D[2]
+    eor x15, x15, x1, ror #59  // A[2,1] ^= D[2]
+    eor x23, x23, x1, ror #22  // A[2,2] ^= D[2]
+    eor x22, x22, x1, ror #50  // A[2,3] ^= D[2]
+    eor x25, x25, x1, ror #4  // A[2,4] ^= D[2]
+    eor x1, x24, x14, ror #45
+    eor x1, x1, x8, ror #12
+    eor x1, x1, x16, ror #45
+    eor x1, x1, x7, ror #51  // C[4]
+    eor x12, x1, x12, ror #37  // D[0] = C[4] ^ ROL(C[1], 1)
+    eor x9, x9, x12, ror #27  // A[0,0] ^= D[0]
+    eor x0, x0, x12, ror #55  // A[0,1] ^= D[0]
+    eor x10, x10, x12, ror #24  // A[0,2] ^= D[0]
+    eor x3, x3, x12, ror #50  // A[0,3] ^= D[0]
+    eor x20, x20, x12, ror #9  // A[0,4] ^= D[0]
+    eor x12, x29, x2, ror #61  // D[1] = C[0] ^ ROL(C[2], 1)
+    eor x17, x17, x12, ror #63  // A[1,0] ^= D[1]
+    eor x13, x12, x13, ror #44  // A[1,1] ^= D[1]
+    eor x21, x21, x12, ror #54  // A[1,2] ^= D[1]
+    eor x11, x11, x12, ror #19  // A[1,3] ^= D[1]
+    eor x30, x30, x12, ror #62  // A[1,4] ^= D[1]
+    eor x2, x2, x1, ror #28  // D[3] = C[2] ^ ROL(C[4], 1)
+    eor x4, x4, x2, ror #34  // A[3,0] ^= D[3]
+    eor x19, x19, x2, ror #7  // A[3,1] ^= D[3]
+    eor x26, x26, x2, ror #37  // A[3,2] ^= D[3]
+    eor x27, x27, x2, ror #41  // A[3,3] ^= D[3]
+    eor x6, x6, x2, ror #6  // A[3,4] ^= D[3]
+    eor x5, x5, x29, ror #35  // D[4] = C[3] ^ ROL(C[0], 1)
+    eor x24, x24, x5, ror #1  // A[4,0] ^= D[4]
+    eor x14, x14, x5, ror #20  // A[4,1] ^= D[4]
+    eor x8, x8, x5, ror #53  // A[4,2] ^= D[4]
+    eor x16, x5, x16, ror #44  // A[4,3] ^= D[4]
+    eor x7, x7, x5, ror #14  // A[4,4] ^= D[4]
+    bic x12, x23, x13, ror #20
+    eor x12, x12, x9  // A[0,0]
+    bic x1, x27, x23
+    eor x1, x13, x1, ror #44  // A[1,0]
+    bic x2, x7, x27
+    eor x2, x2, x23  // A[2,0]
+    bic x29, x9, x7
+    eor x29, x29, x27  // A[3,0]
+    bic x5, x13, x9, ror #44
+    eor x5, x5, x7, ror #44  // A[4,0]
+    adrp x23, .Lkeccak_x1_rc+184
+    ldr x23, [x23, #:lo12:.Lkeccak_x1_rc+184]  // RC[23]
+    eor x12, x12, x23, ror #20  // A[0,0] ^= RC[23]
+    bic x27, x10, x14, ror #52
+    eor x27, x27, x4  // A[0,1]
+    bic x9, x11, x10
+    eor x9, x9, x14, ror #52  // A[1,1]
+    bic x13, x25, x11
+    eor x13, x13, x10  // A[2,1]
+    bic x7, x4, x25
+    eor x7, x7, x11  // A[3,1]
+    bic x23, x14, x4, ror #12
+    eor x23, x23, x25, ror #12  // A[4,1]
+    bic x10, x26, x15
+    eor x10, x10, x17  // A[0,2]
+    bic x11, x16, x26, ror #44
+    eor x11, x11, x15, ror #44  // A[1,2]
+    bic x4, x20, x16, ror #20
+    eor x4, x4, x26  // A[2,2]
+    bic x14, x17, x20
+    eor x14, x16, x14, ror #44  // A[3,2]
+    bic x25, x15, x17
+    eor x25, x25, x20  // A[4,2]
+    bic x26, x21, x0
+    eor x26, x26, x24  // A[0,3]
+    bic x16, x22, x21
+    eor x16, x16, x0  // A[1,3]
+    bic x17, x6, x22
+    eor x17, x17, x21  // A[2,3]
+    bic x15, x24, x6
+    eor x15, x15, x22  // A[3,3]
+    bic x20, x0, x24
+    eor x20, x20, x6  // A[4,3]
+    bic x21, x8, x19
+    eor x21, x21, x28  // A[0,4]
+    bic x22, x3, x8
     eor x22, x22, x19  // A[1,4]
-    bic x28, x29, x26
-    eor x28, x28, x13  // A[2,4]
-    bic x24, x27, x29
-    eor x24, x24, x26  // A[3,4]
-    bic x13, x19, x27
-    eor x13, x13, x29  // A[4,4]
+    bic x24, x30, x3
+    eor x24, x24, x8  // A[2,4]
+    bic x0, x28, x30
+    eor x0, x0, x3  // A[3,4]
+    bic x6, x19, x28
+    eor x6, x6, x30  // A[4,4]
+    ror x12, x12, #44  // A[0,0] out of its frame
+    ror x2, x2, #44  // A[2,0] out of its frame
+    ror x29, x29, #44  // A[3,0] out of its frame
+    ror x27, x27, #44  // A[0,1] out of its frame
+    ror x9, x9, #44  // A[1,1] out of its frame
+    ror x13, x13, #44  // A[2,1] out of its frame
+    ror x7, x7, #44  // A[3,1] out of its frame
+    ror x23, x23, #32  // A[4,1] out of its frame
+    ror x10, x10, #44  // A[0,2] out of its frame
+    ror x4, x4, #44  // A[2,2] out of its frame
+    ror x25, x25, #44  // A[4,2] out of its frame
+    ror x26, x26, #44  // A[0,3] out of its frame
+    ror x16, x16, #44  // A[1,3] out of its frame
+    ror x17, x17, #44  // A[2,3] out of its frame
+    ror x15, x15, #44  // A[3,3] out of its frame
+    ror x20, x20, #44  // A[4,3] out of its frame
+    ror x21, x21, #44  // A[0,4] out of its frame
+    ror x22, x22, #44  // A[1,4] out of its frame
+    ror x24, x24, #44  // A[2,4] out of its frame
+    ror x0, x0, #44  // A[3,4] out of its frame
+    ror x6, x6, #44  // A[4,4] out of its frame
     // ---- the lanes, from the registers where the renaming left them
-    ldr x26, [sp]  // s
-    stp x0, x1, [x26, #0]  // A[0,0], A[1,0]
-    stp x2, x3, [x26, #16]  // A[2,0], A[3,0]
-    stp x4, x8, [x26, #32]  // A[4,0], A[0,1]
-    stp x6, x14, [x26, #48]  // A[1,1], A[2,1]
-    stp x21, x9, [x26, #64]  // A[3,1], A[4,1]
-    stp x10, x11, [x26, #80]  // A[0,2], A[1,2]
-    stp x12, x5, [x26, #96]  // A[2,2], A[3,2]
-    stp x23, x15, [x26, #112]  // A[4,2], A[0,3]
-    stp x16, x25, [x26, #128]  // A[1,3], A[2,3]
-    stp x17, x20, [x26, #144]  // A[3,3], A[4,3]
-    stp x7, x22, [x26, #160]  // A[0,4], A[1,4]
-    stp x28, x24, [x26, #176]  // A[2,4], A[3,4]
-    str x13, [x26, #192]  // A[4,4]
+    ldr x8, [sp]  // s
+    stp x12, x1, [x8, #0]  // A[0,0], A[1,0]
+    stp x2, x29, [x8, #16]  // A[2,0], A[3,0]
+    stp x5, x27, [x8, #32]  // A[4,0], A[0,1]
+    stp x9, x13, [x8, #48]  // A[1,1], A[2,1]
+    stp x7, x23, [x8, #64]  // A[3,1], A[4,1]
+    stp x10, x11, [x8, #80]  // A[0,2], A[1,2]
+    stp x4, x14, [x8, #96]  // A[2,2], A[3,2]
+    stp x25, x26, [x8, #112]  // A[4,2], A[0,3]
+    stp x16, x17, [x8, #128]  // A[1,3], A[2,3]
+    stp x15, x20, [x8, #144]  // A[3,3], A[4,3]
+    stp x21, x22, [x8, #160]  // A[0,4], A[1,4]
+    stp x24, x0, [x8, #176]  // A[2,4], A[3,4]
+    str x6, [x8, #192]  // A[4,4]
     ldp x19, x20, [sp, #16]
     ldp x21, x22, [sp, #32]
     ldp x23, x24, [sp, #48]
     ldp x25, x26, [sp, #64]
     ldp x27, x28, [sp, #80]
-    ldr x29, [sp, #96]
+    ldp x29, x30, [sp, #96]
     add sp, sp, #112
     ret
     .size mldsa_keccak_f1600_x1_neon_base, .-mldsa_keccak_f1600_x1_neon_base

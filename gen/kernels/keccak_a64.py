@@ -5,16 +5,18 @@ kernels' context modules call plan().
 
 One plan per body, all written from one description of a round:
 
-  gpr    one state in general registers (mldsa_keccak_f1600_x1_neon_base). 29 registers
-         (x0-x17, x19-x29: never x18, the platform register, nor x30, so that the link
-         register stays where pointer authentication would expect it); x0 (the state
-         pointer) and x19-x29 are saved on the stack.
+  gpr    one state in general registers (mldsa_keccak_f1600_x1_neon_base), with lazy
+         rotation (_LazyGpr below: its own planner, since rho costs nothing there). 30
+         registers (x0-x17, x19-x30: never x18, the platform register); x0 (the state
+         pointer), x19-x29 and the link register are saved on the stack (no PAC signing
+         happens in the body, so x30 only has to be back before ret).
   vec    two states, one per 64-bit half of each of v0-v31, Armv8.0 Advanced SIMD
          (mldsa_keccak_f1600_batch_neon_base). d8-d15 are saved.
   sha3   the same with the Armv8.2 SHA3 instructions (EOR3, RAX1, XAR, BCAX): the
          batch's _neon_sha3 body, and with one state in the low halves, x1's.
 
-A round, on lanes that stay in registers for all 24 rounds:
+A round of the vector bodies (the gpr body's differs as _LazyGpr says), on lanes that
+stay in registers for all 24 rounds:
   theta   C[x] = xor of column x into a free register (one EOR3 pair with SHA3);
           D[x] = C[x-1] ^ ROL(C[x+1], 1) into a free register, or over a C whose last
           use it is (RAX1; gpr: eor with a rotated operand). gpr has 29 registers for 25
@@ -231,8 +233,204 @@ def _run(code, lanes_in, body):
     return regs
 
 
+# gpr: lazy rotation. Each lane register holds its lane rotated right by a pending
+# amount (the lane's frame): the true lane is ROL(register, frame). A64's eor and bic
+# rotate their second operand for free (Xm, ror #n), so an operand read in another frame
+# costs nothing, and rho only adds its offset to the frame: no ror in the rounds. The
+# results: eor and bic produce their first operand's frame; chi's bic + eor and theta's
+# C, D and A ^= D are the same instruction counts as with explicit rotations, minus rho's
+# 24 ror. The frames after the last round are undone once (a ror per lane whose frame is
+# not 0). 30 registers (x19-x30 saved): 25 lanes and 5 parities, so nothing is spilled.
+GPR_LAZY_POOL = GPR_POOL + ("x30",)
+GPR_LAZY_SAVED = GPR_SAVED + ("x30",)
+
+
+def _movz(v):
+    """(imm16, shift) when v is one 16-bit chunk (a single movz), else None."""
+    for sh in range(0, 64, 16):
+        if v & ~(0xFFFF << sh) & MASK == 0:
+            return v >> sh, sh
+    return None
+
+
+class _LazyGpr:
+    def __init__(self):
+        self.reg = {i: GPR_LAZY_POOL[i] for i in range(25)}  # lane -> register
+        self.off = {r: 0 for r in GPR_LAZY_POOL}             # register -> frame
+        self.free = list(GPR_LAZY_POOL[25:])
+        self.code = []
+        self.rcs = keccak.round_constants(ROUNDS)
+        self.last = False
+
+    def take(self):
+        if not self.free:
+            raise ValueError("keccak gpr: out of registers")
+        return self.free.pop(0)
+
+    def give(self, r):
+        self.free.append(r)
+
+    def bin(self, k, dst, a, b, boff, c=""):
+        """dst = a OP (value of b, whose frame is boff) in a's frame."""
+        n = (self.off[a] - boff) % 64
+        self.code.append(_op(k, dst=dst, a=a, b=b, n=n, c=c))
+        self.off[dst] = self.off[a]
+
+    def theta(self):
+        reg, c = self.reg, {}
+
+        def parity(x):
+            c[x] = self.take()
+            ys = [reg[lane(x, y)] for y in range(5)]
+            self.bin("eor", c[x], ys[0], ys[1], self.off[ys[1]])
+            for y in range(2, 5):
+                self.bin("eor", c[x], c[x], ys[y], self.off[ys[y]],
+                         c=f"C[{x}]" if y == 4 else "")
+
+        uses = {k: {(k - 1) % 5, (k + 1) % 5} for k in range(5)}
+
+        def d_and_apply(x):
+            prev, nxt = (x - 1) % 5, (x + 1) % 5
+            last = [k for k in (prev, nxt) if uses[k] == {x}]
+            dst = c[last[0]] if last else self.take()
+            # D[x] = C[x-1] ^ ROL(C[x+1], 1): ROL(C, 1) is C's register in frame +1
+            self.bin("eor", dst, c[prev], c[nxt], self.off[c[nxt]] + 1,
+                     c=f"D[{x}] = C[{prev}] ^ ROL(C[{nxt}], 1)")
+            for k in (prev, nxt):
+                uses[k].discard(x)
+                if not uses[k] and c[k] != dst:
+                    self.give(c[k])
+            rho = keccak.rho_offsets()
+            for y in range(5):
+                a = reg[lane(x, y)]
+                what = f"A[{x},{y}] ^= D[{x}]"
+                if self.last and (self.off[dst] + rho[lane(x, y)]) % 64 == 0:
+                    # the last round: D's frame brings this lane to frame 0 after rho
+                    self.bin("eor", a, dst, a, self.off[a], c=what)
+                else:
+                    self.bin("eor", a, a, dst, self.off[dst], c=what)
+            self.give(dst)
+
+        # Five free registers for five parities, but each D needs a register before any
+        # C reaches its last use: C[0..3], then D[2] (from C[1], C[3]) in the fifth.
+        for x in range(4):
+            parity(x)
+        d_and_apply(2)
+        parity(4)
+        pending = [0, 1, 3, 4]
+        while pending:
+            for x in pending:
+                if self.free or any(uses[k] == {x} for k in ((x - 1) % 5, (x + 1) % 5)):
+                    break
+            else:
+                raise ValueError("keccak gpr: theta is stuck")
+            pending.remove(x)
+            d_and_apply(x)
+
+    def rho(self):
+        rho = keccak.rho_offsets()
+        for i in range(25):
+            self.off[self.reg[i]] = (self.off[self.reg[i]] + rho[i]) % 64
+
+    def chi(self, rnd):
+        src = {keccak.pi_target(x, y): lane(x, y) for x in range(5) for y in range(5)}
+        new = {}
+        for Y in range(5):
+            b = [self.reg[src[(X, Y)]] for X in range(5)]
+            left = {X: {(X - 2) % 5, (X - 1) % 5, X} for X in range(5)}
+            for X in range(5):
+                o = self.take()
+                b0, b1, b2 = b[X], b[(X + 1) % 5], b[(X + 2) % 5]
+                self.bin("bic", o, b2, b1, self.off[b1])
+                if self.last and self.off[b0] == 0 and self.off[o] != 0:
+                    # the last round: in b0's frame 0, no ror after the round
+                    self.bin("eor", o, b0, o, self.off[o], c=f"A[{X},{Y}]")
+                else:
+                    self.bin("eor", o, o, b0, self.off[b0], c=f"A[{X},{Y}]")
+                new[lane(X, Y)] = o
+                for k in range(5):
+                    if X in left[k]:
+                        left[k].discard(X)
+                        if not left[k]:
+                            self.give(b[k])
+            if Y == 0:
+                t = self.take()
+                v = self.rcs[rnd]
+                mz = _movz(v)
+                if mz:
+                    self.code.append(_op("rc", dst=t, round=rnd, imm=mz[0], shift=mz[1]))
+                else:
+                    self.code.append(_op("rc", dst=t, round=rnd, imm=None, shift=0))
+                self.bin("eor", new[0], new[0], t, 0, c=f"A[0,0] ^= RC[{rnd}]")
+                self.give(t)
+        self.reg = new
+
+    def finish(self):
+        for i in range(25):
+            r = self.reg[i]
+            if self.off[r]:
+                self.code.append(_op("ror", dst=r, src=r, n=(64 - self.off[r]) % 64,
+                                     c=f"A[{i % 5},{i // 5}] out of its frame"))
+                self.off[r] = 0
+
+
+def _run_lazy(code, lanes_in):
+    """Interpret the gpr plan's A64 semantics on one state."""
+    regs = {r: None for r in GPR_LAZY_POOL}
+    for i in range(25):
+        regs[GPR_LAZY_POOL[i]] = lanes_in[i]
+    rcs = keccak.round_constants(ROUNDS)
+
+    def ror(v, n):
+        return keccak.rol64(v, (64 - n) % 64)
+
+    for o in code:
+        k = o["k"]
+        if k == "round":
+            continue
+        if k == "eor":
+            regs[o["dst"]] = regs[o["a"]] ^ ror(regs[o["b"]], o["n"])
+        elif k == "bic":
+            regs[o["dst"]] = regs[o["a"]] & ~ror(regs[o["b"]], o["n"]) & MASK
+        elif k == "rc":
+            v = o["imm"] << o["shift"] if o["imm"] is not None else rcs[o["round"]]
+            regs[o["dst"]] = v
+        elif k == "ror":
+            regs[o["dst"]] = ror(regs[o["src"]], o["n"])
+        else:
+            raise ValueError(k)
+    return regs
+
+
+def _plan_gpr() -> dict:
+    p = _LazyGpr()
+    for r in range(ROUNDS):
+        p.last = r == ROUNDS - 1
+        p.code.append(_op("round", round=r))
+        p.theta()
+        p.rho()
+        p.chi(r)
+    p.finish()
+    out = dict(body="gpr", code=p.code, final=[p.reg[i] for i in range(25)],
+               free=list(p.free), initial=list(GPR_LAZY_POOL[:25]), saved=GPR_LAZY_SAVED)
+    rng = random.Random(1600)
+    for trial in range(3):
+        s = [rng.getrandbits(64) if trial else 0 for _ in range(25)]
+        regs = _run_lazy(p.code, s)
+        if [regs[out["final"][i]] for i in range(25)] != keccak.permute(s):
+            raise AssertionError("keccak a64 gpr plan is wrong")
+    return out
+
+
 @lru_cache(maxsize=None)
 def plan(body: str) -> dict:
+    if body == "gpr":
+        out = _plan_gpr()
+        kinds = {}
+        for o in out["code"]:
+            kinds[o["k"]] = kinds.get(o["k"], 0) + 1
+        out["kinds"] = kinds
+        return out
     p = _Planner(body)
     for r in range(ROUNDS):
         p.round(r)
