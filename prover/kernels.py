@@ -74,6 +74,22 @@ def split_outputs(t, k):
     return [z3.Extract(32 * (k - 1 - j) + 31, 32 * (k - 1 - j), t) for j in range(k)]
 
 
+# The argument registers are written as System V's; on AArch64 (AAPCS64) the same
+# arguments arrive in x0-x3 and the result leaves in x0.
+A64_ARGS = {'rdi': 'x0', 'rsi': 'x1', 'rdx': 'x2', 'rcx': 'x3', 'rax': 'x0'}
+
+
+def reg(isa, r):
+    return A64_ARGS[r] if isa == 'neon' else r
+
+
+def execute(unit, isa, fname, args):
+    if isa == 'neon':
+        from . import a64
+        return a64.run(unit, fname, {reg(isa, r): v for r, v in args.items()})
+    return run(unit, fname, args)
+
+
 def elementwise(rep, unit, fname, regs, inputs, outputs, claims, alias=(), extra=None,
                 in_sizes=None, lane_inputs=None):
     """regs: register -> base (pointer arguments) or ('val', term). claims(X, outs) ->
@@ -81,7 +97,7 @@ def elementwise(rep, unit, fname, regs, inputs, outputs, claims, alias=(), extra
     t = time.time()
     args = {r: (v if isinstance(v, tuple) else ('ptr', v)) for r, v in regs.items()}
     try:
-        res = run(unit, fname, args)
+        res = execute(unit, rep.isa, fname, args)
         st = check_structure(res, outputs, inputs, alias=alias, in_sizes=in_sizes)
     except Exception as e:
         rep.fail('execute + loop structure', str(e))
@@ -192,7 +208,7 @@ def k_make_hint(g):
 
         def count(res):
             m = res.m
-            rax = m.rd_gpr('rax')
+            rax = m.rd_gpr(reg(isa, 'rax'))
             t = time.time()
             try:
                 if not z3.simplify(z3.Extract(63, 32, rax)).eq(z3.BitVecVal(0, 32)):
@@ -235,7 +251,7 @@ def k_chknorm(unit, isa, rep):
             absa = z3.If(S.s64(a) < 0, -S.s64(a), S.s64(a))
             return absa >= S.s64(bound)
         try:
-            rax = m.rd_gpr('rax')
+            rax = m.rd_gpr(reg(isa, 'rax'))
             if not z3.simplify(z3.Extract(63, 32, rax)).eq(z3.BitVecVal(0, 32)):
                 raise Failure('upper half of %rax not zero')
             d = prove_lane_any(z3.Extract(31, 0, rax), lambda i: [m.input_var('a', i)], lane_of,
