@@ -255,12 +255,21 @@ def sqdmulh(m, x, y):
     return z3.If(sat, BV(0x7fffffff, 32), z3.Extract(62, 31, P))
 
 
-@sem('vsqdmulh')
+def sqrdmulh(m, x, y):
+    """hi(2 x y + 2^31), saturated as sqdmulh: bits 62..31 of P + 2^30 (no 64-bit wrap,
+    |P| <= 2^62 - 2^31 except at x = y = -2^31)."""
+    P = m.product('s', x, y)
+    sat = z3.And(x == BV(1 << 31, 32), y == BV(1 << 31, 32))
+    return z3.If(sat, BV(0x7fffffff, 32), z3.Extract(62, 31, P + BV(1 << 30, 64)))
+
+
+@sem('vsqdmulh', 'vsqrdmulh')
 def _sqdmulh(m, ins, ops):
     d, a, b = ops
     for o in ops:
         arr(o, '4s')
-    m.vw(d, [sqdmulh(m, x, y) for x, y in zip(m.vr(a), m.vr(b))])
+    f = sqdmulh if ins.mnem == 'sqdmulh' else sqrdmulh
+    m.vw(d, [f(m, x, y) for x, y in zip(m.vr(a), m.vr(b))])
 
 
 @sem('vabs')

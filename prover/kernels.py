@@ -8,7 +8,7 @@ from . import spec as S
 from .executor import run
 from .lanes import check_structure, classes, prove, Failure
 from .lanesum import prove_lane_sum, prove_lane_any, VAR
-from .rewrite import hi_split
+from .rewrite import hi_split, hi_minus_mq
 
 N = 256
 
@@ -369,7 +369,10 @@ def k_pointwise_acc(L):
             return out + canon_abstract(m, names)
 
         def claims(X, o):
-            c = o[0]
+            # hi(s - m q) (AArch64's smlsl, uzp2) is hi(s) - hi(m q) when the low halves are
+            # equal: the lemma and that equality are obligations of their own, then the
+            # claims below are the x86 ones about the rewritten term
+            c, pairs = hi_minus_mq(o[0])
             Ps = [pvar(As[j], Bs[j]) for j in range(L)]
             pre = [z3.And(S.in_range(As[j], -B, B), S.in_range(Bs[j], -B, B),
                           product_fact(As[j], Bs[j], Ps[j])) for j in range(L)]
@@ -384,7 +387,14 @@ def k_pointwise_acc(L):
             Sv, M2 = z3.BitVec('S', 64), z3.BitVec('MQ2', 64)
             ssum = z3.simplify(s)
             bound = L * B * B
-            return general_m([
+            P2, M2 = z3.BitVecs('P2 M2', 64)
+            lemmas = [('lemma: lo(P) = lo(MQ) implies hi(P - MQ) = hi(P) - hi(MQ)',
+                       z3.Implies(z3.Extract(31, 0, P2) == z3.Extract(31, 0, M2),
+                                  z3.Extract(63, 32, P2 - M2) == z3.Extract(63, 32, P2) - z3.Extract(63, 32, M2)))
+                       ] if pairs else []
+            lemmas += [('lo(sum_j a_j b_j) = lo(m q), so the lemma applies to hi(sum - m q)',
+                        z3.Implies(pre, z3.Extract(31, 0, x) == z3.Extract(31, 0, mq))) for x, mq in pairs]
+            return lemmas + general_m([
                 ('c = hi(sum_j a_j b_j) - hi(m q) (len %d)' % L,
                  z3.Implies(pre, c == z3.Extract(63, 32, ssum) - z3.Extract(63, 32, MQ))),
                 ('lemma: |S| <= len B^2, lo(MQ) = lo(S), |MQ| <= 2^31 q imply '
