@@ -220,7 +220,7 @@ def main(argv=None):
         for mn, where in sorted(missing.items()):
             print('NO SEMANTICS for %s (%d uses, first %s)' % (mn, len(where), where[0]))
         bad = True
-    else:
+    elif isas:
         print('semantics: every instruction of every function in %s/{%s} has one' % (a.asm_dir, ','.join(isas)))
     summary = []
     for isa in isas:
