@@ -257,8 +257,8 @@ def k_chknorm(unit, isa, rep):
             d = prove_lane_any(z3.Extract(31, 0, rax), lambda i: [m.input_var('a', i)], lane_of,
                                lambda i: z3.BoolVal(True), over,
                                S.in_range(bound, 0, (S.Q - 1) // 8), bound)
-            rep.ok('%rax = [some |a_i| >= bound], all 256 lanes, every int32 a_i (|-2^31| = 2^31), '
-                   'bound in [0, (q-1)/8]', d, time.time() - t)
+            rep.ok('%s = [some |a_i| >= bound], all 256 lanes, every int32 a_i (|-2^31| = 2^31), '
+                   'bound in [0, (q-1)/8]' % ('x0' if isa == 'neon' else '%rax'), d, time.time() - t)
         except Failure as e:
             rep.fail('chknorm answer', str(e))
     elementwise(rep, unit, 'mldsa_chknorm_%s' % isa, {'rdi': 'a', 'rsi': ('val', junk_upper('rsi', bound))},
