@@ -88,9 +88,9 @@ def _int(s):
 def split_operands(s):
     out, depth, cur = [], 0, ''
     for ch in s:
-        if ch in '({':
+        if ch in '({[':
             depth += 1
-        elif ch in ')}':
+        elif ch in ')}]':
             depth -= 1
         if ch == ',' and depth == 0:
             out.append(cur.strip())
@@ -152,7 +152,10 @@ INCLUDES = ['include', 'src', 'asm_out']
 LINEMARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: [1-4])*)$')
 
 
-def _cc():
+def _cc(arch='x86'):
+    # AArch64 sources are read as the AArch64 cross compiler the build uses assembles them
+    if arch == 'a64':
+        return os.environ.get('CC_AARCH64', 'aarch64-linux-gnu-gcc')
     return os.environ.get('CC', 'cc')
 
 
@@ -163,10 +166,10 @@ def _run(args, data):
     return r.stdout
 
 
-def preprocess(path, text):
+def preprocess(path, text, arch='x86'):
     """the text after the C preprocessor, as (line of the .S or None, text) pairs: lines
     that come from an included file carry None."""
-    args = [_cc(), '-E', '-x', 'assembler-with-cpp', '-iquote', os.path.dirname(os.path.abspath(path))]
+    args = [_cc(arch), '-E', '-x', 'assembler-with-cpp', '-iquote', os.path.dirname(os.path.abspath(path))]
     args += ['-I' + os.path.join(ROOT, d) for d in INCLUDES] + ['-']
     out = _run(args, text.encode()).decode()
     lines, cur, n = [], None, 0
@@ -217,11 +220,18 @@ def _align_args(word, line):
     return a, mx
 
 
-def parse(path, text=None, check_bytes=True):
+def parse(path, text=None, check_bytes=True, arch=None):
     if text is None:
         with open(path) as f:
             text = f.read()
-    pre = preprocess(path, text)
+    if arch is None:
+        arch = 'a64' if os.path.basename(os.path.dirname(os.path.abspath(path))) == 'neon' else 'x86'
+    if arch == 'a64':
+        from . import a64
+        split, operand, unparse_ = a64.statements, a64.parse_operand, a64.unparse
+    else:
+        split, operand, unparse_ = statements, parse_operand, unparse
+    pre = preprocess(path, text, arch)
     functions, rodata, symbols = {}, bytearray(), {}
     emit_text, emit_rodata = [], []      # what was read, to be assembled again
     section = 'text'
@@ -230,7 +240,7 @@ def parse(path, text=None, check_bytes=True):
     cur = None
     for n, raw in pre:
         where = '%s:%s' % (path, n if n is not None else '(included)')
-        for line in statements(raw):
+        for line in split(raw):
             if line.startswith('/'):
                 raise ParseError('%s: a statement starting with /: %s' % (where, line))
             if line.startswith(('.section', '.pushsection')):
@@ -314,13 +324,14 @@ def parse(path, text=None, check_bytes=True):
             if n is None:
                 raise ParseError('%s: an instruction from an included file: %s' % (where, line))
             rest = line[len(word):].strip()
-            ops = [parse_operand(t) for t in split_operands(rest)] if rest else []
+            ops = [operand(t) for t in split_operands(rest)] if rest else []
             ins = Insn(word, ops, n, line)
             cur.insns.append(ins)
-            emit_text.append(unparse(ins))
+            emit_text.append(unparse_(ins))
     u = Unit(path, functions, rodata, symbols, text.split('\n'))
+    u.arch = arch
     if check_bytes:
-        check_assembled(path, text, emit_text, emit_rodata)
+        check_assembled(path, text, emit_text, emit_rodata, arch)
     return u
 
 
@@ -344,10 +355,10 @@ def unparse(ins):
 _CHECKED = {}
 
 
-def _assemble(source, lang):
+def _assemble(source, lang, arch='x86'):
     with tempfile.TemporaryDirectory(prefix='prover-') as d:
         obj = os.path.join(d, 'o.o')
-        args = [_cc(), '-c', '-x', lang, '-o', obj]
+        args = [_cc(arch), '-c', '-x', lang, '-o', obj]
         if lang == 'assembler-with-cpp':
             args += ['-iquote', os.path.dirname(os.path.abspath(source[0]))]
             args += ['-I' + os.path.join(ROOT, x) for x in INCLUDES]
@@ -356,18 +367,18 @@ def _assemble(source, lang):
             return elf.Object(f.read())
 
 
-def check_assembled(path, text, emit_text, emit_rodata):
+def check_assembled(path, text, emit_text, emit_rodata, arch='x86'):
     """the object the build makes of text holds exactly what was read (see the top)."""
     view = '\n'.join(['\t.text'] + emit_text + ['\t.section .rodata'] + emit_rodata) + '\n'
-    key = (os.path.abspath(path), text, view)
+    key = (os.path.abspath(path), text, view, arch)
     if key in _CHECKED:
         if _CHECKED[key]:
             raise ParseError(_CHECKED[key])
         return
     msg = None
     try:
-        built = _assemble((path, text), 'assembler-with-cpp')
-        seen = _assemble((path, view), 'assembler')
+        built = _assemble((path, text), 'assembler-with-cpp', arch)
+        seen = _assemble((path, view), 'assembler', arch)
         msg = compare_objects(built, seen)
     except ParseError as e:
         msg = str(e)

@@ -8,7 +8,7 @@ from . import spec as S
 from .executor import run
 from .lanes import check_structure, classes, prove, Failure
 from .lanesum import prove_lane_sum, prove_lane_any, VAR
-from .rewrite import hi_split
+from .rewrite import hi_split, hi_minus_mq
 
 N = 256
 
@@ -74,6 +74,22 @@ def split_outputs(t, k):
     return [z3.Extract(32 * (k - 1 - j) + 31, 32 * (k - 1 - j), t) for j in range(k)]
 
 
+# The argument registers are written as System V's; on AArch64 (AAPCS64) the same
+# arguments arrive in x0-x3 and the result leaves in x0.
+A64_ARGS = {'rdi': 'x0', 'rsi': 'x1', 'rdx': 'x2', 'rcx': 'x3', 'rax': 'x0'}
+
+
+def reg(isa, r):
+    return A64_ARGS[r] if isa == 'neon' else r
+
+
+def execute(unit, isa, fname, args):
+    if isa == 'neon':
+        from . import a64
+        return a64.run(unit, fname, {reg(isa, r): v for r, v in args.items()})
+    return run(unit, fname, args)
+
+
 def elementwise(rep, unit, fname, regs, inputs, outputs, claims, alias=(), extra=None,
                 in_sizes=None, lane_inputs=None):
     """regs: register -> base (pointer arguments) or ('val', term). claims(X, outs) ->
@@ -81,7 +97,7 @@ def elementwise(rep, unit, fname, regs, inputs, outputs, claims, alias=(), extra
     t = time.time()
     args = {r: (v if isinstance(v, tuple) else ('ptr', v)) for r, v in regs.items()}
     try:
-        res = run(unit, fname, args)
+        res = execute(unit, rep.isa, fname, args)
         st = check_structure(res, outputs, inputs, alias=alias, in_sizes=in_sizes)
     except Exception as e:
         rep.fail('execute + loop structure', str(e))
@@ -192,7 +208,7 @@ def k_make_hint(g):
 
         def count(res):
             m = res.m
-            rax = m.rd_gpr('rax')
+            rax = m.rd_gpr(reg(isa, 'rax'))
             t = time.time()
             try:
                 if not z3.simplify(z3.Extract(63, 32, rax)).eq(z3.BitVecVal(0, 32)):
@@ -235,14 +251,14 @@ def k_chknorm(unit, isa, rep):
             absa = z3.If(S.s64(a) < 0, -S.s64(a), S.s64(a))
             return absa >= S.s64(bound)
         try:
-            rax = m.rd_gpr('rax')
+            rax = m.rd_gpr(reg(isa, 'rax'))
             if not z3.simplify(z3.Extract(63, 32, rax)).eq(z3.BitVecVal(0, 32)):
                 raise Failure('upper half of %rax not zero')
             d = prove_lane_any(z3.Extract(31, 0, rax), lambda i: [m.input_var('a', i)], lane_of,
                                lambda i: z3.BoolVal(True), over,
                                S.in_range(bound, 0, (S.Q - 1) // 8), bound)
-            rep.ok('%rax = [some |a_i| >= bound], all 256 lanes, every int32 a_i (|-2^31| = 2^31), '
-                   'bound in [0, (q-1)/8]', d, time.time() - t)
+            rep.ok('%s = [some |a_i| >= bound], all 256 lanes, every int32 a_i (|-2^31| = 2^31), '
+                   'bound in [0, (q-1)/8]' % ('x0' if isa == 'neon' else '%rax'), d, time.time() - t)
         except Failure as e:
             rep.fail('chknorm answer', str(e))
     elementwise(rep, unit, 'mldsa_chknorm_%s' % isa, {'rdi': 'a', 'rsi': ('val', junk_upper('rsi', bound))},
@@ -353,7 +369,10 @@ def k_pointwise_acc(L):
             return out + canon_abstract(m, names)
 
         def claims(X, o):
-            c = o[0]
+            # hi(s - m q) (AArch64's smlsl, uzp2) is hi(s) - hi(m q) when the low halves are
+            # equal: the lemma and that equality are obligations of their own, then the
+            # claims below are the x86 ones about the rewritten term
+            c, pairs = hi_minus_mq(o[0])
             Ps = [pvar(As[j], Bs[j]) for j in range(L)]
             pre = [z3.And(S.in_range(As[j], -B, B), S.in_range(Bs[j], -B, B),
                           product_fact(As[j], Bs[j], Ps[j])) for j in range(L)]
@@ -368,7 +387,14 @@ def k_pointwise_acc(L):
             Sv, M2 = z3.BitVec('S', 64), z3.BitVec('MQ2', 64)
             ssum = z3.simplify(s)
             bound = L * B * B
-            return general_m([
+            P2, M2 = z3.BitVecs('P2 M2', 64)
+            lemmas = [('lemma: lo(P) = lo(MQ) implies hi(P - MQ) = hi(P) - hi(MQ)',
+                       z3.Implies(z3.Extract(31, 0, P2) == z3.Extract(31, 0, M2),
+                                  z3.Extract(63, 32, P2 - M2) == z3.Extract(63, 32, P2) - z3.Extract(63, 32, M2)))
+                       ] if pairs else []
+            lemmas += [('lo(sum_j a_j b_j) = lo(m q), so the lemma applies to hi(sum - m q)',
+                        z3.Implies(pre, z3.Extract(31, 0, x) == z3.Extract(31, 0, mq))) for x, mq in pairs]
+            return lemmas + general_m([
                 ('c = hi(sum_j a_j b_j) - hi(m q) (len %d)' % L,
                  z3.Implies(pre, c == z3.Extract(63, 32, ssum) - z3.Extract(63, 32, MQ))),
                 ('lemma: |S| <= len B^2, lo(MQ) = lo(S), |MQ| <= 2^31 q imply '

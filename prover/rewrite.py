@@ -51,3 +51,34 @@ def hi_split(e, memo=None):
             r = z3.substitute(e, *pairs) if pairs else e
     memo[k] = r
     return r
+
+
+def hi_minus_mq(e):
+    """hi(X - MQ) -> hi(X) - hi(MQ) for the Montgomery variables MQ(..), with the pairs
+    (X, MQ) rewritten: exact when lo(X) = lo(MQ) (no borrow out of the low half), which the
+    caller proves for each pair, with the lemma itself, before using the result. AArch64
+    subtracts m q from the 64-bit sum (smlsl) and keeps the high half (uzp2); x86 takes the
+    two high halves first. Only a top-level hi of a sum is rewritten."""
+    pairs, e0 = [], e
+
+    def is_neg_mq(ch):
+        if z3.is_app_of(ch, z3.Z3_OP_BMUL) and ch.num_args() == 2:
+            k, v = ch.arg(0), ch.arg(1)
+            if z3.is_bv_value(v):
+                k, v = v, k
+            return v if (z3.is_bv_value(k) and k.as_long() == (1 << 64) - 1 and z3.is_const(v)
+                         and v.decl().name().startswith('MQ(')) else None
+        return None
+    e = z3.simplify(e)
+    if z3.is_app_of(e, z3.Z3_OP_EXTRACT) and e.params() == [63, 32] and e.arg(0).size() == 64 \
+            and z3.is_app_of(e.arg(0), z3.Z3_OP_BADD):
+        chs = e.arg(0).children()
+        negs = [(i, is_neg_mq(c)) for i, c in enumerate(chs)]
+        negs = [(i, v) for i, v in negs if v is not None]
+        if len(negs) == 1:
+            i, mq = negs[0]
+            rest = [c for j, c in enumerate(chs) if j != i]
+            x = rest[0] if len(rest) == 1 else z3.Sum(*rest)
+            pairs.append((x, mq))
+            return z3.Extract(63, 32, x) - z3.Extract(63, 32, mq), pairs
+    return e0, pairs

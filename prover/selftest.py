@@ -74,6 +74,33 @@ PLANTED = [
     ('avx512', 'add', 'add', '    vmovdqu32 0(%rsi), %zmm0  # a\n',
      '    vmovdqu32 0(%rsi), %zmm0  # a\n    mov $0xff, %r11d\n    kmovw %r11d, %k2\n'
      '    vshufi64x2 $0x44, %zmm0, %zmm0, %zmm0{%k2}\n', 'vshufi64x2 under a qword mask (0xff: all 8 qwords)'),
+    # AArch64 (prover/a64.py), the same obligations as x86
+    ('neon', 'reduce32', 'reduce32', 'sshr v3.4s, v3.4s, #23', 'sshr v3.4s, v3.4s, #22',
+     'one register of lanes shifted by 22 instead of 23'),
+    ('neon', 'pointwise_montgomery', 'pointwise_montgomery', 'sqdmulh v7.4s, v7.4s, v31.4s',
+     'sqrdmulh v7.4s, v7.4s, v31.4s', 'one sqdmulh replaced by sqrdmulh (rounds)'),
+    ('neon', 'pointwise_acc', 'pointwise_acc_L5', 'smlal2 v1.2d, v16.4s, v20.4s',
+     'smlsl2 v1.2d, v16.4s, v20.4s', 'one multiply-accumulate subtracts'),
+    ('neon', 'decompose', 'decompose_g88', '.Lg88_mult:  // highbits multiplier\n    .long 11275',
+     '.Lg88_mult:  // highbits multiplier\n    .long 11276', 'the g88 highbits multiplier off by one'),
+    ('neon', 'make_hint', 'make_hint_g88', 'sub v0.4s, v0.4s, v2.4s', 'add v0.4s, v0.4s, v2.4s',
+     'the count adds the -1 masks instead of subtracting them'),
+    ('neon', 'chknorm', 'chknorm', 'cset w0, hs', 'cset w0, hi', 'max > bound instead of >='),
+    ('neon', 'add', 'add', '    mov w9, #8\n', '    mov w9, #8\n    ldr q24, [x1, #1024]\n',
+     'a read 16 bytes past the input buffer a'),
+    ('neon', 'add', 'add', 'add x0, x0, #128', 'add x0, x0, #112', 'output pointer step short: overlap'),
+    ('neon', 'add', 'add', '    ret\n', '    movi v8.2d, #0\n    ret\n', 'callee-saved d8 clobbered'),
+    ('neon', 'sub', 'sub', '    ret\n', '    mov x19, x0\n    ret\n', 'callee-saved x19 clobbered'),
+    ('neon', 'sub', 'sub', '    ret\n', '    mov x30, x0\n    ret\n', 'the link register overwritten'),
+    ('neon', 'sub', 'sub', '    ret\n', '    str q0, [sp]\n    ret\n', 'a stack write with no declared frame'),
+    ('neon', 'shiftl', 'shiftl', 'shl v1.4s, v1.4s, #13', 'sqshl v1.4s, v1.4s, #13',
+     'an instruction the prover has no semantics for'),
+    ('neon', 'sub', 'sub', '    .text\n', '#define sub add\n    .text\n',
+     'a #define makes every sub an add (the build runs cpp)'),
+    ('neon', 'sub', 'sub', '    sub v0.4s, v0.4s, v1.4s\n',
+     '    sub v0.4s, v0.4s, v1.4s ; sub v0.4s, v0.4s, v1.4s\n', 'a second statement after ;'),
+    ('neon', 'add', 'add', '    .p2align 4\n1:\n', '    .p2align 4, 0xd6\n1:\n',
+     'alignment before the loop filled with a byte that is not the assembler\'s nop'),
 ]
 
 # Instruction forms with a known answer: (what, code, register, expected value). Each runs
@@ -115,6 +142,54 @@ def check_forms():
         except Exception as e:
             ok, msg = False, 'prover error: %s' % e
         print('self-test: form %s: %s%s' % (what, 'right' if ok else 'WRONG', ': ' + msg[:200] if msg else ''))
+        bad += not ok
+    return bad
+
+
+# AArch64 forms with a known answer (Arm ARM pseudocode, worked by hand): v0 holds
+# 0xff800201 (-8388095) in every lane, v2 zero, v4 holds -2^31 in every lane.
+A64_SETUP = ('adrp x16, .Lb\n add x16, x16, :lo12:.Lb\n ld1r {v0.4s}, [x16]\n movi v2.2d, #0\n'
+             ' adrp x16, .Lm\n add x16, x16, :lo12:.Lm\n ld1r {v4.4s}, [x16]\n')
+A64_FORMS = [
+    ('urshr #1 rounds without wrapping', 'urshr v1.4s, v0.4s, #1', 'v1', [0x7fc00101] * 4),
+    ('sqdmulh: hi(2 x x)', 'sqdmulh v1.4s, v0.4s, v0.4s', 'v1', [0x7ffb] * 4),
+    ('sqdmulh saturates at -2^31 -2^31', 'sqdmulh v1.4s, v4.4s, v4.4s', 'v1', [0x7fffffff] * 4),
+    ('shsub: (0 - x) >> 1 without wrapping', 'shsub v1.4s, v2.4s, v0.4s', 'v1', [0x3ffeff] * 4),
+    ('sshr #31 of a negative lane', 'sshr v1.4s, v0.4s, #31', 'v1', [0xffffffff] * 4),
+    ('ushr #31 of a negative lane', 'ushr v1.4s, v0.4s, #31', 'v1', [1] * 4),
+    ('cmgt is signed', 'cmgt v1.4s, v2.4s, v0.4s', 'v1', [0xffffffff] * 4),
+    ('umax is unsigned', 'umax v1.4s, v2.4s, v0.4s', 'v1', [0xff800201] * 4),
+    ('smlal: the signed 64-bit square in each qword', 'movi v3.2d, #0\n smlal v3.2d, v0.2s, v0.2s', 'v3',
+     [0xff040401, 0x3ffd] * 2),
+    ('smlsl2 from zero: minus the square', 'movi v3.2d, #0\n smlsl2 v3.2d, v0.4s, v0.4s', 'v3',
+     [0x00fbfbff, 0xffffc002] * 2),
+    ('uzp2 takes the odd dwords', 'movi v3.2d, #0\n smlal v3.2d, v0.2s, v0.2s\n uzp2 v1.4s, v3.4s, v2.4s', 'v1',
+     [0x3ffd, 0x3ffd, 0, 0]),
+    ('addv wraps mod 2^32 and clears the rest', 'addv s1, v0.4s', 'v1', [0xfe000804, 0, 0, 0]),
+    ('cmp equal, cset hs', 'mov w1, #5\n mov w2, #5\n cmp w1, w2\n cset w0, hs', 'x0', 1),
+    ('cmp 4 < 5 unsigned, cset hs', 'mov w1, #4\n mov w2, #5\n cmp w1, w2\n cset w0, hs', 'x0', 0),
+    ('a w register write clears the upper half', 'mov x0, #-1\n mov w0, w0', 'x0', 0xffffffff),
+]
+
+
+def check_forms_a64():
+    from . import a64
+    bad = 0
+    for what, code, reg, want in A64_FORMS:
+        text = ('    .text\nf:\n    ' + (A64_SETUP + code).replace('\n', '\n   ') + '\n    ret\n'
+                '    .section .rodata\n.Lb:\n    .byte 1, 2, 0x80, 0xff\n.Lm:\n    .long 0x80000000\n')
+        try:
+            m = a64.run(asm.parse('form.S', text, arch='a64'), 'f', {}).m
+            if reg.startswith('v'):
+                got = [z3.simplify(x) for x in m.vec[int(reg[1:])]]
+                ok = all(z3.is_bv_value(g) and g.as_long() == w for g, w in zip(got, want))
+            else:
+                got = z3.simplify(m.gpr[reg])
+                ok = z3.is_bv_value(got) and got.as_long() == want
+            msg = '' if ok else 'got %s, want %s' % (got, want)
+        except Exception as e:
+            ok, msg = False, 'prover error: %s' % e
+        print('self-test: A64 form %s: %s%s' % (what, 'right' if ok else 'WRONG', ': ' + msg[:200] if msg else ''))
         bad += not ok
     return bad
 
@@ -197,6 +272,7 @@ def main(asm_dir):
     print('self-test: avx2 add with .note.gnu.property sections: %s' % ('accepted' if rep.passed else 'REJECTED'))
     bad += not rep.passed
     bad += check_forms()
+    bad += check_forms_a64()
     bad += check_lift()
     for isa, f, k, old, new, what in PLANTED:
         path = os.path.join(asm_dir, isa, f + '.S')

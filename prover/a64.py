@@ -1,0 +1,598 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""The AArch64 front end: statements and operands as GNU as reads them for AArch64, the
+machine state (x0-x30, sp, v0-v31 as four dword terms each, NZCV), the bit-vector
+semantics of the instructions the neon element-wise kernels and products use, and the
+symbolic run of one function with the AAPCS64 checks at `ret`. Everything after the run
+(loop structure, lane classes, the per-kernel claims) is the ISA-neutral code of
+lanes.py and kernels.py, the same obligations as for x86.
+
+Memory is the x86 machine's (machine.py): bytes at (base, offset), inputs created on
+first read, every access traced. The kernels declare no stack frame, so any store to
+the stack fails the run."""
+import re
+import z3
+
+from .asm import Operand, ParseError
+from .executor import resolve, MAX_STEPS, MAX_BACK_EDGES
+from .machine import Machine, ExecError, simp
+
+BV = z3.BitVecVal
+
+
+# ------------------------------------------------------------------------ parsing
+def statements(line):
+    """GNU as on AArch64: '//' starts a comment anywhere, '#' only at the start of a line
+    (elsewhere it prefixes an immediate), ';' separates statements."""
+    if line.lstrip().startswith('#'):
+        return []
+    out, cur, quoted, i = [], '', False, 0
+    while i < len(line):
+        ch = line[i]
+        if quoted:
+            cur += ch
+            if ch == '\\' and i + 1 < len(line):
+                cur += line[i + 1]
+                i += 1
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+            cur += ch
+        elif line.startswith('//', i):
+            break
+        elif ch == ';':
+            out.append(cur)
+            cur = ''
+        else:
+            cur += ch
+        i += 1
+    out.append(cur)
+    return [x.strip() for x in out if x.strip()]
+
+
+VREG = re.compile(r'^v(\d+)\.(\d+)([bhsd])$')
+COND = {'eq', 'ne', 'hs', 'cs', 'lo', 'cc', 'mi', 'pl', 'vs', 'vc', 'hi', 'ls', 'ge', 'lt', 'gt', 'le'}
+
+
+def _reg_name(t):
+    return bool(re.match(r'^([xwqdsbh]\d+|sp|wsp|xzr|wzr)$', t))
+
+
+def parse_operand(t):
+    """kinds: 'reg' (x/w/q/d/s registers), 'vreg' (vN.<arr>, reg 'vN', sym the arrangement),
+    'vlist' ({vN.<arr>}), 'imm' (#n), 'mem' ([xN] or [xN, #n]), 'lo12' (:lo12:sym),
+    'cond', 'label'."""
+    o = Operand(kind='?', text=t)
+    t = t.strip()
+    m = VREG.match(t)
+    if m:
+        o.kind, o.reg, o.sym = 'vreg', 'v' + m.group(1), m.group(2) + m.group(3)
+    elif t.startswith('{') and t.endswith('}'):
+        m = VREG.match(t[1:-1].strip())
+        if not m:
+            raise ParseError('register list not a single vN.<arr>: ' + t)
+        o.kind, o.reg, o.sym = 'vlist', 'v' + m.group(1), m.group(2) + m.group(3)
+    elif t.startswith('#'):
+        o.kind, o.imm = 'imm', int(t[1:].strip(), 0)
+    elif t.startswith('['):
+        m = re.match(r'^\[\s*(\w+)\s*(?:,\s*#(-?\w+))?\s*\]$', t)
+        if not m or not _reg_name(m.group(1)):
+            raise ParseError('memory operand not [xN] or [xN, #imm] (no writeback): ' + t)
+        o.kind, o.base, o.disp = 'mem', m.group(1), int(m.group(2), 0) if m.group(2) else 0
+    elif t.startswith(':lo12:'):
+        o.kind, o.sym = 'lo12', t[len(':lo12:'):]
+    elif _reg_name(t):
+        o.kind, o.reg = 'reg', t
+    elif t in COND:
+        o.kind, o.sym = 'cond', t
+    elif re.match(r'^[A-Za-z_.0-9][\w.$]*$', t):
+        o.kind, o.sym = 'label', t
+    else:
+        raise ParseError('unknown AArch64 operand ' + t)
+    return o
+
+
+def unparse(ins):
+    """the instruction written back from its parsed fields (for the assembled-bytes check)."""
+    def op(o):
+        if o.kind == 'vreg':
+            return '%s.%s' % (o.reg, o.sym)
+        if o.kind == 'vlist':
+            return '{%s.%s}' % (o.reg, o.sym)
+        if o.kind == 'imm':
+            return '#%d' % o.imm
+        if o.kind == 'mem':
+            return '[%s, #%d]' % (o.base, o.disp) if o.disp else '[%s]' % o.base
+        if o.kind == 'lo12':
+            return ':lo12:' + o.sym
+        if o.kind == 'reg':
+            return o.reg
+        return o.sym
+    return ins.mnem + (' ' + ', '.join(op(o) for o in ins.ops) if ins.ops else '')
+
+
+# ------------------------------------------------------------------------ machine
+CALLEE_SAVED = ['x%d' % i for i in range(19, 30)]   # AAPCS64; d8-d15 checked apart
+# x18 is the platform register (reserved on some systems): a kernel must not write it
+PRESERVED = CALLEE_SAVED + ['x18']
+
+
+class A64(Machine):
+    def __init__(self, unit, args, frame=0):
+        self.unit = unit
+        self.frame = frame
+        self.gpr = {'x%d' % i: z3.BitVec('init_x%d' % i, 64) for i in range(31)}
+        self.ptrs = {}
+        for reg, (kind, v) in args.items():
+            self.gpr[reg] = self.base(v) if kind == 'ptr' else v
+        self.gpr['sp'] = self.base('stack')
+        self.init = dict(self.gpr)
+        self.vec = [[z3.BitVec('init_v%d_%d' % (i, j), 32) for j in range(4)] for i in range(32)]
+        self.flags = {}
+        self.mem = {}
+        self.inputs = {}
+        self.trace = []
+        self.step = 0
+        self.prods = {}
+        self.mqs = {}
+        self.axioms = []
+        self.pages = {}
+
+    def stack_check(self, off, nbytes, what):
+        '''AArch64 has no red zone: nothing below the current sp is accessed, and a write
+        lies within the declared frame below the entry sp.'''
+        base, sp = self.split_addr(self.gpr['sp'])
+        if base != 'stack':
+            raise ExecError('sp is not a stack address')
+        if off < sp:
+            raise ExecError('%s of the stack at %d, below sp = %d' % (what, off, sp))
+        if what == 'write' and not (-self.frame <= off and off + nbytes <= 0):
+            raise ExecError('stack write at [%d, %d): outside the declared frame [%d, 0)'
+                            % (off, off + nbytes, -self.frame))
+
+    def rd_gpr(self, name, width=None):
+        if name in ('xzr', 'wzr'):
+            return BV(0, 64 if name == 'xzr' else 32)
+        if name == 'sp':
+            return self.gpr['sp']
+        if name[0] == 'w':
+            return simp(z3.Extract(31, 0, self.gpr['x' + name[1:]]))
+        if name[0] == 'x':
+            return self.gpr[name]
+        raise ExecError('not a general register: ' + name)
+
+    def wr_gpr(self, name, value):
+        if name in ('xzr', 'wzr'):
+            return
+        if name[0] == 'w':
+            assert value.size() == 32
+            self.gpr['x' + name[1:]] = simp(z3.ZeroExt(32, value))
+        elif name[0] == 'x' or name == 'sp':
+            assert value.size() == 64
+            self.gpr[name if name == 'sp' else name] = simp(value)
+        else:
+            raise ExecError('not a general register: ' + name)
+
+    def addr(self, op):
+        if op.kind != 'mem':
+            raise ExecError('not a memory operand: ' + op.text)
+        return self.split_addr(self.rd_gpr(op.base) + op.disp)
+
+    def vr(self, op):
+        return list(self.vec[int(op.reg[1:])])
+
+    def vw(self, op, ds):
+        assert len(ds) == 4 and all(d.size() == 32 for d in ds)
+        self.vec[int(op.reg[1:])] = [simp(d) for d in ds]
+
+
+# ------------------------------------------------------------------------ semantics
+TABLE = {}
+NOPS = {'hint'}      # hint #34 is bti c: a landing pad, no effect on the state
+
+
+def sem(*names):
+    def deco(f):
+        for n in names:
+            TABLE[n] = f
+        return f
+    return deco
+
+
+def known(mn):
+    return mn in TABLE or mn in NOPS or mn in ('ret', 'b', 'b.ne', 'b.eq', 'cbz', 'cbnz')
+
+
+def arr(op, *allowed):
+    if op.kind != 'vreg' or op.sym not in allowed:
+        raise ExecError('arrangement %s not one of %s' % (op.text, '/'.join(allowed)))
+    return op.sym
+
+
+def lanewise(f, arrs=('4s',)):
+    """dest, src1, src2 vectors of 4 x 32-bit lanes (or bytes for the bitwise ops, which
+    act on dwords alike)."""
+    def h(m, ins, ops):
+        d, a, b = ops
+        for o in ops:
+            arr(o, *arrs)
+        m.vw(d, [f(x, y) for x, y in zip(m.vr(a), m.vr(b))])
+    return h
+
+
+def ones_if(c):
+    return z3.If(c, BV(0xffffffff, 32), BV(0, 32))
+
+
+for _n, _f in {
+    'add': lambda x, y: x + y, 'sub': lambda x, y: x - y,
+    'cmgt': lambda x, y: ones_if(x > y), 'cmeq': lambda x, y: ones_if(x == y),
+    'cmge': lambda x, y: ones_if(x >= y), 'cmhi': lambda x, y: ones_if(z3.UGT(x, y)),
+    'cmtst': lambda x, y: ones_if((x & y) != 0),
+    'smin': lambda x, y: z3.If(x < y, x, y), 'smax': lambda x, y: z3.If(x > y, x, y),
+    'umin': lambda x, y: z3.If(z3.ULT(x, y), x, y), 'umax': lambda x, y: z3.If(z3.UGT(x, y), x, y),
+    'shsub': lambda x, y: z3.Extract(32, 1, z3.SignExt(1, x) - z3.SignExt(1, y)),
+}.items():
+    TABLE['v' + _n] = lanewise(_f)
+for _n, _f in {'and': lambda x, y: x & y, 'orr': lambda x, y: x | y, 'eor': lambda x, y: x ^ y,
+               'bic': lambda x, y: x & ~y}.items():
+    TABLE['v' + _n] = lanewise(_f, ('16b',))
+
+
+@sem('vmul')
+def _mul(m, ins, ops):
+    d, a, b = ops
+    for o in ops:
+        arr(o, '4s')
+    m.vw(d, [m.product('lo', x, y) for x, y in zip(m.vr(a), m.vr(b))])
+
+
+def sqdmulh(m, x, y):
+    """hi(2 x y), saturated: only x = y = -2^31 overflows (to 2^31 - 1). 2 P fits in 64
+    bits otherwise (|P| <= 2^62), so its high half is bits 62..31 of P."""
+    P = m.product('s', x, y)
+    sat = z3.And(x == BV(1 << 31, 32), y == BV(1 << 31, 32))
+    return z3.If(sat, BV(0x7fffffff, 32), z3.Extract(62, 31, P))
+
+
+def sqrdmulh(m, x, y):
+    """hi(2 x y + 2^31), saturated as sqdmulh: bits 62..31 of P + 2^30 (no 64-bit wrap,
+    |P| <= 2^62 - 2^31 except at x = y = -2^31)."""
+    P = m.product('s', x, y)
+    sat = z3.And(x == BV(1 << 31, 32), y == BV(1 << 31, 32))
+    return z3.If(sat, BV(0x7fffffff, 32), z3.Extract(62, 31, P + BV(1 << 30, 64)))
+
+
+@sem('vsqdmulh', 'vsqrdmulh')
+def _sqdmulh(m, ins, ops):
+    d, a, b = ops
+    for o in ops:
+        arr(o, '4s')
+    f = sqdmulh if ins.mnem == 'sqdmulh' else sqrdmulh
+    m.vw(d, [f(m, x, y) for x, y in zip(m.vr(a), m.vr(b))])
+
+
+@sem('vabs')
+def _abs(m, ins, ops):
+    d, a = ops
+    arr(d, '4s'), arr(a, '4s')
+    m.vw(d, [z3.If(x < 0, -x, x) for x in m.vr(a)])
+
+
+def shift(kind):
+    def h(m, ins, ops):
+        d, a, n = ops
+        arr(d, '4s'), arr(a, '4s')
+        if n.kind != 'imm':
+            raise ExecError('shift count not an immediate')
+        k = n.imm
+        lim = (0, 31) if kind == 'shl' else (1, 32)
+        if not lim[0] <= k <= lim[1]:
+            raise ExecError('shift count %d out of range' % k)
+
+        def f(x):
+            if kind == 'shl':
+                return x << k
+            if kind == 'sshr':
+                return x >> min(k, 31)
+            if kind == 'ushr':
+                return z3.LShR(x, k) if k < 32 else BV(0, 32)
+            # urshr: (x + 2^(k-1)) >> k over 33 bits, no wrap
+            return z3.Extract(31, 0, z3.LShR(z3.ZeroExt(1, x) + (1 << (k - 1)), k))
+        m.vw(d, [f(x) for x in m.vr(a)])
+    return h
+
+
+for _k in ('shl', 'sshr', 'ushr', 'urshr'):
+    TABLE['v' + _k] = shift(_k)
+
+
+def q64(ds, j):
+    return z3.Concat(ds[2 * j + 1], ds[2 * j])
+
+
+def mlal(sign, high):
+    """smlal/smlsl(2): 64-bit lanes d_j +/- sext(a_k) sext(b_k), k = j (+2 for the 2 form)."""
+    def h(m, ins, ops):
+        d, a, b = ops
+        arr(d, '2d')
+        arr(a, '4s' if high else '2s'), arr(b, '4s' if high else '2s')
+        A, B, D = m.vr(a), m.vr(b), m.vr(d)
+        out = []
+        for j in range(2):
+            k = j + 2 * high
+            P = m.product('s', A[k], B[k])
+            acc = q64(D, j) + P if sign > 0 else q64(D, j) - P
+            out += [z3.Extract(31, 0, acc), z3.Extract(63, 32, acc)]
+        m.vw(d, out)
+    return h
+
+
+TABLE['vsmlal'], TABLE['vsmlal2'] = mlal(1, 0), mlal(1, 1)
+TABLE['vsmlsl'], TABLE['vsmlsl2'] = mlal(-1, 0), mlal(-1, 1)
+
+
+def uzp(odd):
+    def h(m, ins, ops):
+        d, a, b = ops
+        for o in ops:
+            arr(o, '4s')
+        A, B = m.vr(a), m.vr(b)
+        m.vw(d, [A[odd], A[2 + odd], B[odd], B[2 + odd]])
+    return h
+
+
+TABLE['vuzp1'], TABLE['vuzp2'] = uzp(0), uzp(1)
+
+
+@sem('vmovi')
+def _movi(m, ins, ops):
+    d, i = ops
+    arr(d, '2d')
+    if i.kind != 'imm' or i.imm != 0:
+        raise ExecError('movi with an immediate other than 0 has no semantics here')
+    m.vw(d, [BV(0, 32)] * 4)
+
+
+def across(f):
+    def h(m, ins, ops):
+        d, a = ops
+        if d.kind != 'reg' or d.reg[0] != 's':
+            raise ExecError('destination not an s register')
+        arr(a, '4s')
+        xs = m.vr(a)
+        r = xs[0]
+        for x in xs[1:]:
+            r = f(r, x)
+        # a scalar write clears the rest of the vector register
+        m.vec[int(d.reg[1:])] = [simp(r), BV(0, 32), BV(0, 32), BV(0, 32)]
+    return h
+
+
+TABLE['vaddv'] = across(lambda x, y: x + y)
+TABLE['vumaxv'] = across(lambda x, y: z3.If(z3.UGT(x, y), x, y))
+
+
+@sem('fmov')
+def _fmov(m, ins, ops):
+    d, s = ops
+    if d.kind != 'reg' or d.reg[0] != 'w' or s.kind != 'reg' or s.reg[0] != 's':
+        raise ExecError('only fmov wN, sM has a semantics')
+    m.wr_gpr(d.reg, m.vec[int(s.reg[1:])][0])
+
+
+def gpr_src(m, op, width):
+    if op.kind == 'imm':
+        return BV(op.imm % (1 << width), width)
+    if op.kind == 'reg' and op.reg[0] in 'xw' and (op.reg[0] == 'x') == (width == 64) or \
+            op.kind == 'reg' and op.reg in ('sp', 'xzr', 'wzr'):
+        return m.rd_gpr(op.reg)
+    raise ExecError('operand %s is not a %d-bit general register or immediate' % (op.text, width))
+
+
+def width(op):
+    if op.kind != 'reg' or not (op.reg[0] in 'xw' or op.reg == 'sp'):
+        raise ExecError('not a general register: ' + op.text)
+    return 32 if op.reg[0] == 'w' else 64
+
+
+@sem('mov')
+def _mov(m, ins, ops):
+    d, s = ops
+    w = width(d)
+    if s.kind == 'imm' and not -(1 << 16) <= s.imm < (1 << 16):
+        raise ExecError('mov immediate beyond one movz/movn')
+    m.wr_gpr(d.reg, gpr_src(m, s, w))
+
+
+def nzcv_sub(a, b):
+    r = a - b
+    w = a.size()
+    return r, {'N': z3.Extract(w - 1, w - 1, r) == 1, 'Z': r == 0, 'C': z3.UGE(a, b),
+               'V': z3.And(z3.Extract(w - 1, w - 1, a) != z3.Extract(w - 1, w - 1, b),
+                           z3.Extract(w - 1, w - 1, r) != z3.Extract(w - 1, w - 1, a))}
+
+
+def addsub(kind, setflags):
+    def h(m, ins, ops):
+        d, a, b = ops
+        w = width(d)
+        x = gpr_src(m, a, w)
+        if b.kind == 'lo12':
+            # adrp + add :lo12: of one symbol in .rodata: its address
+            if kind != 'add' or setflags or w != 64 or not x.eq(m.pages.get(b.sym, BV(0, 1))):
+                raise ExecError(':lo12:%s not added to the adrp page of the same symbol' % b.sym)
+            if b.sym not in m.unit.symbols:
+                raise ExecError('unknown symbol ' + b.sym)
+            m.wr_gpr(d.reg, m.base('rodata') + m.unit.symbols[b.sym])
+            return
+        if b.kind == 'imm' and not 0 <= b.imm < 4096:
+            raise ExecError('immediate %d not a 12-bit unsigned one' % b.imm)
+        y = gpr_src(m, b, w)
+        if kind == 'add':
+            r = x + y
+            if setflags:
+                raise ExecError('adds has no semantics here')
+        else:
+            r, fl = nzcv_sub(x, y)
+            if setflags:
+                m.flags = fl
+        m.wr_gpr(d.reg, r)
+    return h
+
+
+TABLE['add'], TABLE['sub'], TABLE['subs'] = addsub('add', False), addsub('sub', False), addsub('sub', True)
+
+
+@sem('cmp')
+def _cmp(m, ins, ops):
+    a, b = ops
+    w = width(a)
+    if b.kind == 'imm' and not 0 <= b.imm < 4096:
+        raise ExecError('immediate not 12-bit')
+    m.flags = nzcv_sub(gpr_src(m, a, w), gpr_src(m, b, w))[1]
+
+
+CONDS = {
+    'eq': lambda f: f['Z'], 'ne': lambda f: z3.Not(f['Z']),
+    'hs': lambda f: f['C'], 'cs': lambda f: f['C'], 'lo': lambda f: z3.Not(f['C']),
+    'cc': lambda f: z3.Not(f['C']), 'mi': lambda f: f['N'], 'pl': lambda f: z3.Not(f['N']),
+    'hi': lambda f: z3.And(f['C'], z3.Not(f['Z'])), 'ls': lambda f: z3.Or(z3.Not(f['C']), f['Z']),
+    'ge': lambda f: f['N'] == f['V'], 'lt': lambda f: f['N'] != f['V'],
+    'gt': lambda f: z3.And(z3.Not(f['Z']), f['N'] == f['V']), 'le': lambda f: z3.Or(f['Z'], f['N'] != f['V']),
+}
+
+
+@sem('cset')
+def _cset(m, ins, ops):
+    d, c = ops
+    if not m.flags:
+        raise ExecError('cset before any flag was set')
+    m.wr_gpr(d.reg, z3.If(CONDS[c.sym](m.flags), BV(1, width(d)), BV(0, width(d))))
+
+
+@sem('adrp')
+def _adrp(m, ins, ops):
+    d, s = ops
+    if s.kind != 'label' or s.sym not in m.unit.symbols:
+        raise ExecError('adrp of something other than a .rodata label')
+    # the page is an opaque value: only add :lo12: of the same symbol turns it into an
+    # address, so a page used alone or with another symbol's offset fails the run
+    p = z3.BitVec('adrp_page_%s' % s.sym, 64)
+    m.pages[s.sym] = p
+    m.wr_gpr(d.reg, p)
+
+
+@sem('ldr', 'str')
+def _ldst(m, ins, ops):
+    r, a = ops
+    if r.kind != 'reg' or r.reg[0] != 'q' or a.kind != 'mem':
+        raise ExecError('only ldr/str qN, [xM, #imm] have a semantics')
+    if a.disp % 16 or not 0 <= a.disp < 65536:
+        raise ExecError('offset not a scaled unsigned 12-bit immediate')
+    base, off = m.addr(a)
+    i = int(r.reg[1:])
+    if ins.mnem == 'ldr':
+        m.vec[i] = [m.load(base, off + 4 * j, 4) for j in range(4)]
+    else:
+        for j in range(4):
+            m.store(base, off + 4 * j, m.vec[i][j], 4)
+
+
+@sem('ld1r')
+def _ld1r(m, ins, ops):
+    r, a = ops
+    if r.kind != 'vlist' or r.sym != '4s' or a.kind != 'mem' or a.disp:
+        raise ExecError('only ld1r {vN.4s}, [xM] has a semantics')
+    base, off = m.addr(a)
+    d = m.load(base, off, 4)
+    m.vec[int(r.reg[1:])] = [d] * 4
+
+
+def lookup(ins):
+    mn = ins.mnem
+    if mn in ('add', 'sub', 'and', 'orr', 'eor', 'bic', 'mul', 'abs') and ins.ops and ins.ops[0].kind == 'vreg':
+        mn = 'v' + mn
+    elif ins.ops and ins.ops[0].kind in ('vreg', 'vlist') and mn != 'ld1r' or mn in ('addv', 'umaxv'):
+        mn = 'v' + mn
+    if mn not in TABLE:
+        raise ExecError('no semantics for %s' % ins.text)
+    return TABLE[mn]
+
+
+def known_insn(ins):
+    try:
+        return ins.mnem in NOPS or ins.mnem in ('ret', 'b', 'b.ne', 'b.eq', 'cbz', 'cbnz') or bool(lookup(ins))
+    except ExecError:
+        return False
+
+
+# ------------------------------------------------------------------------ execution
+def run(unit, fname, args, frame=0):
+    """as executor.run, for AArch64; args: register (x0..) -> ('ptr', base) | ('val', term)."""
+    from .executor import Result
+    fn = unit.functions.get(fname)
+    if fn is None:
+        raise ExecError('no function ' + fname)
+    m = A64(unit, args, frame=frame)
+    pc, back, steps = 0, {}, 0
+    while True:
+        if pc >= len(fn.insns):
+            raise ExecError('%s: fell off the end' % fname)
+        ins = fn.insns[pc]
+        steps += 1
+        m.step = steps
+        if steps > MAX_STEPS:
+            raise ExecError('%s: more than %d steps' % (fname, MAX_STEPS))
+        mn = ins.mnem
+        try:
+            if mn in NOPS:
+                if mn == 'hint' and not (len(ins.ops) == 1 and ins.ops[0].imm in (34, 0)):
+                    raise ExecError('hint other than bti c / nop')
+                pc += 1
+                continue
+            if mn == 'ret':
+                if ins.ops:
+                    raise ExecError('ret to a register other than x30')
+                if not simp(m.gpr['sp'] == m.init['sp']).eq(z3.BoolVal(True)):
+                    raise ExecError('sp not restored at ret')
+                for r in PRESERVED + ['x30']:
+                    if not simp(m.gpr[r] == m.init[r]).eq(z3.BoolVal(True)):
+                        raise ExecError('%s not preserved at ret' % r)
+                for i in range(8, 16):
+                    for j in (0, 1):
+                        if not simp(m.vec[i][j]).eq(z3.BitVec('init_v%d_%d' % (i, j), 32)):
+                            raise ExecError('callee-saved d%d (low half of v%d) not preserved at ret' % (i, i))
+                return Result(m, back, steps)
+            if mn in ('b', 'b.ne', 'b.eq', 'cbz', 'cbnz'):
+                if mn == 'b':
+                    taken = True
+                    tgt = resolve(fn, pc, ins.ops[0].sym)
+                elif mn.startswith('b.'):
+                    if not m.flags:
+                        raise ExecError('branch before any flag was set')
+                    c = simp(CONDS[mn[2:]](m.flags))
+                    tgt = resolve(fn, pc, ins.ops[0].sym)
+                    taken = z3.is_true(c) if z3.is_true(c) or z3.is_false(c) else None
+                else:
+                    r = ins.ops[0]
+                    c = simp(m.rd_gpr(r.reg) == 0)
+                    if mn == 'cbnz':
+                        c = simp(z3.Not(c))
+                    tgt = resolve(fn, pc, ins.ops[1].sym)
+                    taken = z3.is_true(c) if z3.is_true(c) or z3.is_false(c) else None
+                if taken is None:
+                    raise ExecError('branch on a non-constant condition: %s' % ins.text)
+                if taken:
+                    if tgt <= pc:
+                        back[ins.line] = back.get(ins.line, 0) + 1
+                        if back[ins.line] > MAX_BACK_EDGES:
+                            raise ExecError('back edge taken more than %d times' % MAX_BACK_EDGES)
+                    pc = tgt
+                else:
+                    pc += 1
+                continue
+            lookup(ins)(m, ins, ins.ops)
+        except ExecError as e:
+            raise ExecError('%s line %d (%s): %s' % (unit.path, ins.line, ins.text, e))
+        pc += 1
