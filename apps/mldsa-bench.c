@@ -168,9 +168,9 @@ static void print_op(int param, const char *isa, const char *op, stats s, double
 }
 
 /* One benchmark row: runs + runs/10 calls (the first tenth warms up), each timed around
- * `call`, an expression giving 0 on success; `setup` runs untimed before each call, with
- * i the call's index. */
-#define TIME_OP(op, setup, call)                                          \
+ * `call`, an expression giving 0 on success, and divided by `items` (the items of a batch
+ * call; 1 otherwise); `setup` runs untimed before each call, with i the call's index. */
+#define TIME_ITEMS(op, setup, call, items)                                \
   do {                                                                    \
     snprintf(what, sizeof what, "ML-DSA-%d %s %s", param, isa->name, op); \
     progress(what);                                                       \
@@ -180,10 +180,11 @@ static void print_op(int param, const char *isa, const char *op, stats s, double
       int rc = (call);                                                    \
       uint64_t t1 = ticks_end();                                          \
       if (rc != 0) abort();                                               \
-      if (i >= runs / 10) t[i - runs / 10] = t1 - t0;                     \
+      if (i >= runs / 10) t[i - runs / 10] = (t1 - t0) / (items);         \
     }                                                                     \
     print_row(param, isa->name, op, t, runs);                             \
   } while (0)
+#define TIME_OP(op, setup, call) TIME_ITEMS(op, setup, call, 1)
 
 /* ---- batches: ticks per item ---- */
 
@@ -256,20 +257,7 @@ static void bench_batches(const bench_isa *isa, int param, const mldsa_backend *
     vpi[k].pk = NULL;
     vpi[k].pk_len = 0;
   }
-#define TIME_BATCH(op, setup, call)                                       \
-  do {                                                                    \
-    snprintf(what, sizeof what, "ML-DSA-%d %s %s", param, isa->name, op); \
-    progress(what);                                                       \
-    for (size_t i = 0; i < runs + runs / 10; ++i) {                       \
-      setup;                                                              \
-      uint64_t t0 = ticks_begin();                                        \
-      int rc = (call);                                                    \
-      uint64_t t1 = ticks_end();                                          \
-      if (rc != 0) abort();                                               \
-      if (i >= runs / 10) t[i - runs / 10] = (t1 - t0) / BATCH_ITEMS;     \
-    }                                                                     \
-    print_row(param, isa->name, op, t, runs);                             \
-  } while (0)
+#define TIME_BATCH(op, setup, call) TIME_ITEMS(op, setup, call, BATCH_ITEMS)
   TIME_BATCH("verify_batch", (void)0, bench_verify_batch(b, NULL, vi, BATCH_ITEMS));
   TIME_BATCH("verify_prepared_batch", (void)0, bench_verify_batch(b, pp, vpi, BATCH_ITEMS));
   uint8_t *out = malloc(BATCH_ITEMS * b->sig_bytes);

@@ -179,6 +179,22 @@ static const mldsa_poly ones_poly = {{
 
 /* One attempt of the rejection loop; 1 when the attempt gives a signature. The
  * rejection decision of an attempt is public (FIPS 204 section 3.4), the rest secret. */
+/* The r0 check of an attempt: w0 = LowBits(w) becomes r0 = w0 - c s2 (c_hat is NTT(c);
+ * tmp is scratch); 1 when some |r0| >= gamma2 - beta. Shared by the one-at-a-time and the
+ * batched attempts. */
+static int r0_rejects(mldsa_polyveck *w0, const mldsa_poly *c_hat, const signing_key *k,
+                      mldsa_poly *tmp) {
+  int reject = 0;
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL(pointwise_montgomery)(tmp->c, c_hat->c, k->s2.v[i].c);
+    KERNEL(invntt_tomont)(tmp->c);
+    KERNEL(sub)(w0->v[i].c, w0->v[i].c, tmp->c);
+    KERNEL(reduce32)(w0->v[i].c);
+    reject |= KERNEL(chknorm)(w0->v[i].c, MLDSA_GAMMA2 - MLDSA_BETA);
+  }
+  return reject;
+}
+
 static int sign_attempt(struct sign_ws *ws, const signing_key *k, t0_source t0) {
 #if SIGN_KEEPS_Y
   expand_mask(&ws->y, &ws->mask, ws->rhopp);
@@ -208,16 +224,8 @@ static int sign_attempt(struct sign_ws *ws, const signing_key *k, t0_source t0) 
    * of them against 46%, 37% and 35% for ML-DSA-44, -65 and -87, counted over 2,000
    * signatures each), so fewer attempts pay for the other. The order of the checks does
    * not change the signature. */
-  int reject = 0;
-
   /* r0 = LowBits(w - c s2) must stay below gamma2 - beta */
-  FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, k->s2.v[i].c);
-    KERNEL(invntt_tomont)(ws->t.c);
-    KERNEL(sub)(ws->w0.v[i].c, ws->w0.v[i].c, ws->t.c);
-    KERNEL(reduce32)(ws->w0.v[i].c);
-    reject |= KERNEL(chknorm)(ws->w0.v[i].c, MLDSA_GAMMA2 - MLDSA_BETA);
-  }
+  int reject = r0_rejects(&ws->w0, &ws->c, k, &ws->t);
   if (MLDSA_CT_PUBLIC(reject)) return 0;
 
   /* z = y + c s1 (SIGN_KEEPS_Y above), must stay below gamma1 - beta */
@@ -807,14 +815,7 @@ static int slot_check(sign_slot *sl, struct batch_sign_ws *ws, const signing_key
                       const mldsa_polyveck *t0) {
   for (unsigned i = 0; i < MLDSA_N; ++i) ws->c.c[i] = sl->c[i];
   KERNEL(ntt)(ws->c.c);
-  int reject = 0;
-  FOR_EACH_POLY(MLDSA_K, i) {
-    KERNEL(pointwise_montgomery)(ws->t.c, ws->c.c, k->s2.v[i].c);
-    KERNEL(invntt_tomont)(ws->t.c);
-    KERNEL(sub)(sl->w0.v[i].c, sl->w0.v[i].c, ws->t.c);
-    KERNEL(reduce32)(sl->w0.v[i].c);
-    reject |= KERNEL(chknorm)(sl->w0.v[i].c, MLDSA_GAMMA2 - MLDSA_BETA);
-  }
+  int reject = r0_rejects(&sl->w0, &ws->c, k, &ws->t);
   if (MLDSA_CT_PUBLIC(reject)) return 0;
 
   /* z = y + c s1 */
