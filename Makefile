@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm prove bench install size deb fresh peers bench-peers bench-kernels bench-chart count-aarch64 provider-speed clean
+.PHONY: all deps configure test run regen check-asm prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -112,6 +112,13 @@ bench-kernels: all
 	$(CC) -O2 -Wall -Wextra -Isrc -Iasm_out -Iinclude -Iapps $(MLDSA_ALL_DEFINES) \
 	  bench/peers/peers-kernels.c $(BUILD)/libmldsa.a -ldl -lpthread -o $(BUILD)/peers-kernels
 	$(BUILD)/peers-kernels $(PEERS_DIR)
+
+# `make bench-isa-ext`: AVX-512 IFMA and VBMI prototypes beside today's forms (README).
+bench-isa-ext: all
+	$(CC) -O2 -Wall -Wextra -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx512ifma \
+	  -mavx512vbmi -Isrc -Iasm_out -Iinclude -Iapps $(MLDSA_ALL_DEFINES) \
+	  bench/isa_ext/isa_ext.c $(BUILD)/libmldsa.a -lpthread -o $(BUILD)/isa_ext
+	$(BUILD)/isa_ext
 
 bench-chart:
 	@ci/install-deps python3-matplotlib
