@@ -204,7 +204,7 @@ def main(argv=None):
     if a.differential:
         from .differential import main as diff
         from .a64diff import main as diff_a64
-        rc = diff(a.cases, a.sample, a.seed)
+        rc = diff(a.cases, a.sample, a.seed, a.asm_dir)
         return diff_a64(a.cases, a.seed) or rc
     if a.self_test:
         from .selftest import main as st

@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """The differential check: instruction forms executed on this CPU and by the prover's
 semantics (semantics.py, through the same parser and executor as the proofs), on random
-and edge operands, outputs compared bit for bit.
+and edge operands, outputs compared bit for bit. Every form the proved kernels use
+(form_key: the mnemonic and its operands' kinds) must be among the forms run, and each
+run also plants semantics errors that it must catch (planted).
 
 Each form is one instruction with its operands renamed into a small frame: sources and
 the destination's old value loaded from `in` (%rdi, 64 bytes per register), the opmask
 from `in` too, the destination (vector register, opmask or general register) stored to
 `out` (%rsi); for the general-purpose forms also the flags the SDM defines after it. Forms: every vector mnemonic of the semantics table at each width its
 extension has (legacy SSE xmm, VEX xmm/ymm, EVEX xmm/ymm/zmm), the EVEX ones also under a
-merging and a zeroing mask and with registers 16-31. The CPU side is the same .S built
+merging and a zeroing mask and with registers 16-31, with the first source from memory
+and as an EVEX broadcast; EXPLICIT_FORMS has the rest, written out. The CPU side is the same .S built
 into a shared object (cc) and called through ctypes; AVX-512 forms run only where the CPU
 has AVX-512 F/BW/VL (else they are skipped and counted so).
 
@@ -46,13 +49,14 @@ EDGE = [0, 1, 0xffffffff, 0x80000000, 0x7fffffff, Q, (-Q) & 0xffffffff, 0x8000, 
 #   V a vector source, D the destination (also read: merging, legacy two-operand forms),
 #   I<a,b,...> an immediate drawn from the list, K an opmask destination, X an xmm source
 #   (whatever the width), Y a ymm source, H a source of half the destination's width.
-# ext: 's' legacy SSE + VEX xmm/ymm (+ EVEX), 'e' EVEX only, 'v' VEX only (xmm/ymm).
+# ext: 's' legacy SSE + VEX xmm/ymm (+ EVEX), 'e' EVEX only, 'v' VEX xmm/ymm (+ EVEX zmm),
+# 'Y' VEX ymm (+ EVEX ymm/zmm), 'y' VEX ymm only, 'w' EVEX ymm/zmm, 'z' EVEX zmm.
 FORMS = [(m, 'V V D', 's') for m in (
     'paddd psubd paddq paddb psubb pand pandn por pxor pcmpgtd pcmpgtb pcmpeqd pmulld pminud '
     'pmaxud pmuludq pmuldq pmulhuw pmulhrsw pmaddwd psadbw punpckldq punpckhdq punpcklqdq '
     'punpckhqdq punpcklbw pshufb').split()]
 FORMS += [(m, 'V V D', 'e') for m in 'vpandd vpandq vpandnd vpandnq vpord vporq vpxord vpxorq'.split()]
-FORMS += [('vpermd', 'V V D', 'w'), ('vpsrlvd', 'V V D', 'e')]
+FORMS += [('vpermd', 'V V D', 'Y'), ('vpsrlvd', 'V V D', 'v'), ('vpsrlvd', 'V V D', 'e')]
 FORMS += [(m, 'I<0,1,7,13,23,31,32,33,64,128,255> V D', 's') for m in 'pslld psrld psrad'.split()]
 FORMS += [(m, 'I<0,1,13,31,32,63,64,65,128,255> V D', 's') for m in 'psllq psrlq'.split()]
 FORMS += [(m, 'I<0,1,8,15,16,17,32,255> V D', 's') for m in 'psllw psrlw'.split()]
@@ -102,17 +106,45 @@ def instances(rnd):
                 variants += [(m, 'z', 'evex', False), (m, 'z', 'evex', 'merge')]
         elif ext == 'y':
             variants += [(m, 'y', 'vex', False)]
+        elif ext == 'Y':
+            variants += [(m, 'y', 'vex', False), (m, 'y', 'evex', False), (m, 'z', 'evex', False),
+                         (m, 'z', 'evex', 'merge')]
         elif ext == 'w':
             variants += [(m, 'y', 'evex', False), (m, 'z', 'evex', False), (m, 'z', 'evex', 'merge')]
         elif ext == 'z':
             variants += [(m, 'z', 'evex', False), (m, 'z', 'evex', 'merge'), (m, 'z', 'evex', 'zero')]
         elif ext == 'c':
             variants += [(m, 'z', 'evex', 'zero'), (m, 'y', 'evex', 'merge')]
-        for mn, w, enc, masked in variants:
+        if MEMORY_SOURCE.search(shape):
+            # the first source from memory: legacy xmm, VEX ymm, EVEX zmm; and broadcast
+            # from one element where EVEX has it (at every width)
+            mems = [(mn, w, enc, masked, 'm') for mn, w, enc, masked in variants
+                    if not masked and (enc, w) in (('legacy', 'x'), ('vex', 'x'), ('vex', 'y'), ('evex', 'z'))
+                    and m not in NO_MEMORY_SOURCE and not (m in LEGACY_IMM_SHIFT and enc != 'evex')]
+            mems += [(mn, w, enc, masked, 'b') for mn, w, enc, masked in variants
+                     if enc == 'evex' and BROADCAST.get(mn) and w in 'xyz' and masked in (False, 'merge')]
+        else:
+            mems = []
+        for mn, w, enc, masked, mem in [v + (None,) for v in variants] + mems:
             if mn in ('vpcmpgtd', 'vpcmpeqd', 'vpcmpgtb', 'vpcmpud', 'vpcmpd') and masked:
                 masked = 'merge'        # a compare under a mask ANDs it into the result
-            out.append((mn, w, shape, enc, masked))
+            out.append((mn, w, shape, enc, masked, mem))
     return out
+
+
+# A source that may be a memory operand: the first vector source of the shape (in AT&T
+# order the one the encoding allows in memory).
+MEMORY_SOURCE = re.compile(r'(^|\s)[VXYH](\s|$)')
+# Forms whose vector source must be a register (the memory form is the destination's).
+NO_MEMORY_SOURCE = {'vextracti128', 'vextracti32x4', 'vextracti64x4', 'vpcompressd'}
+# EVEX embedded broadcast: the element size, in bytes, of the mnemonics that have one.
+BROADCAST = {m: 4 for m in (
+    'vpaddd vpsubd vpmulld vpminud vpmaxud vpandd vpandnd vpord vpxord vpcmpgtd vpcmpeqd vpabsd '
+    'vpsrlvd vpermd vpunpckldq vpunpckhdq vpshufd vpslld vpsrld vpsrad vprold vpternlogd '
+    'vpcmpud vpcmpd vshufi32x4').split()}
+BROADCAST.update({m: 8 for m in (
+    'vpaddq vpmuludq vpmuldq vpandq vpandnq vporq vpxorq vpunpcklqdq vpunpckhqdq vpsllq vpsrlq '
+    'vprolq vpternlogq vshufi64x2').split()})
 
 
 def regs_for(enc, rnd, n):
@@ -121,8 +153,9 @@ def regs_for(enc, rnd, n):
     return pool[:n]
 
 
-def instance_text(mn, w, shape, enc, masked, rnd, idx):
-    """the function's body and its destination: ('v', reg index, dwords) or ('k', ...)."""
+def instance_text(mn, w, shape, enc, masked, mem, rnd, idx):
+    """the function's body and its destination: ('v', reg index, dwords) or ('k', ...).
+    mem: None, 'm' (the first vector source from memory) or 'b' (broadcast from it)."""
     toks = shape.split()
     nsrc = sum(t in ('V', 'X', 'Y', 'H') for t in toks)
     regs = regs_for(enc, rnd, nsrc + 1)
@@ -138,6 +171,10 @@ def instance_text(mn, w, shape, enc, masked, rnd, idx):
             sw = {'V': w, 'X': 'x', 'Y': 'y', 'H': 'y' if w == 'z' else 'x'}[t]
             r = regs[ri]
             ri += 1
+            if mem and not srcs and not any(o.startswith('MEM') for o in ops):
+                # the source's 64-byte slot of `in`, read in place
+                ops.append('MEM%d' % ri)
+                continue
             srcs.append((r, sw))
             ops.append('%%%smm%d' % (sw, r))
         elif t.startswith('D'):
@@ -160,12 +197,19 @@ def instance_text(mn, w, shape, enc, masked, rnd, idx):
         vs = [i for i, t in enumerate(toks) if t in ('V',)]
         if mn in LEGACY_IMM_SHIFT:
             vs = [None] + vs
-        if len(vs) == 2:
+        if len(vs) == 2 and ops[vs[1]].startswith('%'):
             r = int(re.search(r'\d+', ops[vs[1]]).group(0))
             ops[-1] = '%%xmm%d' % r
             dest = ('v', r, 4, 'x')
             del ops[vs[1]]
             srcs = [s for s in srcs if s[0] != r] + [(r, 'x')]
+    for i, o in enumerate(ops):
+        if o.startswith('MEM'):
+            slot = 64 * (int(o[3:]) - 1)
+            if mem == 'b':
+                ops[i] = '%d(%%rdi){1to%d}' % (slot, 4 * WIDTH[w] // BROADCAST[mn])
+            else:
+                ops[i] = '%d(%%rdi)' % slot
     load = 'movdqu' if enc == 'legacy' else ('vmovdqu64' if enc == 'evex' else 'vmovdqu')
     # the destination's old value first, then the sources (a source may be the destination)
     if dest[0] == 'v':
@@ -227,6 +271,151 @@ def gpr_text(ins, flags, idx):
         ('m', None, 2 + len(flags), None)
 
 
+# Forms that fit no shape above (immediates of the general-purpose operations, moves
+# between register files, loads, stores, masked moves, opmask operations), each written
+# out: the instructions after the frame's loads, the frame ('g' general registers only,
+# 'x' legacy SSE, 'y' VEX, 'z' EVEX with %k1 and %k2 from `in`, 'k64' EVEX with a 64-bit
+# %k1 from a byte compare), and what is stored to `out` in order (a register, an opmask
+# through %r8d, the vector zmm0 read back through a masked byte move, 'out' for a store
+# the form makes itself, then flag letters as in GPR_FORMS).
+EXPLICIT_FORMS = [
+    (['adc $0, %eax'], 'g', 'rax czsl'), (['adc $5, %eax'], 'g', 'rax czsl'),
+    (['add $7, %eax'], 'g', 'rax czsl'), (['add $-64, %rax'], 'g', 'rax czsl'),
+    (['and $255, %eax'], 'g', 'rax czs'), (['cmp $240, %eax'], 'g', 'czsl'),
+    (['cmp $48, %rax'], 'g', 'czsl'), (['sub $48, %rax'], 'g', 'rax czsl'),
+    (['sub $3, %eax'], 'g', 'rax czsl'), (['mov $21845, %eax'], 'g', 'rax'),
+    (['lea (%rax,%rax,4), %eax'], 'g', 'rax'), (['lea -1(%rcx), %eax'], 'g', 'rax'),
+    (['lea 12(%rax,%rcx,8), %rdx'], 'g', 'rdx'), (['movsbl %cl, %eax'], 'g', 'rax'),
+    (['movzbl 37(%rdi), %eax'], 'g', 'rax'), (['movzwl 37(%rdi), %eax'], 'g', 'rax'),
+    (['setnz %al'], 'g', 'rax'), (['mov %rcx, %rdx'], 'g', 'rdx'),
+    (['movd %eax, %xmm0'], 'x', 'x0'), (['movd %xmm1, %eax'], 'x', 'rax'),
+    (['movq %xmm1, %rax'], 'x', 'rax'), (['movq 40(%rdi), %xmm0'], 'x', 'x0'),
+    (['movhps 40(%rdi), %xmm0'], 'x', 'x0'), (['movmskps %xmm1, %eax'], 'x', 'rax'),
+    (['pmovmskb %xmm1, %eax'], 'x', 'rax'), (['movdqa 64(%rdi), %xmm0'], 'x', 'x0'),
+    (['movdqa %xmm1, %xmm0'], 'x', 'x0'), (['movdqu 40(%rdi), %xmm0'], 'x', 'x0'),
+    (['movdqu %xmm1, (%rsi)'], 'x', 'out16'),
+    (['vmovd %eax, %xmm0'], 'y', 'y0'), (['vmovd %xmm1, %eax'], 'y', 'rax'),
+    (['vmovd 40(%rdi), %xmm0'], 'y', 'y0'), (['vmovq %xmm1, %rax'], 'y', 'rax'),
+    (['vmovq 40(%rdi), %xmm0'], 'y', 'y0'), (['vmovmskps %ymm1, %eax'], 'y', 'rax'),
+    (['vpmovmskb %xmm1, %eax'], 'y', 'rax'), (['vpmovmskb %ymm1, %eax'], 'y', 'rax'),
+    (['vmovdqu 40(%rdi), %xmm0'], 'y', 'y0'), (['vmovdqu 40(%rdi), %ymm0'], 'y', 'y0'),
+    (['vmovdqu %ymm1, (%rsi)'], 'y', 'out32'), (['vmovdqa %ymm1, %ymm0'], 'y', 'y0'),
+    (['vbroadcasti128 64(%rdi), %ymm0'], 'y', 'y0'), (['vpbroadcastd %xmm1, %ymm0'], 'y', 'y0'),
+    (['vinserti128 $1, 40(%rdi), %ymm1, %ymm0'], 'y', 'y0'),
+    (['vmovq 40(%rdi), %xmm16', 'vmovdqa64 %zmm16, %zmm0'], 'z', 'z0'),
+    (['vmovq %xmm17, %rax'], 'z', 'rax'), (['vpbroadcastd %eax, %zmm0'], 'z', 'z0'),
+    (['vmovdqu32 40(%rdi), %xmm0'], 'z', 'z0'), (['vmovdqu32 40(%rdi), %ymm0'], 'z', 'z0'),
+    (['vmovdqu32 40(%rdi), %zmm0'], 'z', 'z0'), (['vmovdqu32 40(%rdi), %zmm20', 'vmovdqa64 %zmm20, %zmm0'], 'z', 'z0'),
+    (['vmovdqu32 %zmm1, (%rsi)'], 'z', 'out64'), (['vmovdqu32 %zmm17, (%rsi)'], 'z', 'out64'),
+    (['vmovdqa32 %zmm1, %zmm0{%k1}{z}'], 'z', 'z0'), (['vmovdqa32 %zmm17, %zmm0{%k1}{z}'], 'z', 'z0'),
+    (['vmovdqu8 %zmm1, %zmm0{%k1}{z}'], 'k64', 'z0'), (['vmovdqu8 %xmm1, %xmm0{%k1}{z}'], 'k64', 'z0'),
+    (['vbroadcasti32x4 64(%rdi), %zmm0'], 'z', 'z0'),
+    (['vinserti32x4 $1, 40(%rdi), %ymm1, %ymm0'], 'z', 'z0'),
+    (['vinserti32x4 $3, 40(%rdi), %zmm1, %zmm0'], 'z', 'z0'),
+    (['vpcompressd %ymm1, %ymm0{%k1}{z}'], 'z', 'z0'), (['vpcompressd %zmm1, %zmm0{%k1}{z}'], 'z', 'z0'),
+    (['vpcompressd %zmm1, %zmm0{%k1}'], 'z', 'z0'),
+    (['korw %k1, %k2, %k1'], 'z', 'k1'), (['kortestw %k1, %k2'], 'z', 'zc'),
+    (['kortestw %k1, %k1'], 'z', 'zc'), (['kmovw %k2, %eax'], 'z', 'rax'),
+] + [(['kshiftrq $%d, %%k1, %%k2' % c, 'vmovdqu8 %zmm1, %zmm0{%k2}{z}'], 'k64', 'z0')
+     for c in (0, 16, 32, 48, 63)]
+
+
+def explicit_text(body, frame, outs, idx):
+    """the function for one written-out form and the number of dwords it stores."""
+    pre = ['mov 0(%rdi), %rax', 'mov 8(%rdi), %rcx', 'mov 16(%rdi), %rdx']
+    vload = {'x': 'movdqu %d(%%rdi), %%xmm%d', 'y': 'vmovdqu %d(%%rdi), %%ymm%d'}.get(
+        frame, 'vmovdqu32 %d(%%rdi), %%zmm%d')
+    if frame != 'g':
+        pre += [vload % (64 * j, r) for j, r in ((1, 1), (2, 2), (3, 0))]
+    if frame in ('z', 'k64'):
+        pre += ['vmovdqu32 64(%rdi), %zmm17', 'mov 256(%rdi), %r8d', 'kmovw %r8d, %k1',
+                'mov 260(%rdi), %r8d', 'kmovw %r8d, %k2']
+    if frame == 'k64':
+        pre += ['vpcmpgtb %zmm1, %zmm2, %k1']
+    pre.append('cmp %rcx, %rax')        # flags from the inputs (adc reads CF, setnz ZF)
+    post, off = [], 0
+    words = outs.split()
+    for w in words:
+        if w in ('rax', 'rdx'):
+            post.append('mov %%%s, %d(%%rsi)' % (w, off))
+            off += 8
+        elif w in ('x0', 'y0', 'z0'):
+            n = {'x0': 16, 'y0': 32, 'z0': 64}[w]
+            st = {'x0': 'movdqu %xmm0', 'y0': 'vmovdqu %ymm0', 'z0': 'vmovdqu32 %zmm0'}[w]
+            post.append('%s, %d(%%rsi)' % (st, off))
+            off += n
+        elif w in ('k1', 'k2'):
+            post += ['kmovw %%%s, %%r8d' % w, 'mov %%r8d, %d(%%rsi)' % off]
+            off += 4
+        elif w.startswith('out'):
+            off += int(w[3:])           # the form itself stored them at 0
+    for f in (words[-1] if words and words[-1].isalpha() and words[-1] not in ('rax', 'rdx') else ''):
+        post += ['set%s %%dl' % f, 'movzbl %dl, %edx', 'mov %%edx, %d(%%rsi)' % off]
+        off += 4
+    name = 'e%d' % idx
+    lines = pre + body + post + (['vzeroupper'] if frame != 'g' else []) + ['ret']
+    return name, '    .globl %s\n%s:\n' % (name, name) + ''.join('    %s\n' % b for b in lines), \
+        ('m', None, off // 4, None)
+
+
+# ------------------------------------------------------------------ coverage
+# Not compared with the CPU: control flow (the proofs follow it: loop structure, the
+# taken branches' conditions), and addresses of .rodata (lea sym(%rip): the assembled
+# object's relocations are checked against the parsed text by asm.py).
+def _is_control(ins):
+    return ins.mnem.startswith('j') or ins.mnem in ('ret', 'endbr64')
+
+
+def form_key(ins):
+    """an instruction's form: its mnemonic and the kind of each operand (register file and
+    width, memory, broadcast, immediate, mask decoration), not which register or value."""
+    def kind(o):
+        if o.kind == 'reg':
+            r = o.reg
+            if r[:3] in ('xmm', 'ymm', 'zmm'):
+                k = r[0]
+            elif re.fullmatch(r'k\d', r):
+                k = 'k'
+            elif re.fullmatch(r'r([a-z]{2}|\d+)', r):
+                k = 'g64'
+            elif re.fullmatch(r'e[a-z]{2}|r\d+d', r):
+                k = 'g32'
+            else:
+                k = 'g8' if re.search(r'(l|b)$', r) else 'g16'
+        elif o.kind == 'mem':
+            # a load from .rodata is the same form as one from memory anywhere (what
+            # %rip addresses is checked against the object by asm.py); lea of it is not
+            k = 'm' + ('{1to%d}' % o.bcst if o.bcst else '')
+            if o.base == 'rip' and ins.mnem == 'lea':
+                k = 'rip' 
+        else:
+            k = o.kind
+        return k + ('{k}' if o.mask else '') + ('{z}' if o.zero else '')
+    return (ins.mnem,) + tuple(kind(o) for o in ins.ops)
+
+
+def kernel_forms(asm_dir, isas=None):
+    """form -> where the proved x86 kernels of isas use it (a function declared not proved
+    is not counted: its forms come with its proof)."""
+    from .__main__ import ISAS, NOT_PROVED
+    skip = {'mldsa_%s_%s' % (k, isa) for k in NOT_PROVED for isa in ISAS}
+    used = {}
+    for isa in isas or ISAS:
+        d = os.path.join(asm_dir, isa)
+        for f in sorted(os.listdir(d)):
+            if not f.endswith('.S'):
+                continue
+            for fn in asm.parse(os.path.join(d, f)).functions.values():
+                if fn.name in skip:
+                    continue
+                for ins in fn.insns:
+                    key = form_key(ins)
+                    if _is_control(ins) or (ins.mnem == 'lea' and key[1] == 'rip'):
+                        continue
+                    used.setdefault(key, '%s/%s:%d' % (isa, f, ins.line))
+    return used
+
+
 def cpu_has_avx512():
     try:
         with open('/proc/cpuinfo') as f:
@@ -236,23 +425,35 @@ def cpu_has_avx512():
         return False
 
 
-def main(cases=16, sample=0, seed=1):
-    rnd = random.Random(seed)
-    t0 = time.time()
+def build_forms(rnd, sample=0, have_avx512=True):
+    """(name, text, destination, description) of every form to run."""
     insts = instances(rnd)
-    if not cpu_has_avx512():
+    if not have_avx512:
         skipped = [i for i in insts if i[3] == 'evex']
         insts = [i for i in insts if i[3] != 'evex']
         print('differential: no AVX-512 on this CPU: %d EVEX forms skipped' % len(skipped))
     if sample and sample < len(insts):
         insts = rnd.sample(insts, sample)
     funcs = []
-    for idx, (mn, w, shape, enc, masked) in enumerate(insts):
-        name, text, dest = instance_text(mn, w, shape, enc, masked, rnd, idx)
-        funcs.append((name, text, dest, '%s %s %s%s' % (mn, w + 'mm', enc, ' ' + masked if masked else '')))
+    for idx, (mn, w, shape, enc, masked, mem) in enumerate(insts):
+        name, text, dest = instance_text(mn, w, shape, enc, masked, mem, rnd, idx)
+        funcs.append((name, text, dest, '%s %s %s%s%s' % (mn, w + 'mm', enc, ' ' + masked if masked else '',
+                                                       {'m': ' memory', 'b': ' broadcast'}.get(mem, ''))))
     for idx, (ins, flags, w) in enumerate(gpr_instances()):
         name, text, dest = gpr_text(ins, flags, idx)
         funcs.append((name, text, dest, '%s (%d-bit; flags %s)' % (ins, w, flags or '-')))
+    for idx, (body, frame, outs) in enumerate(EXPLICIT_FORMS):
+        if frame in ('z', 'k64') and not have_avx512:
+            continue
+        name, text, dest = explicit_text(body, frame, outs, idx)
+        funcs.append((name, text, dest, '; '.join(body) + ' (%s frame)' % frame))
+    return funcs
+
+
+def run_forms(funcs, cases, rnd, used=None, machine_cls=None, quiet=False):
+    """build the forms into a shared object, run each on this CPU and by the semantics;
+    returns (forms wrong or not run, cases). used: forms that must be among those run."""
+    say = (lambda *a: None) if quiet else print
     src = '    .text\n' + ''.join(t for _, t, _, _ in funcs) + '    .section .note.GNU-stack,"",@progbits\n'
     with tempfile.TemporaryDirectory(prefix='prover-diff-') as d:
         path = os.path.join(d, 'forms.S')
@@ -263,11 +464,17 @@ def main(cases=16, sample=0, seed=1):
         lib = ctypes.CDLL(so)
         unit = asm.parse(path, src)
         bad, ncases = 0, 0
+        run_keys = {form_key(i) for fn in unit.functions.values() for i in fn.insns}
+        for k, where in sorted((used or {}).items()):
+            if k not in run_keys:
+                say('differential: NOT RUN: %s %s (used at %s)' % (k[0], ', '.join(k[1:]), where))
+                bad += 1
         for name, text, dest, what in funcs:
             try:
-                m = run(unit, name, {'rdi': ('ptr', 'in'), 'rsi': ('ptr', 'out')}, machine_cls=ExactMachine).m
+                m = run(unit, name, {'rdi': ('ptr', 'in'), 'rsi': ('ptr', 'out')},
+                        machine_cls=machine_cls or ExactMachine).m
             except Exception as e:      # a form the semantics cannot run is a failure
-                print('differential: %s: prover error: %s' % (what, e))
+                say('differential: %s: prover error: %s' % (what, e))
                 bad += 1
                 continue
             nbytes = 4 * dest[2] if dest[0] in ('v', 'm') else 4
@@ -279,27 +486,86 @@ def main(cases=16, sample=0, seed=1):
                 words = [rnd.choice(EDGE) if rnd.random() < 0.3 else rnd.getrandbits(32) for _ in range(4 * 16)]
                 if dest[0] == 'm' and rnd.random() < 0.3:
                     words[1], words[3] = words[0] >> 31 and 0xffffffff, words[2] >> 31 and 0xffffffff
-                words += [rnd.choice([0, 0xffff, 0x5555, 0xff00, 0x00ff, rnd.getrandbits(16)])]
-                inbuf = (ctypes.c_uint32 * 80)(*(words + [0] * (80 - len(words))))
-                outbuf = (ctypes.c_uint32 * 16)()
-                fn(inbuf, outbuf)
+                words += [rnd.choice([0, 0xffff, 0x5555, 0xff00, 0x00ff, rnd.getrandbits(16)]) for _ in range(2)]
+                # `in` 64-byte aligned: legacy SSE memory operands must be 16-byte aligned
+                raw = (ctypes.c_uint32 * 96)()
+                skip = (-ctypes.addressof(raw) % 64) // 4
+                for j, x in enumerate(words):
+                    raw[skip + j] = x
+                outbuf = (ctypes.c_uint32 * 32)()
+                fn(ctypes.c_void_p(ctypes.addressof(raw) + 4 * skip), outbuf)
                 cpu = list(outbuf)[:nbytes // 4]
                 subs = [(v, z3.BitVecVal(words[k[1]] if k[1] < len(words) else 0, 32)) for k, v in invars]
                 val = z3.simplify(z3.substitute(whole, *subs)) if subs else z3.simplify(whole)
                 ncases += 1
                 if not z3.is_bv_value(val):
-                    print('differential: %s: the prover\'s result is not a function of the inputs: %s'
-                          % (what, str(val)[:200]))
+                    say('differential: %s: the prover\'s result is not a function of the inputs: %s'
+                        % (what, str(val)[:200]))
                     bad += 1
                     break
                 v = val.as_long()
                 got = [(v >> (32 * (len(outs) - 1 - j))) & 0xffffffff for j in range(len(outs))]
                 if got != cpu:
-                    print('differential: MISMATCH %s\n  %s\n  inputs %s\n  cpu    %s\n  prover %s'
-                          % (what, text.split('\n')[-5].strip(), [hex(x) for x in words[:16]],
-                             [hex(x) for x in cpu], [hex(x) for x in got]))
+                    say('differential: MISMATCH %s\n  %s\n  inputs %s\n  cpu    %s\n  prover %s'
+                        % (what, text.split('\n')[-5].strip(), [hex(x) for x in words[:16]],
+                           [hex(x) for x in cpu], [hex(x) for x in got]))
                     bad += 1
                     break
-    print('differential: %d instruction forms, %d cases, %d mismatches, %.0f s'
-          % (len(funcs), ncases, bad, time.time() - t0))
-    return 1 if bad else 0
+    return bad, ncases
+
+
+class _SwappedBroadcast(ExactMachine):
+    """a planted semantics error: a broadcast qword's dwords in the wrong order."""
+
+    def load_dwords(self, op, n):
+        ds = super().load_dwords(op, n)
+        if op.bcst and n == 2 * op.bcst:
+            ds = [ds[1], ds[0]] * op.bcst
+        return ds
+
+
+def planted(funcs, rnd):
+    """the harness must fail on planted errors: a semantics entry replaced (movsbl
+    zero-extending, vpminud signed), broadcasts of qwords swapped, and a form the kernels
+    use left out. Returns the number of plants that went unnoticed."""
+    from . import semantics
+    missed = 0
+    pick = lambda words: [f for f in funcs if any(w in f[1] for w in words)]
+    swaps = [('movsbl', 'movzbl', ['movsbl']), ('vpminud', 'pminud', ['minud'])]
+    for name, like, words in swaps:
+        saved = semantics.TABLE[name]
+        wrong = semantics._movx(8, False) if name == 'movsbl' else \
+            semantics.TABLE['pcmpgtd'][1]
+        semantics.TABLE[name] = (saved[0], wrong)
+        try:
+            bad, _ = run_forms(pick(words), 4, rnd, quiet=True)
+        finally:
+            semantics.TABLE[name] = saved
+        print('differential: planted %s given %s semantics: %s' % (name, 'movzbl' if name == 'movsbl' else 'pcmpgtd',
+                                                                  'caught' if bad else 'MISSED'))
+        missed += not bad
+    if any('{1to8}' in f[1] for f in funcs):      # EVEX: where the CPU has AVX-512
+        bad, _ = run_forms(pick(['{1to8}']), 4, rnd, machine_cls=_SwappedBroadcast, quiet=True)
+        print('differential: planted qword broadcast halves swapped: %s' % ('caught' if bad else 'MISSED'))
+        missed += not bad
+    key = ('planted', 'y')
+    rest = funcs[:1]
+    bad, _ = run_forms(rest, 1, rnd, used={key: 'planted'}, quiet=True)
+    print('differential: planted a used form left out of the harness: %s' % ('caught' if bad else 'MISSED'))
+    missed += not bad
+    return missed
+
+
+def main(cases=16, sample=0, seed=1, asm_dir='asm_out'):
+    rnd = random.Random(seed)
+    t0 = time.time()
+    have_avx512 = cpu_has_avx512()
+    funcs = build_forms(rnd, sample, have_avx512)
+    # every form the proved kernels use must be among those run (on a CPU without
+    # AVX-512 the avx512 kernels' forms are skipped, as the EVEX forms above)
+    used = {} if sample else kernel_forms(asm_dir, None if have_avx512 else ['sse2', 'avx2'])
+    bad, ncases = run_forms(funcs, cases, rnd, used)
+    print('differential: %d instruction forms (%d used by the proved kernels, every one run), %d cases, '
+          '%d mismatches, %.0f s' % (len(funcs), len(used), ncases, bad, time.time() - t0))
+    missed = planted(funcs, rnd)
+    return 1 if bad or missed else 0
