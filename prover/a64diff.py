@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """The A64 semantics against execution: every vector form of prover/a64.py the neon
 kernels use is built into a small static AArch64 program (one function per form: load
-v0, v1, v2 from memory, the instruction, store v2), run under qemu-aarch64 on random and
-edge operands, and run by the prover's parser, executor and semantics with exact
-products; the 128 bits of v2 must agree."""
+v0, v1 (and v17 = v1), v2 from memory, the instruction, store v2), run under
+qemu-aarch64 on random and edge operands, and run by the prover's parser, executor and
+semantics with exact products; the 128 bits of v2 must agree."""
 import os
 import random
 import shutil
@@ -25,6 +25,14 @@ FORMS += ['smlal v2.2d, v0.2s, v1.2s', 'smlal2 v2.2d, v0.4s, v1.4s',
           'smlsl v2.2d, v0.2s, v1.2s', 'smlsl2 v2.2d, v0.4s, v1.4s']
 FORMS += ['uzp1 v2.4s, v0.4s, v1.4s', 'uzp2 v2.4s, v0.4s, v1.4s', 'addv s2, v0.4s', 'umaxv s2, v0.4s',
           'movi v2.2d, #0']
+# the transforms: multiply-subtract, products by element, interleaves, d and pair loads
+# (x0 points to the 48 input bytes: the loads' results are the input bytes they name)
+FORMS += ['mls v2.4s, v0.4s, v1.4s', 'mla v2.4s, v0.4s, v1.4s']
+FORMS += ['%s v2.4s, v0.4s, v1.s[%d]' % (m, i) for m in ('mul', 'sqrdmulh', 'sqdmulh') for i in range(4)]
+FORMS += ['sqrdmulh v2.4s, v0.4s, v17.s[3]']
+FORMS += ['%s v2.%s, v0.%s, v1.%s' % (m, a, a, a) for m in ('zip1', 'zip2') for a in ('4s', '2d')]
+FORMS += ['ldr d2, [x0, #8]', 'ldr d2, [x0, #40]', 'ldr q2, [x0, #16]',
+          'ldp q2, q3, [x0, #16]', 'ldp q3, q2, [x0]']
 
 EDGE = [0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 8380417, (-8380417) % (1 << 32), 58728449]
 
@@ -40,7 +48,8 @@ class Exact(a64.A64):
 
 
 def prover_value(form, ins):
-    text = ('    .text\nf:\n    ldr q0, [x0]\n    ldr q1, [x0, #16]\n    ldr q2, [x0, #32]\n'
+    text = ('    .text\nf:\n    ldr q0, [x0]\n    ldr q1, [x0, #16]\n    ldr q17, [x0, #16]\n'
+            '    ldr q2, [x0, #32]\n'
             '    %s\n    str q2, [x1]\n    ret\n' % form)
     u = asm.parse('form.S', text, arch='a64', check_bytes=False)
     saved = a64.A64
@@ -73,7 +82,7 @@ def main(cases=16, seed=1):
     s = ['    .text']
     for k, f in enumerate(FORMS):
         s += ['    .globl f%d' % k, 'f%d:' % k, '    ldr q0, [x0]', '    ldr q1, [x0, #16]',
-              '    ldr q2, [x0, #32]', '    ' + f, '    str q2, [x1]', '    ret']
+              '    ldr q17, [x0, #16]', '    ldr q2, [x0, #32]', '    ' + f, '    str q2, [x1]', '    ret']
     c = ['#include <stdio.h>', '#include <stdint.h>']
     c += ['void f%d(const uint32_t *, uint32_t *);' % k for k in range(len(FORMS))]
     c += ['static const uint32_t in[%d][12] = {%s};' % (cases, ','.join(

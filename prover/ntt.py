@@ -23,7 +23,7 @@ import os
 import time
 import numpy as np
 import z3
-from . import lift
+from . import a64, lift
 from .executor import run
 from .machine import Machine, ExecError, vreg
 from .reorder import declared_order
@@ -79,6 +79,11 @@ class ExactMachine(Machine):
         if kind == 'u':
             return z3.ZeroExt(32, x) * z3.ZeroExt(32, y)
         return x * y
+
+
+class ExactA64(a64.A64):
+    """the AArch64 machine (AAPCS64 checks at ret) with ExactMachine's products."""
+    product = ExactMachine.product
 
 
 class Facts:
@@ -198,8 +203,21 @@ def prove_transform(unit, isa, rep, ntt_text, inverse):
         i, w = v
         m.vec[i] = [facts.offer(x) if j < w else x for j, x in enumerate(m.vec[i])]
 
+    seen = {}
+
+    def after_a64(m, ins):
+        # every lane an instruction changed, whichever register it is in
+        for i, row in enumerate(m.vec):
+            ids = tuple(x.get_id() for x in row)
+            if seen.get(i) != ids:
+                m.vec[i] = [facts.offer(x) for x in row]
+                seen[i] = tuple(x.get_id() for x in m.vec[i])
+
     try:
-        res = run(unit, fname, {'rdi': ('ptr', 'a')}, machine_cls=ExactMachine, after=after)
+        if isa == 'neon':
+            res = a64.run(unit, fname, {'x0': ('ptr', 'a')}, machine_cls=ExactA64, after=after_a64)
+        else:
+            res = run(unit, fname, {'rdi': ('ptr', 'a')}, machine_cls=ExactMachine, after=after)
     except Exception as e:
         rep.fail('symbolic execution', str(e))
         return
