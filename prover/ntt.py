@@ -104,7 +104,7 @@ class Facts:
 
     def input_leaf(self, name):
         """a[i] of the caller: form e_i, bound from the contract."""
-        if name not in self.form and name.startswith('a['):
+        if name not in self.form and name.startswith('a[') and int(name[2:-1]) < N:
             i = int(name[2:-1])
             f = np.zeros(N + 1, dtype=np.int64)
             f[i] = 1
