@@ -389,6 +389,47 @@ def zip_(high):
 TABLE['vzip1'], TABLE['vzip2'] = zip_(0), zip_(1)
 
 
+def byte_of(ds, j):
+    return z3.Extract(8 * (j % 4) + 7, 8 * (j % 4), ds[j // 4])
+
+
+def from_bytes(bs):
+    return [simp(z3.Concat(bs[4 * k + 3], bs[4 * k + 2], bs[4 * k + 1], bs[4 * k])) for k in range(4)]
+
+
+@sem('vtbl')
+def _tbl(m, ins, ops):
+    """tbl vD.16b, {vN.16b}, vM.16b: byte j = byte M_j of N where M_j < 16, else 0
+    (a table of one register)."""
+    d, t, x = ops
+    if t.kind != 'vlist' or t.sym != '16b':
+        raise ExecError('tbl with a table other than one {vN.16b}')
+    arr(d, '16b'), arr(x, '16b')
+    T, X = m.vr(t), m.vr(x)
+    out = []
+    for j in range(16):
+        ix = byte_of(X, j)
+        r = BV(0, 8)
+        for k in range(16):
+            r = z3.If(ix == k, byte_of(T, k), r)
+        out.append(r)
+    m.vw(d, from_bytes(out))
+
+
+@sem('vushl')
+def _ushl(m, ins, ops):
+    """ushl vD.4s, vN.4s, vM.4s: per lane, s = the signed low byte of M's lane: N << s
+    for s >= 0, N >> -s (logical) for s < 0; a count of 32 or more gives 0."""
+    d, a, b = ops
+    for o in ops:
+        arr(o, '4s')
+    out = []
+    for x, y in zip(m.vr(a), m.vr(b)):
+        s_ = z3.SignExt(24, z3.Extract(7, 0, y))
+        out.append(z3.If(s_ >= 0, x << s_, z3.LShR(x, -s_)))
+    m.vw(d, out)
+
+
 @sem('vmovi')
 def _movi(m, ins, ops):
     d, i = ops
@@ -531,12 +572,20 @@ def _adrp(m, ins, ops):
 def _ldst(m, ins, ops):
     """ldr/str qN, [xM, #imm] (16 bytes), ldr dN, [xM, #imm] (8 bytes into the low
     half; the write of a d register clears the upper half), imm a multiple of the size
-    below 4096 sizes (the scaled unsigned 12-bit form)."""
-    r, a = ops
+    below 4096 sizes (the scaled unsigned 12-bit form); ldr/str qN, [xM], #imm: the
+    post-indexed form (the access at xM, then xM += imm, imm in [-256, 255])."""
+    post = None
+    if len(ops) == 3:
+        r, a, post = ops
+        if post.kind != 'imm' or a.kind != 'mem' or a.disp or not -256 <= post.imm <= 255 or \
+                r.kind != 'reg' or r.reg[0] != 'q' or a.base[0] != 'x':
+            raise ExecError('post-index only as qN, [xM], #imm9')
+    else:
+        r, a = ops
     if r.kind != 'reg' or a.kind != 'mem' or not (r.reg[0] == 'q' or r.reg[0] == 'd' and ins.mnem == 'ldr'):
         raise ExecError('only ldr qN/dN and str qN, [xM, #imm] have a semantics')
     size = 16 if r.reg[0] == 'q' else 8
-    if a.disp % size or not 0 <= a.disp < 4096 * size:
+    if post is None and (a.disp % size or not 0 <= a.disp < 4096 * size):
         raise ExecError('offset not a scaled unsigned 12-bit immediate')
     base, off = m.addr(a)
     i = int(r.reg[1:])
@@ -546,6 +595,8 @@ def _ldst(m, ins, ops):
     else:
         for j in range(4):
             m.store(base, off + 4 * j, m.vec[i][j], 4)
+    if post is not None:
+        m.wr_gpr(a.base, m.rd_gpr(a.base) + BV(post.imm % (1 << 64), 64))
 
 
 @sem('ldp')

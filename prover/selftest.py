@@ -5,7 +5,7 @@ semantics fact the product abstraction relies on, by Z3 over the integers."""
 import os
 import z3
 
-from . import asm, kernels, ntt, reorder, sampler_lanes
+from . import asm, decoders, kernels, ntt, reorder, sampler_lanes
 from .kernels import Report
 
 # (isa, file, kernel, line substring, replacement, what the bug is)
@@ -122,6 +122,14 @@ PLANTED = [
      'a qword interleave done on dwords'),
     ('neon', 'ntt_reorder', 'ntt_reorder', 'add x9, x9, #128', 'add x9, x9, #112',
      'group pointer step short: overlap'),
+    ('neon', 'unpack_z', 'unpack_z_g17', '.long 0, -2, -4, -6', '.long 0, -2, -4, -5',
+     'one ushl count off by one'),
+    ('neon', 'unpack_z', 'unpack_z_g19', '.byte 0, 1, 2, 128, 2, 3, 4, 128, 5, 6, 7, 128',
+     '.byte 0, 1, 2, 128, 2, 3, 4, 128, 5, 6, 8, 128', 'one tbl index a byte off'),
+    ('neon', 'unpack_z', 'unpack_z_g17', 'ldr q1, [x1], #9  // coefficients 4..7',
+     'ldr q1, [x1], #10  // coefficients 4..7', 'one post-index step a byte long'),
+    ('neon', 'unpack_z', 'unpack_z_g17', 'ldr q3, [x1]  // coefficients 252..255',
+     'ldr q3, [x1, #16]  // coefficients 252..255', 'the last group read 16 bytes past the buffer'),
 ]
 
 # Instruction forms with a known answer: (what, code, register, expected value). Each runs
@@ -306,7 +314,8 @@ def run_one(path, text, isa, k):
             with open(os.path.join(os.path.dirname(path), 'ntt.S')) as fh:
                 reorder.prove_reorder(asm.parse(path, text), isa, rep, fh.read())
             return rep
-        (ntt.TRANSFORMS.get(k) or sampler_lanes.OBLIGATIONS.get(k) or kernels.K[k])(asm.parse(path, text), isa, rep)
+        (ntt.TRANSFORMS.get(k) or sampler_lanes.OBLIGATIONS.get(k) or decoders.OBLIGATIONS.get(k)
+         or kernels.K[k])(asm.parse(path, text), isa, rep)
     except Exception as e:
         rep.fail('prover error', str(e))
     return rep
