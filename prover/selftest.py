@@ -110,8 +110,6 @@ PLANTED = [
      'one mls replaced by mla (x z + h q)'),
     ('neon', 'ntt', 'ntt', 'mul v23.4s, v1.4s, v19.s[0]', 'mul v23.4s, v1.4s, v19.s[1]',
      'a product by element takes zt (lane 1) instead of z (lane 0)'),
-    ('neon', 'ntt', 'ntt', 'zip1 v0.2d, v0.2d, v4.2d', 'zip1 v0.2d, v4.2d, v0.2d',
-     'one 4 x 4 transposition step with its sources swapped'),
     ('neon', 'ntt', 'ntt', '    str q7, [x9, #896]\n', '    str q7, [x9, #896]\n    str q7, [x9, #1024]\n',
      'a write 16 bytes past the array'),
     ('neon', 'invntt_tomont', 'invntt_tomont', 'mls v1.4s, v24.4s, v31.4s', 'mla v1.4s, v24.4s, v31.4s',
