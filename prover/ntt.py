@@ -206,12 +206,13 @@ def prove_transform(unit, isa, rep, ntt_text, inverse):
     seen = {}
 
     def after_a64(m, ins):
-        # every lane an instruction changed, whichever register it is in
+        # every lane an instruction changed, whichever register it is in (seen keeps the
+        # terms themselves, so that their ids are not reused while compared)
         for i, row in enumerate(m.vec):
-            ids = tuple(x.get_id() for x in row)
-            if seen.get(i) != ids:
+            old = seen.get(i)
+            if old is None or any(x.get_id() != y.get_id() for x, y in zip(row, old)):
                 m.vec[i] = [facts.offer(x) for x in row]
-                seen[i] = tuple(x.get_id() for x in m.vec[i])
+                seen[i] = list(m.vec[i])
 
     try:
         if isa == 'neon':
