@@ -31,24 +31,15 @@ NOT_PROVED = {
 }
 
 
-def neon_key(n):
-    """mldsa_<k>_neon[_<variant>] -> <k>[_<variant>]"""
-    return re.sub(r'_neon(?=_|$)', '', n[len('mldsa_'):], count=1)
-
-
-# AArch64: the element-wise kernels and the products are proved against the same
-# obligations as on x86 (prover/a64.py is the front end); the rest is declared here.
-NEON_PROVED = ELEMENTWISE
+# AArch64: the element-wise kernels, the products, the transforms and the decoder are
+# proved against the same obligations as on x86 (prover/a64.py is the front end); the rest is declared here.
+NEON_TRANSFORMS = ['ntt_reorder', 'ntt', 'invntt_tomont']
+NEON_PROVED = ELEMENTWISE + NEON_TRANSFORMS + list(decoders.OBLIGATIONS)
 _NEON_TESTED = 'tested against the scalar kernel under qemu-aarch64 (test_kernels in ci/aarch64)'
 NEON_NOT_PROVED = {
-    'ntt': 'transform: no AArch64 obligation yet; ' + _NEON_TESTED,
-    'invntt_tomont': 'transform: no AArch64 obligation yet; ' + _NEON_TESTED,
-    'ntt_reorder': 'permutation: no AArch64 obligation yet; ' + _NEON_TESTED,
     'rej_uniform': 'sampler: no AArch64 obligation yet (tbl, table lookups); ' + _NEON_TESTED,
     'rej_eta2': 'sampler: no AArch64 obligation yet; ' + _NEON_TESTED,
     'rej_eta4': 'sampler: no AArch64 obligation yet; ' + _NEON_TESTED,
-    'unpack_z_g17': 'decoder: no AArch64 obligation yet; ' + _NEON_TESTED,
-    'unpack_z_g19': 'decoder: no AArch64 obligation yet; ' + _NEON_TESTED,
     'keccak_f1600_batch_base': 'Keccak: tested, not proved',
     'keccak_f1600_batch_sha3': 'Keccak: tested, not proved',
     'keccak_f1600_x1_base': 'Keccak: tested, not proved',
@@ -85,7 +76,15 @@ def prove_neon(asm_dir, only=None, out=print):
             missing = sorted({i.mnem for i in fn.insns if not a64.known_insn(i)}) if fn else []
             if missing:
                 raise Exception('no AArch64 semantics for %s' % ', '.join(missing))
-            kernels.K[k](u, 'neon', rep)
+            if k == 'ntt_reorder':
+                with open(os.path.join(asm_dir, 'neon', 'ntt.S')) as fh:
+                    reorder.prove_reorder(u, 'neon', rep, fh.read())
+            elif k in ntt.TRANSFORMS:
+                ntt.TRANSFORMS[k](u, 'neon', rep)
+            elif k in decoders.OBLIGATIONS:
+                decoders.OBLIGATIONS[k](u, 'neon', rep)
+            else:
+                kernels.K[k](u, 'neon', rep)
         except Exception as e:          # a prover error is a failure, never a skip
             rep.fail('prover error', '%s: %s' % (type(e).__name__, e))
         rep.secs = time.time() - t

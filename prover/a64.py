@@ -51,6 +51,7 @@ def statements(line):
 
 
 VREG = re.compile(r'^v(\d+)\.(\d+)([bhsd])$')
+VELEM = re.compile(r'^v(\d+)\.([bhsd])\[(\d+)\]$')
 COND = {'eq', 'ne', 'hs', 'cs', 'lo', 'cc', 'mi', 'pl', 'vs', 'vc', 'hi', 'ls', 'ge', 'lt', 'gt', 'le'}
 
 
@@ -60,13 +61,17 @@ def _reg_name(t):
 
 def parse_operand(t):
     """kinds: 'reg' (x/w/q/d/s registers), 'vreg' (vN.<arr>, reg 'vN', sym the arrangement),
-    'vlist' ({vN.<arr>}), 'imm' (#n), 'mem' ([xN] or [xN, #n]), 'lo12' (:lo12:sym),
+    'vlist' ({vN.<arr>}), 'velem' (vN.s[i]: reg 'vN', sym the element size, imm the
+    index), 'imm' (#n), 'mem' ([xN] or [xN, #n]), 'lo12' (:lo12:sym),
     'cond', 'label'."""
     o = Operand(kind='?', text=t)
     t = t.strip()
     m = VREG.match(t)
+    e = VELEM.match(t)
     if m:
         o.kind, o.reg, o.sym = 'vreg', 'v' + m.group(1), m.group(2) + m.group(3)
+    elif e:
+        o.kind, o.reg, o.sym, o.imm = 'velem', 'v' + e.group(1), e.group(2), int(e.group(3))
     elif t.startswith('{') and t.endswith('}'):
         m = VREG.match(t[1:-1].strip())
         if not m:
@@ -99,6 +104,8 @@ def unparse(ins):
             return '%s.%s' % (o.reg, o.sym)
         if o.kind == 'vlist':
             return '{%s.%s}' % (o.reg, o.sym)
+        if o.kind == 'velem':
+            return '%s.%s[%d]' % (o.reg, o.sym, o.imm)
         if o.kind == 'imm':
             return '#%d' % o.imm
         if o.kind == 'mem':
@@ -239,12 +246,31 @@ for _n, _f in {'and': lambda x, y: x & y, 'orr': lambda x, y: x | y, 'eor': lamb
     TABLE['v' + _n] = lanewise(_f, ('16b',))
 
 
-@sem('vmul')
+def src2(m, op):
+    """the second source of a product: a vector vN.4s, or one element vN.s[i] (0 <= i
+    <= 3; any of v0-v31 for 32-bit elements) taken for all four lanes."""
+    if op.kind == 'velem':
+        if op.sym != 's' or not 0 <= op.imm <= 3:
+            raise ExecError('element %s not one of vN.s[0..3]' % op.text)
+        return [m.vec[int(op.reg[1:])][op.imm]] * 4
+    arr(op, '4s')
+    return m.vr(op)
+
+
+@sem('vmul', 'vmla', 'vmls')
 def _mul(m, ins, ops):
+    """mul: lo(a b) per lane; mla/mls: d + lo(a b) / d - lo(a b) (mod 2^32)."""
     d, a, b = ops
-    for o in ops:
-        arr(o, '4s')
-    m.vw(d, [m.product('lo', x, y) for x, y in zip(m.vr(a), m.vr(b))])
+    arr(d, '4s'), arr(a, '4s')
+    B = src2(m, b)
+    if ins.mnem != 'mul' and b.kind == 'velem':
+        raise ExecError('%s by element has no semantics here' % ins.mnem)
+    p = [m.product('lo', x, y) for x, y in zip(m.vr(a), B)]
+    if ins.mnem == 'mla':
+        p = [z + x for z, x in zip(m.vr(d), p)]
+    elif ins.mnem == 'mls':
+        p = [z - x for z, x in zip(m.vr(d), p)]
+    m.vw(d, p)
 
 
 def sqdmulh(m, x, y):
@@ -266,10 +292,9 @@ def sqrdmulh(m, x, y):
 @sem('vsqdmulh', 'vsqrdmulh')
 def _sqdmulh(m, ins, ops):
     d, a, b = ops
-    for o in ops:
-        arr(o, '4s')
+    arr(d, '4s'), arr(a, '4s')
     f = sqdmulh if ins.mnem == 'sqdmulh' else sqrdmulh
-    m.vw(d, [f(m, x, y) for x, y in zip(m.vr(a), m.vr(b))])
+    m.vw(d, [f(m, x, y) for x, y in zip(m.vr(a), src2(m, b))])
 
 
 @sem('vabs')
@@ -343,6 +368,66 @@ def uzp(odd):
 
 
 TABLE['vuzp1'], TABLE['vuzp2'] = uzp(0), uzp(1)
+
+
+def zip_(high):
+    """zip1/zip2 .4s: the low (high) halves' elements interleaved, a0 b0 a1 b1
+    (a2 b2 a3 b3); .2d: the same of qwords, a0 b0 (a1 b1), each qword two dwords."""
+    def h(m, ins, ops):
+        d, a, b = ops
+        k = arr(d, '4s', '2d')
+        for o in ops:
+            arr(o, k)
+        A, B = m.vr(a), m.vr(b)
+        if k == '4s':
+            m.vw(d, [A[2 * high], B[2 * high], A[2 * high + 1], B[2 * high + 1]])
+        else:
+            m.vw(d, A[2 * high:2 * high + 2] + B[2 * high:2 * high + 2])
+    return h
+
+
+TABLE['vzip1'], TABLE['vzip2'] = zip_(0), zip_(1)
+
+
+def byte_of(ds, j):
+    return z3.Extract(8 * (j % 4) + 7, 8 * (j % 4), ds[j // 4])
+
+
+def from_bytes(bs):
+    return [simp(z3.Concat(bs[4 * k + 3], bs[4 * k + 2], bs[4 * k + 1], bs[4 * k])) for k in range(4)]
+
+
+@sem('vtbl')
+def _tbl(m, ins, ops):
+    """tbl vD.16b, {vN.16b}, vM.16b: byte j = byte M_j of N where M_j < 16, else 0
+    (a table of one register)."""
+    d, t, x = ops
+    if t.kind != 'vlist' or t.sym != '16b':
+        raise ExecError('tbl with a table other than one {vN.16b}')
+    arr(d, '16b'), arr(x, '16b')
+    T, X = m.vr(t), m.vr(x)
+    out = []
+    for j in range(16):
+        ix = byte_of(X, j)
+        r = BV(0, 8)
+        for k in range(16):
+            r = z3.If(ix == k, byte_of(T, k), r)
+        out.append(r)
+    m.vw(d, from_bytes(out))
+
+
+@sem('vushl')
+def _ushl(m, ins, ops):
+    """ushl vD.4s, vN.4s, vM.4s: per lane, s = the signed low byte of M's lane: N << s
+    for s >= 0, N >> -s (logical) for s < 0; a count of 32 or more gives 0."""
+    d, a, b = ops
+    for o in ops:
+        arr(o, '4s')
+    out = []
+    for x, y in zip(m.vr(a), m.vr(b)):
+        s_ = z3.SignExt(24, z3.Extract(7, 0, y))
+        out.append(z3.If(s_ >= 0, x << s_, z3.LShR(x, -s_)))
+    m.vw(d, out)
 
 
 @sem('vmovi')
@@ -485,18 +570,49 @@ def _adrp(m, ins, ops):
 
 @sem('ldr', 'str')
 def _ldst(m, ins, ops):
-    r, a = ops
-    if r.kind != 'reg' or r.reg[0] != 'q' or a.kind != 'mem':
-        raise ExecError('only ldr/str qN, [xM, #imm] have a semantics')
-    if a.disp % 16 or not 0 <= a.disp < 65536:
+    """ldr/str qN, [xM, #imm] (16 bytes), ldr dN, [xM, #imm] (8 bytes into the low
+    half; the write of a d register clears the upper half), imm a multiple of the size
+    below 4096 sizes (the scaled unsigned 12-bit form); ldr/str qN, [xM], #imm: the
+    post-indexed form (the access at xM, then xM += imm, imm in [-256, 255])."""
+    post = None
+    if len(ops) == 3:
+        r, a, post = ops
+        if post.kind != 'imm' or a.kind != 'mem' or a.disp or not -256 <= post.imm <= 255 or \
+                r.kind != 'reg' or r.reg[0] != 'q' or a.base[0] != 'x':
+            raise ExecError('post-index only as qN, [xM], #imm9')
+    else:
+        r, a = ops
+    if r.kind != 'reg' or a.kind != 'mem' or not (r.reg[0] == 'q' or r.reg[0] == 'd' and ins.mnem == 'ldr'):
+        raise ExecError('only ldr qN/dN and str qN, [xM, #imm] have a semantics')
+    size = 16 if r.reg[0] == 'q' else 8
+    if post is None and (a.disp % size or not 0 <= a.disp < 4096 * size):
         raise ExecError('offset not a scaled unsigned 12-bit immediate')
     base, off = m.addr(a)
     i = int(r.reg[1:])
     if ins.mnem == 'ldr':
-        m.vec[i] = [m.load(base, off + 4 * j, 4) for j in range(4)]
+        ds = [m.load(base, off + 4 * j, 4) for j in range(size // 4)]
+        m.vec[i] = ds + [BV(0, 32)] * (4 - len(ds))
     else:
         for j in range(4):
             m.store(base, off + 4 * j, m.vec[i][j], 4)
+    if post is not None:
+        m.wr_gpr(a.base, m.rd_gpr(a.base) + BV(post.imm % (1 << 64), 64))
+
+
+@sem('ldp')
+def _ldp(m, ins, ops):
+    """ldp qA, qB, [xM, #imm]: 32 bytes, qA the first 16; imm a multiple of 16 in
+    [-1024, 1008] (the scaled signed 7-bit form); A = B is unpredictable."""
+    r1, r2, a = ops
+    if r1.kind != 'reg' or r2.kind != 'reg' or r1.reg[0] != 'q' or r2.reg[0] != 'q' or a.kind != 'mem':
+        raise ExecError('only ldp qA, qB, [xM, #imm] has a semantics')
+    if r1.reg == r2.reg:
+        raise ExecError('ldp to one register twice (unpredictable)')
+    if a.disp % 16 or not -1024 <= a.disp <= 1008:
+        raise ExecError('offset not a scaled signed 7-bit immediate')
+    base, off = m.addr(a)
+    ds = [m.load(base, off + 4 * j, 4) for j in range(8)]
+    m.vec[int(r1.reg[1:])], m.vec[int(r2.reg[1:])] = ds[:4], ds[4:]
 
 
 @sem('ld1r')
@@ -528,13 +644,15 @@ def known_insn(ins):
 
 
 # ------------------------------------------------------------------------ execution
-def run(unit, fname, args, frame=0):
-    """as executor.run, for AArch64; args: register (x0..) -> ('ptr', base) | ('val', term)."""
+def run(unit, fname, args, frame=0, machine_cls=None, after=None):
+    """as executor.run, for AArch64; args: register (x0..) -> ('ptr', base) | ('val', term);
+    machine_cls: an A64 subclass (ntt.py's exact products); after(m, ins), if given, runs
+    after every non-branch instruction."""
     from .executor import Result
     fn = unit.functions.get(fname)
     if fn is None:
         raise ExecError('no function ' + fname)
-    m = A64(unit, args, frame=frame)
+    m = (machine_cls or A64)(unit, args, frame=frame)
     pc, back, steps = 0, {}, 0
     while True:
         if pc >= len(fn.insns):
@@ -593,6 +711,8 @@ def run(unit, fname, args, frame=0):
                     pc += 1
                 continue
             lookup(ins)(m, ins, ins.ops)
+            if after:
+                after(m, ins)
         except ExecError as e:
             raise ExecError('%s line %d (%s): %s' % (unit.path, ins.line, ins.text, e))
         pc += 1

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """The A64 semantics against execution: every vector form of prover/a64.py the neon
 kernels use is built into a small static AArch64 program (one function per form: load
-v0, v1, v2 from memory, the instruction, store v2), run under qemu-aarch64 on random and
-edge operands, and run by the prover's parser, executor and semantics with exact
-products; the 128 bits of v2 must agree."""
+v0, v1 (and v17 = v1), v2 from memory, the instruction, store v2), run under
+qemu-aarch64 on random and edge operands, and run by the prover's parser, executor and
+semantics with exact products; the 128 bits of v2 (and what a form stores itself: 32 bytes of out, zeroed
+before each call) must agree."""
 import os
 import random
 import shutil
@@ -25,6 +26,24 @@ FORMS += ['smlal v2.2d, v0.2s, v1.2s', 'smlal2 v2.2d, v0.4s, v1.4s',
           'smlsl v2.2d, v0.2s, v1.2s', 'smlsl2 v2.2d, v0.4s, v1.4s']
 FORMS += ['uzp1 v2.4s, v0.4s, v1.4s', 'uzp2 v2.4s, v0.4s, v1.4s', 'addv s2, v0.4s', 'umaxv s2, v0.4s',
           'movi v2.2d, #0']
+# the transforms: multiply-subtract, products by element, interleaves, d and pair loads
+# (x0 points to the 48 input bytes: the loads' results are the input bytes they name)
+FORMS += ['mls v2.4s, v0.4s, v1.4s', 'mla v2.4s, v0.4s, v1.4s']
+FORMS += ['%s v2.4s, v0.4s, v1.s[%d]' % (m, i) for m in ('mul', 'sqrdmulh', 'sqdmulh') for i in range(4)]
+FORMS += ['sqrdmulh v2.4s, v0.4s, v17.s[3]']
+FORMS += ['%s v2.%s, v0.%s, v1.%s' % (m, a, a, a) for m in ('zip1', 'zip2') for a in ('4s', '2d')]
+FORMS += ['ldr d2, [x0, #8]', 'ldr d2, [x0, #40]', 'ldr q2, [x0, #16]',
+          'ldp q2, q3, [x0, #16]', 'ldp q3, q2, [x0]']
+# unpack_z: post-indexed loads and stores (the next access sees the new base; the out
+# buffer holds 8 dwords), tbl of one register, ushl by signed per-lane counts
+FORMS += ['ldr q3, [x0], #9\n    ldr q2, [x0]', 'ldr q3, [x0], #-4\n    ldr q2, [x0, #16]',
+          'str q0, [x1], #4', 'str q0, [x1], #13\n    sub x1, x1, #9']
+FORMS += ['tbl v2.16b, {v0.16b}, v1.16b', 'tbl v2.16b, {v17.16b}, v0.16b', 'ushl v2.4s, v0.4s, v1.4s']
+# v1's words for these forms: tbl indexes in [0, 20) (a fifth beyond the table), ushl
+# counts in [-40, 40] (beyond 32 both ways)
+SMALL = {'tbl v2.16b, {v0.16b}, v1.16b':
+         lambda r, w: int.from_bytes(bytes(r.randrange(20) for _ in range(4)), 'little'),
+         'ushl v2.4s, v0.4s, v1.4s': lambda r, w: (w & ~0xff) | (r.randint(-40, 40) & 0xff)}
 
 EDGE = [0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 8380417, (-8380417) % (1 << 32), 58728449]
 
@@ -40,7 +59,8 @@ class Exact(a64.A64):
 
 
 def prover_value(form, ins):
-    text = ('    .text\nf:\n    ldr q0, [x0]\n    ldr q1, [x0, #16]\n    ldr q2, [x0, #32]\n'
+    text = ('    .text\nf:\n    ldr q0, [x0]\n    ldr q1, [x0, #16]\n    ldr q17, [x0, #16]\n'
+            '    ldr q2, [x0, #32]\n'
             '    %s\n    str q2, [x1]\n    ret\n' % form)
     u = asm.parse('form.S', text, arch='a64', check_bytes=False)
     saved = a64.A64
@@ -51,8 +71,9 @@ def prover_value(form, ins):
     finally:
         a64.A64 = saved
     subs = [(m.input_var('in', i), z3.BitVecVal(v, 32)) for i, v in enumerate(ins)]
+    subs += [(m.input_var('out', i), z3.BitVecVal(0, 32)) for i in range(8)]   # zeroed
     out = []
-    for j in range(4):
+    for j in range(8):
         t = z3.simplify(z3.substitute(m.load('out', 4 * j, 4), *subs))
         out.append(t.as_long() if z3.is_bv_value(t) else None)
     return out
@@ -68,21 +89,27 @@ def main(cases=16, seed=1):
         return 1
     rnd = random.Random(seed)
     data = []
-    for _ in range(cases):
-        data.append([rnd.choice(EDGE) if rnd.random() < 0.3 else rnd.getrandbits(32) for _ in range(12)])
+    for f in FORMS:
+        rows = []
+        for _ in range(cases):
+            row = [rnd.choice(EDGE) if rnd.random() < 0.3 else rnd.getrandbits(32) for _ in range(12)]
+            if f in SMALL:
+                row[4:8] = [SMALL[f](rnd, w) for w in row[4:8]]
+            rows.append(row)
+        data.append(rows)
     s = ['    .text']
     for k, f in enumerate(FORMS):
         s += ['    .globl f%d' % k, 'f%d:' % k, '    ldr q0, [x0]', '    ldr q1, [x0, #16]',
-              '    ldr q2, [x0, #32]', '    ' + f, '    str q2, [x1]', '    ret']
+              '    ldr q17, [x0, #16]', '    ldr q2, [x0, #32]', '    ' + f, '    str q2, [x1]', '    ret']
     c = ['#include <stdio.h>', '#include <stdint.h>']
     c += ['void f%d(const uint32_t *, uint32_t *);' % k for k in range(len(FORMS))]
-    c += ['static const uint32_t in[%d][12] = {%s};' % (cases, ','.join(
-        '{%s}' % ','.join('0x%xu' % v for v in row) for row in data))]
+    c += ['static const uint32_t in[%d][%d][12] = {%s};' % (len(FORMS), cases, ','.join(
+        '{%s}' % ','.join('{%s}' % ','.join('0x%xu' % v for v in row) for row in rows) for rows in data))]
     c += ['typedef void (*fn)(const uint32_t *, uint32_t *);',
           'static const fn fs[] = {%s};' % ','.join('f%d' % k for k in range(len(FORMS))),
-          'int main(void) { uint32_t o[4]; for (unsigned k = 0; k < %d; k++) for (unsigned i = 0; i < %d; i++) {'
-          ' fs[k](in[i], o); printf("%%x %%x %%x %%x\\n", o[0], o[1], o[2], o[3]); } return 0; }'
-          % (len(FORMS), cases)]
+          'int main(void) { for (unsigned k = 0; k < %d; k++) for (unsigned i = 0; i < %d; i++) {'
+          ' uint32_t o[8] = {0}; fs[k](in[k][i], o); for (unsigned j = 0; j < 8; j++)'
+          ' printf("%%x%%c", o[j], j < 7 ? 32 : 10); } return 0; }' % (len(FORMS), cases)]
     with tempfile.TemporaryDirectory(prefix='prover-a64-') as d:
         with open(os.path.join(d, 'f.S'), 'w') as fh:
             fh.write('\n'.join(s) + '\n')
@@ -97,13 +124,13 @@ def main(cases=16, seed=1):
         wrong = 0
         for i in range(cases):
             real = [int(x, 16) for x in lines[k * cases + i].split()]
-            got = prover_value(f, data[i])
+            got = prover_value(f, data[k][i])
             n += 1
             if got != real:
                 wrong += 1
                 if wrong == 1:
                     print('A64 differential: %s on %s: qemu %s, prover %s' % (
-                        f, [hex(x) for x in data[i]], [hex(x) for x in real],
+                        f, [hex(x) for x in data[k][i]], [hex(x) for x in real],
                         [hex(x) if x is not None else None for x in got]))
         bad += wrong > 0
     print('A64 differential: %d forms, %d cases against qemu-aarch64, %d forms wrong' % (len(FORMS), n, bad))

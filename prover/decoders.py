@@ -6,7 +6,7 @@ every output dword, for all byte values, gamma1 - (bits b i .. b i + b - 1 of bu
 little-endian), b = bitlen(2 gamma1 - 1): one Z3 query per coefficient."""
 import time
 import z3
-from .executor import run
+from .kernels import execute
 from .lanes import check_structure, prove, Failure
 
 
@@ -23,7 +23,7 @@ def prove_unpack_z(unit, isa, rep, g):
     nbytes = 32 * b
     t0 = time.time()
     try:
-        res = run(unit, 'mldsa_unpack_z_g%d_%s' % (g, isa), {'rdi': ('ptr', 'a'), 'rsi': ('ptr', 'buf')})
+        res = execute(unit, isa, 'mldsa_unpack_z_g%d_%s' % (g, isa), {'rdi': ('ptr', 'a'), 'rsi': ('ptr', 'buf')})
         st = check_structure(res, ['a'], ['buf'], in_sizes={'buf': nbytes})
     except Exception as e:
         rep.fail('execute + loop structure', str(e))

@@ -220,6 +220,13 @@ class Lifter:
                 return self.wrap(self.val(ch[0]), w)
             if hi == wa - 1:
                 return self.floor_div(self.val(ch[0]), lo, wa - lo)
+            a = self.val(ch[0])
+            alo, ahi = self.bounds(a)
+            if alo is not None and -(1 << hi) <= alo and ahi < (1 << hi):
+                # a fits in hi + 1 signed bits: the bits above hi copy bit hi, so the
+                # field hi..lo read as signed is floor(a / 2^lo) (sqdmulh/sqrdmulh's
+                # bits 62..31 of a product below 2^62 in magnitude)
+                return self.floor_div(a, lo, hi + 1 - lo)
             return self.wrap(self.floor_div(self.uval(ch[0]), lo, wa - lo, signed=False), w)
         if k == z3.Z3_OP_CONCAT:
             if self.sign_bits_of(ch[:-1], ch[-1]):
@@ -286,6 +293,10 @@ class Lifter:
         """the system has a solution with the leaves at point (leaf -> integer): each
         defined variable computed from its definition (the machine's own arithmetic)
         must lie within the bounds the system gives it. None if so, else the variable."""
+        return self.values(point)[0]
+
+    def values(self, point):
+        """(admits's answer, every variable's value at point)."""
         val = dict(point)
 
         def ev(e):
@@ -303,20 +314,33 @@ class Lifter:
             for v in (x, y):
                 lo, hi = self.var[v]
                 if (lo is not None and val[v] < lo) or (hi is not None and val[v] > hi):
-                    return v
+                    return v, val
+        return None, val
+
+    def refuted(self, claim):
+        """a corner of the leaves' box where the linear equation claim (e == 0) is false:
+        a claim Z3 could only refute (or time out on) fails at once. Never a proof."""
+        for pt in self.corners():
+            bad, val = self.values(pt)
+            if bad is None and all(k in val for k in claim if k != '') and \
+                    sum(c * val[k] for k, c in claim.items() if k != '') + claim.get('', 0):
+                return pt
         return None
 
-    def check_corners(self):
-        """a system whose constraints exclude an input would make every claim over it
-        vacuous there: the corners of the leaves' box (all low, all high, and each leaf
-        alone at the other end) must each be admitted."""
+    def corners(self):
         names = sorted(k for k in self.var if k in self.leaves)
         lo = {k: self.leaves[k][0] for k in names}
         hi = {k: self.leaves[k][1] for k in names}
         points = [lo, hi]
         for k in names:
             points += [dict(lo, **{k: hi[k]}), dict(hi, **{k: lo[k]})]
-        for pt in points:
+        return points
+
+    def check_corners(self):
+        """a system whose constraints exclude an input would make every claim over it
+        vacuous there: the corners of the leaves' box (all low, all high, and each leaf
+        alone at the other end) must each be admitted."""
+        for pt in self.corners():
             bad = self.admits(pt)
             if bad:
                 raise Fail('the constraints exclude the inputs %s (%s out of its bounds)'
@@ -355,6 +379,8 @@ def close(term, leaves, prove):
     # 1. the wraps inside (lo(x z) in Shoup's method) cancel: term = S exactly
     S = L.resolve(E, L.nowrap)
     if S != E:
+        if L.refuted(lin_add(E, lin_scale(S, -1))):
+            raise Fail('no wrap: false at a corner of the inputs')
         prove(L.cons, L.expr(E) == L.expr(S), 'no wrap')
     # 2. S mod q as a form of the leaves; the remainders left over sum to 0
     m = L.resolve(S, L.modq, Q)
@@ -366,6 +392,8 @@ def close(term, leaves, prove):
         first = min(rest)
         inv = pow(rest[first], -1, Q)
         ident = {k: centered(c * inv) for k, c in rest.items()}
+        if L.refuted(ident):
+            raise Fail('congruence: false at a corner of the inputs')
         prove(L.cons, L.expr(ident) == 0, 'congruence')
         # proved: first = -(the others), which the bound may use (Montgomery's two low
         # halves are equal: their difference drops out of the interval)

@@ -23,7 +23,7 @@ import os
 import time
 import numpy as np
 import z3
-from . import lift
+from . import a64, lift
 from .executor import run
 from .machine import Machine, ExecError, vreg
 from .reorder import declared_order
@@ -81,6 +81,11 @@ class ExactMachine(Machine):
         return x * y
 
 
+class ExactA64(a64.A64):
+    """the AArch64 machine (AAPCS64 checks at ret) with ExactMachine's products."""
+    product = ExactMachine.product
+
+
 class Facts:
     """the leaves: name -> (form, lo, hi); closes lane terms into new leaves."""
 
@@ -99,7 +104,7 @@ class Facts:
 
     def input_leaf(self, name):
         """a[i] of the caller: form e_i, bound from the contract."""
-        if name not in self.form and name.startswith('a['):
+        if name not in self.form and name.startswith('a[') and int(name[2:-1]) < N:
             i = int(name[2:-1])
             f = np.zeros(N + 1, dtype=np.int64)
             f[i] = 1
@@ -198,8 +203,22 @@ def prove_transform(unit, isa, rep, ntt_text, inverse):
         i, w = v
         m.vec[i] = [facts.offer(x) if j < w else x for j, x in enumerate(m.vec[i])]
 
+    seen = {}
+
+    def after_a64(m, ins):
+        # every lane an instruction changed, whichever register it is in (seen keeps the
+        # terms themselves, so that their ids are not reused while compared)
+        for i, row in enumerate(m.vec):
+            old = seen.get(i)
+            if old is None or any(x.get_id() != y.get_id() for x, y in zip(row, old)):
+                m.vec[i] = [facts.offer(x) for x in row]
+                seen[i] = list(m.vec[i])
+
     try:
-        res = run(unit, fname, {'rdi': ('ptr', 'a')}, machine_cls=ExactMachine, after=after)
+        if isa == 'neon':
+            res = a64.run(unit, fname, {'x0': ('ptr', 'a')}, machine_cls=ExactA64, after=after_a64)
+        else:
+            res = run(unit, fname, {'rdi': ('ptr', 'a')}, machine_cls=ExactMachine, after=after)
     except Exception as e:
         rep.fail('symbolic execution', str(e))
         return

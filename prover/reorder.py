@@ -6,7 +6,7 @@ proved to be exactly that permutation: output position p holds the input variabl
 a[sigma(p)] itself, for all int32 values."""
 import re
 import time
-from .executor import run
+from .kernels import execute
 from .lanes import check_structure
 
 N = 256
@@ -30,7 +30,7 @@ def prove_reorder(unit, isa, rep, ntt_text):
     t = time.time()
     try:
         sigma = declared_order(ntt_text)
-        res = run(unit, 'mldsa_ntt_reorder_%s' % isa, {'rdi': ('ptr', 'a')})
+        res = execute(unit, isa, 'mldsa_ntt_reorder_%s' % isa, {'rdi': ('ptr', 'a')})
         st = check_structure(res, ['a'], ['a'])
         m = res.m
         bad = []
