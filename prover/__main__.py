@@ -204,7 +204,7 @@ def main(argv=None):
         from .differential import main as diff
         from .a64diff import main as diff_a64
         rc = diff(a.cases, a.sample, a.seed, a.asm_dir)
-        return diff_a64(a.cases, a.seed) or rc
+        return diff_a64(a.cases, a.seed, a.asm_dir) or rc
     if a.self_test:
         from .selftest import main as st
         return st(a.asm_dir)

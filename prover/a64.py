@@ -460,10 +460,17 @@ TABLE['vumaxv'] = across(lambda x, y: z3.If(z3.UGT(x, y), x, y))
 
 @sem('fmov')
 def _fmov(m, ins, ops):
+    """fmov wN, sM (the low lane); fmov sN, wM and dN, xM (the register's low 32 or 64
+    bits, the rest of the vector register cleared)."""
     d, s = ops
-    if d.kind != 'reg' or d.reg[0] != 'w' or s.kind != 'reg' or s.reg[0] != 's':
-        raise ExecError('only fmov wN, sM has a semantics')
-    m.wr_gpr(d.reg, m.vec[int(s.reg[1:])][0])
+    if d.kind == 'reg' and s.kind == 'reg' and d.reg[0] + s.reg[0] == 'ws':
+        m.wr_gpr(d.reg, m.vec[int(s.reg[1:])][0])
+    elif d.kind == 'reg' and s.kind == 'reg' and d.reg[0] + s.reg[0] in ('sw', 'dx'):
+        v = m.rd_gpr(s.reg)
+        lanes = [z3.Extract(31, 0, v)] + ([z3.Extract(63, 32, v)] if d.reg[0] == 'd' else [])
+        m.vec[int(d.reg[1:])] = [simp(x) for x in lanes] + [BV(0, 32)] * (4 - len(lanes))
+    else:
+        raise ExecError('fmov %s has no semantics here' % ins.text)
 
 
 def gpr_src(m, op, width):

@@ -4,9 +4,13 @@ kernels use is built into a small static AArch64 program (one function per form:
 v0, v1 (and v17 = v1), v2 from memory, the instruction, store v2), run under
 qemu-aarch64 on random and edge operands, and run by the prover's parser, executor and
 semantics with exact products; the 128 bits of v2 (and what a form stores itself: 32 bytes of out, zeroed
-before each call) must agree."""
+before each call) must agree. General-purpose forms run between fmov moves (their flags
+read by cset). Every form the proved neon kernels use (form_key) must be among those run,
+and planted semantics errors must be caught."""
+import functools
 import os
 import random
+import re
 import shutil
 import subprocess
 import tempfile
@@ -39,6 +43,28 @@ FORMS += ['ldr d2, [x0, #8]', 'ldr d2, [x0, #40]', 'ldr q2, [x0, #16]',
 FORMS += ['ldr q3, [x0], #9\n    ldr q2, [x0]', 'ldr q3, [x0], #-4\n    ldr q2, [x0, #16]',
           'str q0, [x1], #4', 'str q0, [x1], #13\n    sub x1, x1, #9']
 FORMS += ['tbl v2.16b, {v0.16b}, v1.16b', 'tbl v2.16b, {v17.16b}, v0.16b', 'ushl v2.4s, v0.4s, v1.4s']
+# General-purpose forms: w2 and w3 from lanes 0 of v0 and v1 (x2, x3 zero-extended), the
+# form, the flags it sets read by cset into w4; w2 (or x2) back into v2 and w4 into v3,
+# stored at out[16..31].
+def _gpr(form, xform=False, cond=None):
+    lines = ['fmov w2, s0', 'fmov w3, s1', form]
+    if cond:
+        lines.append('cset w4, ' + cond)
+    lines.append('fmov d2, x2' if xform else 'fmov s2, w2')
+    if cond:
+        lines += ['fmov s3, w4', 'str q3, [x1, #16]']
+    return '\n    '.join(lines)
+
+
+FLAG_CONDS = ('eq', 'ne', 'hs', 'lo', 'hi', 'ls', 'mi', 'lt', 'gt')
+FORMS += [_gpr('subs w2, w2, #1', cond=c) for c in FLAG_CONDS]
+FORMS += [_gpr('cmp w2, w3', cond=c) for c in FLAG_CONDS]
+FORMS += [_gpr('cmp w2, #%d' % k, cond=c) for k in (0, 8, 255) for c in ('hi', 'lo', 'hs')]
+FORMS += [_gpr('add x2, x2, #%d' % k, xform=True) for k in (1, 4095)]
+FORMS += [_gpr('add x2, x2, x3', xform=True), _gpr('sub w2, w2, w3'), _gpr('mov w2, #4660'),
+          _gpr('mov w2, w3'), _gpr('mov x2, x3', xform=True), _gpr('add x3, x2, x2\n    mov x2, x3', xform=True)]
+FORMS += ['ld1r {v2.4s}, [x0]', 'add x3, x0, #20\n    ld1r {v2.4s}, [x3]', 'ldr d2, [x0]', 'str q1, [x1]\n    ldr q2, [x1]']
+
 # v1's words for these forms: tbl indexes in [0, 20) (a fifth beyond the table), ushl
 # counts in [-40, 40] (beyond 32 both ways)
 SMALL = {'tbl v2.16b, {v0.16b}, v1.16b':
@@ -58,18 +84,21 @@ class Exact(a64.A64):
         return x * y
 
 
-def prover_value(form, ins):
-    text = ('    .text\nf:\n    ldr q0, [x0]\n    ldr q1, [x0, #16]\n    ldr q17, [x0, #16]\n'
-            '    ldr q2, [x0, #32]\n'
-            '    %s\n    str q2, [x1]\n    ret\n' % form)
+@functools.lru_cache(maxsize=None)
+def run_form(form):
+    """the form run once by the semantics, on symbolic inputs."""
+    text = '    .text\nf:\n' + ''.join('    %s\n' % l for l in frame(form))
     u = asm.parse('form.S', text, arch='a64', check_bytes=False)
     saved = a64.A64
-    m = None
     try:
         a64.A64 = Exact
-        m = a64.run(u, 'f', {'x0': ('ptr', 'in'), 'x1': ('ptr', 'out')}).m
+        return a64.run(u, 'f', {'x0': ('ptr', 'in'), 'x1': ('ptr', 'out')}).m
     finally:
         a64.A64 = saved
+
+
+def prover_value(form, ins):
+    m = run_form(form)
     subs = [(m.input_var('in', i), z3.BitVecVal(v, 32)) for i, v in enumerate(ins)]
     subs += [(m.input_var('out', i), z3.BitVecVal(0, 32)) for i in range(8)]   # zeroed
     out = []
@@ -79,7 +108,59 @@ def prover_value(form, ins):
     return out
 
 
-def main(cases=16, seed=1):
+def form_key(ins):
+    """an instruction's form: the mnemonic and each operand's kind (arrangement, element
+    size, register class, immediate, memory), not which register or value."""
+    def kind(o):
+        if o.kind in ('vreg', 'vlist', 'velem'):
+            return '%s.%s' % (o.kind, o.sym)
+        if o.kind == 'reg':
+            return o.reg[0] if o.reg[0] in 'xwqdsbh' else o.reg
+        return o.kind
+    return (ins.mnem,) + tuple(kind(o) for o in ins.ops)
+
+
+def _not_compared(ins):
+    """control flow (the proofs follow it), the BTI landing pad, and .rodata addresses
+    (adrp + add :lo12:, checked against the object's relocations by asm.py)."""
+    return ins.mnem in ('ret', 'hint', 'adrp', 'cbz', 'cbnz', 'b') or ins.mnem.startswith('b.') or \
+        any(o.kind == 'lo12' for o in ins.ops)
+
+
+def kernel_forms(asm_dir='asm_out'):
+    """form -> where the proved neon kernels use it."""
+    from .__main__ import NEON_NOT_PROVED, neon_key
+    used = {}
+    for f in sorted(os.listdir(os.path.join(asm_dir, 'neon'))):
+        if not f.endswith('.S'):
+            continue
+        path = os.path.join(asm_dir, 'neon', f)
+        text = open(path).read()
+        names = [n for n in re.findall(r'\.globl (mldsa_\w+)', text) if neon_key(n) not in NEON_NOT_PROVED]
+        if not names:
+            continue
+        u = asm.parse(path, arch='a64')
+        for n in names:
+            for ins in u.functions[n].insns:
+                if not _not_compared(ins):
+                    used.setdefault(form_key(ins), '%s:%d' % (f, ins.line))
+    return used
+
+
+def frame(form):
+    return ['ldr q0, [x0]', 'ldr q1, [x0, #16]', 'ldr q17, [x0, #16]', 'ldr q2, [x0, #32]',
+            form, 'str q2, [x1]', 'ret']
+
+
+def uncovered(forms, used):
+    text = '    .text\n' + ''.join('f%d:\n' % k + ''.join('    %s\n' % l for l in frame(f))
+                                 for k, f in enumerate(forms))
+    u = asm.parse('forms.S', text, arch='a64', check_bytes=False)
+    run = {form_key(i) for fn in u.functions.values() for i in fn.insns}
+    return {k: w for k, w in used.items() if k not in run}
+
+
+def main(cases=16, seed=1, asm_dir='asm_out'):
     cc = os.environ.get('CC_AARCH64', 'aarch64-linux-gnu-gcc')
     qemu = shutil.which('qemu-aarch64') or shutil.which('qemu-aarch64-static')
     if not shutil.which(cc) or not qemu:
@@ -99,8 +180,7 @@ def main(cases=16, seed=1):
         data.append(rows)
     s = ['    .text']
     for k, f in enumerate(FORMS):
-        s += ['    .globl f%d' % k, 'f%d:' % k, '    ldr q0, [x0]', '    ldr q1, [x0, #16]',
-              '    ldr q17, [x0, #16]', '    ldr q2, [x0, #32]', '    ' + f, '    str q2, [x1]', '    ret']
+        s += ['    .globl f%d' % k, 'f%d:' % k] + ['    ' + l for l in frame(f)]
     c = ['#include <stdio.h>', '#include <stdint.h>']
     c += ['void f%d(const uint32_t *, uint32_t *);' % k for k in range(len(FORMS))]
     c += ['static const uint32_t in[%d][%d][12] = {%s};' % (len(FORMS), cases, ','.join(
@@ -119,7 +199,17 @@ def main(cases=16, seed=1):
         subprocess.run([cc, '-static', '-O1', '-o', exe, os.path.join(d, 'm.c'), os.path.join(d, 'f.S')],
                        check=True)
         lines = subprocess.run([qemu, exe], check=True, capture_output=True, text=True).stdout.split('\n')
-    bad, n = 0, 0
+    # every form the proved neon kernels use must be among those run; a form left out
+    # must be noticed
+    used = kernel_forms(asm_dir)
+    missing = uncovered(FORMS, used)
+    for k, where in sorted(missing.items()):
+        print('A64 differential: NOT RUN: %s %s (used at %s)' % (k[0], ', '.join(k[1:]), where))
+    left_out = next(f for f in FORMS if 'ld1r' in f)
+    if not uncovered([f for f in FORMS if f != left_out and 'ld1r' not in f], used):
+        print('A64 differential: planted a used form (ld1r) left out: MISSED')
+        missing['planted'] = ''
+    bad, n = len(missing), 0
     for k, f in enumerate(FORMS):
         wrong = 0
         for i in range(cases):
@@ -133,5 +223,23 @@ def main(cases=16, seed=1):
                         f, [hex(x) for x in data[k][i]], [hex(x) for x in real],
                         [hex(x) if x is not None else None for x in got]))
         bad += wrong > 0
-    print('A64 differential: %d forms, %d cases against qemu-aarch64, %d forms wrong' % (len(FORMS), n, bad))
+    print('A64 differential: %d forms (%d used by the proved neon kernels, every one run), %d cases against '
+          'qemu-aarch64, %d forms wrong or not run' % (len(FORMS), len(used), n, bad))
+    # planted semantics errors must be caught: uzp1 given uzp2's, cmp with its operands
+    # exchanged
+    cmp = a64.TABLE['cmp']
+    plants = [('vuzp1', a64.TABLE['vuzp2'], 'uzp1 '),
+              ('cmp', lambda m, ins, ops: cmp(m, ins, ops[::-1]), 'cmp w2, w3')]
+    for key, wrong_sem, text in plants:
+        saved = a64.TABLE[key]
+        a64.TABLE[key] = wrong_sem
+        run_form.cache_clear()
+        try:
+            caught = any(prover_value(f, data[k][i]) != [int(x, 16) for x in lines[k * cases + i].split()]
+                         for k, f in enumerate(FORMS) if text in f for i in range(cases))
+        finally:
+            a64.TABLE[key] = saved
+            run_form.cache_clear()
+        print('A64 differential: planted %s semantics wrong: %s' % (key, 'caught' if caught else 'MISSED'))
+        bad += not caught
     return 1 if bad else 0
