@@ -45,6 +45,18 @@ PLANTED = [
      'the m < 0 correction adds qinv instead of q (second register)'),
     ('sse2', 'pointwise_acc', 'pointwise_acc_L4', '.Lqinv:  # q^-1 mod 2^32\n    .long 58728449, 58728449',
      '.Lqinv:  # q^-1 mod 2^32\n    .long 58728451, 58728449', 'q^-1 wrong in lane 0 (pmuludq reads lanes 0, 2)'),
+    # avx2 rej_uniform's whole loop (sampler_loop.py)
+    ('avx2', 'rej_uniform', 'rej_uniform', '    cmp $248, %eax\n    ja 11f\n    cmp $24, %rcx\n    jb 11f\n',
+     '    cmp $249, %eax\n    ja 11f\n    cmp $24, %rcx\n    jb 11f\n',
+     'the vector loop entered at count 249: its 8-dword store reaches a[256]'),
+    ('avx2', 'rej_uniform', 'rej_uniform', '    cmp $3, %rcx\n    jae 30b\n', '    cmp $2, %rcx\n    jae 30b\n',
+     'the one-by-one loop continues with 2 bytes left: reads past len'),
+    ('avx2', 'rej_uniform', 'rej_uniform', 'vmovdqu %ymm0, (%rdi,%rax,4)', 'vmovdqu %ymm0, 4(%rdi,%rax,4)',
+     'the left-packed vector stored one dword late'),
+    ('avx2', 'rej_uniform', 'rej_uniform', '    add $24, %rdx\n', '    add $21, %rdx\n',
+     'the vector step advances buf by 7 groups after storing 8'),
+    ('avx2', 'rej_uniform', 'rej_uniform', '    .byte 0, 1, 0, 0, 0, 0, 0, 0\n', '    .byte 1, 0, 0, 0, 0, 0, 0, 0\n',
+     '.Lleft_pack row 3 swapped (the loop proof states the rows as facts: they are checked first)'),
     # what the assembler reads, not the text as the prover once read it
     ('avx2', 'sub', 'sub', '    .text\n', '#define vpsubd vpaddd\n    .text\n',
      'a #define makes every vpsubd a vpaddd (the build runs cpp)'),
