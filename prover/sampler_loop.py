@@ -41,6 +41,7 @@ W8 = z3.BitVecSort(8)
 
 class SymMachine(Machine):
     """memory as Z3 arrays (buf, a: any bytes; .rodata: its bytes), offsets may be terms."""
+    nrow = 0
 
     def __init__(self, unit, args, frame=0):
         super().__init__(unit, args, frame)
@@ -101,7 +102,8 @@ class SymMachine(Machine):
                     return pc
                 key = (x8.get_id(), col)
                 if key not in self.rows:
-                    R = z3.BitVec('row%d[%d]' % (len(self.rows) // 8, col), 8)
+                    SymMachine.nrow += 1        # a name of its own: facts of two rows never meet
+                    R = z3.BitVec('row%d[%d]' % (SymMachine.nrow, col), 8)
                     below = popcount(x8 & (z3.BitVecVal(1, 8) << R) - 1)
                     self.axioms.append(z3.Implies(z3.ULT(col, pc), z3.And(
                         z3.ULT(R, 8), z3.Extract(0, 0, z3.LShR(x8, R)) == 1, below == col)))
