@@ -15,6 +15,8 @@ import z3
 from . import semantics as S
 from .executor import run
 from .machine import ExecError, simp
+from .lanes import Failure
+from . import sampler_loop
 
 Q = 8380417
 # kernel -> ISA -> (candidates per vector step, lane width in bits, value register,
@@ -104,8 +106,15 @@ def prove_lanes(unit, isa, rep, kernel):
                    'use of the accept pattern; buf bytes read %d..%d'
                    % (L, ins.text.strip(), ins.line, res.stopped.text.strip(), res.stopped.line,
                       reads[0], reads[-1]), time.time() - t0)
-            rep.gap('%s after the mask' % kernel, 'the left-pack / compress, the count and the '
-                    'one-by-one tail use the accept pattern (a branch or table index): tested, tables checked')
+            if (kernel, isa) in sampler_loop.HEADS:
+                try:
+                    sampler_loop.prove_loop(unit, isa, rep, kernel)
+                except (Failure, ExecError) as e:
+                    rep.fail('whole loop', str(e))
+            else:
+                rep.gap('%s after the mask' % kernel, 'the left-pack / compress, the count and the '
+                        'one-by-one tail use the accept pattern (a branch or table index): tested, tables '
+                        'checked; the whole-loop induction (sampler_loop.py) is proved for avx2 rej_uniform only')
             return
     rep.fail('per-lane value and accept predicate', 'no point among the %d instructions before "%s" '
              'where the declared registers hold them' % (tried, res.stopped.text.strip()))

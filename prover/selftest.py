@@ -35,6 +35,28 @@ PLANTED = [
      'eta = 2: the accept compare reversed'),
     ('sse2', 'rej_eta', 'rej_eta4', 'psubb %xmm0, %xmm1              # 4 - b',
      'paddb %xmm0, %xmm1              # 4 + b', 'eta = 4 value 4 + b'),
+    # sse2 pointwise_acc: the checked rewrites (rewrite.py) must not hide a wrong correction
+    ('sse2', 'pointwise_acc', 'pointwise_acc_L4', 'psrad $31, %xmm10  # b < 0 ? a : 0\n    pand %xmm6, %xmm10',
+     'psrad $31, %xmm10  # b < 0 ? a : 0\n    pand %xmm7, %xmm10', 'a sign correction adds b for b < 0, not a'),
+    ('sse2', 'pointwise_acc', 'pointwise_acc_L5', 'paddq %xmm6, %xmm0', 'paddd %xmm6, %xmm0',
+     'the even products summed by dword: the carry into the high half dropped'),
+    ('sse2', 'pointwise_acc', 'pointwise_acc_L7', 'pand .Lq(%rip), %xmm6  # m < 0: signed hi(m q) is q lower\n'
+     '    paddd %xmm6, %xmm3', 'pand .Lqinv(%rip), %xmm6  # m < 0: signed hi(m q) is q lower\n    paddd %xmm6, %xmm3',
+     'the m < 0 correction adds qinv instead of q (second register)'),
+    ('sse2', 'pointwise_acc', 'pointwise_acc_L4', '.Lqinv:  # q^-1 mod 2^32\n    .long 58728449, 58728449',
+     '.Lqinv:  # q^-1 mod 2^32\n    .long 58728451, 58728449', 'q^-1 wrong in lane 0 (pmuludq reads lanes 0, 2)'),
+    # avx2 rej_uniform's whole loop (sampler_loop.py)
+    ('avx2', 'rej_uniform', 'rej_uniform', '    cmp $248, %eax\n    ja 11f\n    cmp $24, %rcx\n    jb 11f\n',
+     '    cmp $249, %eax\n    ja 11f\n    cmp $24, %rcx\n    jb 11f\n',
+     'the vector loop entered at count 249: its 8-dword store reaches a[256]'),
+    ('avx2', 'rej_uniform', 'rej_uniform', '    cmp $3, %rcx\n    jae 30b\n', '    cmp $2, %rcx\n    jae 30b\n',
+     'the one-by-one loop continues with 2 bytes left: reads past len'),
+    ('avx2', 'rej_uniform', 'rej_uniform', 'vmovdqu %ymm0, (%rdi,%rax,4)', 'vmovdqu %ymm0, 4(%rdi,%rax,4)',
+     'the left-packed vector stored one dword late'),
+    ('avx2', 'rej_uniform', 'rej_uniform', '    add $24, %rdx\n', '    add $21, %rdx\n',
+     'the vector step advances buf by 7 groups after storing 8'),
+    ('avx2', 'rej_uniform', 'rej_uniform', '    .byte 0, 1, 0, 0, 0, 0, 0, 0\n', '    .byte 1, 0, 0, 0, 0, 0, 0, 0\n',
+     '.Lleft_pack row 3 swapped (the loop proof states the rows as facts: they are checked first)'),
     # what the assembler reads, not the text as the prover once read it
     ('avx2', 'sub', 'sub', '    .text\n', '#define vpsubd vpaddd\n    .text\n',
      'a #define makes every vpsubd a vpaddd (the build runs cpp)'),
@@ -227,6 +249,45 @@ def check_forms_a64():
     return bad
 
 
+def check_rewrite():
+    """the checked rewrites (rewrite.py): a rewrite whose lemma is false is refused by Z3
+    (hi(x + w) = hi(x) + hi(w) for a w whose low half is not zero: the carry), a
+    generalisation that does not give the term back is refused, and the real rules do
+    not apply to an addend with a nonzero low half."""
+    from .lanes import prove, Failure
+    from .rewrite import CheckedRewrite, hi_carry_free
+    bad = 0
+    y, w = z3.BitVecs('y w', 64)
+    k = z3.BitVec('k', 32)
+    cr = CheckedRewrite()
+    t = z3.Extract(63, 32, y + w)
+    cr.apply(t, [y, w], lambda vs: z3.Extract(63, 32, vs[0]) + z3.Extract(63, 32, vs[1]), 'a false lemma')
+    for what, f in cr.lemmas.values():
+        try:
+            prove(f, what=what)
+            ok = False
+        except Failure as e:
+            ok = 'counterexample' in str(e)
+        print('self-test: rewrite with a false lemma (hi(y + w) = hi(y) + hi(w), any w): %s' %
+              ('refused' if ok else 'ACCEPTED'))
+        bad += not ok
+    try:        # a term that already holds a variable named like the generic ones (capture)
+        cr.apply(z3.Extract(63, 32, y + z3.BitVec('v0', 64)), [y], lambda vs: z3.Extract(63, 32, vs[0]),
+                 'a generalisation that captures v0')
+        ok = False
+    except ValueError:
+        ok = True
+    print('self-test: rewrite whose generalisation does not give the term back (capture): %s' % ('refused' if ok else 'ACCEPTED'))
+    bad += not ok
+    cr = CheckedRewrite()
+    lo1 = z3.Concat(k, z3.BitVecVal(1, 32))
+    r = hi_carry_free(z3.Extract(63, 32, y + lo1), cr)
+    ok = not cr.steps and r.eq(z3.Extract(63, 32, y + lo1))
+    print('self-test: hi(y + Concat(k, 1)) left alone by the rewrites: %s' % ('yes' if ok else 'NO: %s' % r))
+    bad += not ok
+    return bad
+
+
 def check_lift():
     """the lifted system of a middle extract of an unsigned value admits every input (the
     unsigned range, not the signed one, bounds its quotient), and a system that excludes
@@ -350,6 +411,7 @@ def main(asm_dir):
     bad += check_forms()
     bad += check_forms_a64()
     bad += check_lift()
+    bad += check_rewrite()
     for isa, f, k, old, new, what in PLANTED:
         path = os.path.join(asm_dir, isa, f + '.S')
         with open(path) as fh:
