@@ -59,7 +59,7 @@ FORMS += [(m, 'I<0,1,8,15,16,17,32,255> V D', 's') for m in 'psllw psrlw'.split(
 FORMS += [('psrldq', 'I<0,1,4,8,15,16,17,255> V D', 's'), ('pshufd', 'I<0,27,78,177,228,255> V D', 's'),
           ('shufps', 'I<0,27,68,136,221,255> V V D', 's')]
 FORMS += [('vprold', 'I<0,1,7,31> V D', 'e'), ('vprolq', 'I<0,1,14,44,63> V D', 'e'),
-          ('vpternlogd', 'I<0,150,202,254,255,17> V V D', 'e'), ('vpternlogq', 'I<150,232,1> V V D', 'e'),
+          ('vpternlogd', 'I<0,150,202,254,255,17> V V D', 'e'), ('vpternlogq', 'I<150,232,1,210,0,255> V V D', 'e'),
           ('vpblendd', 'I<0,165,255,15> V V D', 'v'), ('vperm2i128', 'I<0,1,19,32,49,136> V V D', 'y'),
           ('vshufi64x2', 'I<0,68,78,177,228,255> V V D', 'w'), ('vshufi32x4', 'I<0,68,78,228> V V D', 'w'),
           ('pabsd', 'V D', 's'), ('movshdup', 'V D', 's'), ('vpbroadcastd', 'X D', 'v'),

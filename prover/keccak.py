@@ -175,6 +175,12 @@ def _rotc(c, r):
     return IntOps.rotl(c, r % W)
 
 
+# A lane one round after a cut has about 150 monomials (chi's one product of two 11-atom
+# sums); a product far beyond that is of a term that spans more than one round (a stale
+# register), which is not a lane to match.
+PRODUCT_LIMIT = 1 << 16
+
+
 class Poly:
     __slots__ = ('t',)
 
@@ -202,6 +208,8 @@ class Poly:
     def __and__(self, o):
         if isinstance(o, int):
             return Poly({k: c & o for k, c in self.t.items() if c & o})
+        if len(self.t) * len(o.t) > PRODUCT_LIMIT:
+            raise Unsupported('a product of %d x %d monomials' % (len(self.t), len(o.t)))
         t = {}
         for k1, c1 in self.t.items():
             for k2, c2 in o.t.items():
@@ -273,10 +281,55 @@ class Normalizer:
 
     def __call__(self, t):
         k = t.get_id()
-        p = self.memo.get(k)
-        if p is None:
-            p = self.memo[k] = self._norm(t)
-        return p
+        hit = self.memo.get(k)
+        if hit is None:
+            # the term is kept with its form: an id is reused once its term is freed
+            hit = self.memo[k] = (t, self._norm(t))
+        return hit[1]
+
+    def _boolfun(self, t, most=4):
+        """t an or/and/not tree over at most `most` other terms (vpternlogq's minterms):
+        its truth table's algebraic normal form (Moebius transform) over their forms, so
+        that a ^ (~b & c) costs one product, not the products of its minterms. None if the
+        tree has more leaves."""
+        leaves, seen, stack = [], set(), [t]
+        conn = (z3.Z3_OP_BOR, z3.Z3_OP_BAND, z3.Z3_OP_BNOT)
+        while stack:
+            x = stack.pop()
+            if z3.is_app(x) and x.decl().kind() in conn:
+                stack.extend(x.children())
+            elif x.get_id() not in seen:
+                seen.add(x.get_id())
+                leaves.append(x)
+                if len(leaves) > most:
+                    return None
+        idx = {x.get_id(): n for n, x in enumerate(leaves)}
+        k = len(leaves)
+
+        def ev(x, bits, memo):
+            i = x.get_id()
+            if i in idx:
+                return (bits >> idx[i]) & 1
+            if i not in memo:
+                kd = x.decl().kind()
+                vs = [ev(c, bits, memo) for c in x.children()]
+                memo[i] = (1 - vs[0]) if kd == z3.Z3_OP_BNOT else (int(any(vs)) if kd == z3.Z3_OP_BOR else int(all(vs)))
+            return memo[i]
+        anf = [ev(t, b, {}) for b in range(1 << k)]
+        for i in range(k):                      # Moebius transform: truth table -> ANF
+            for b in range(1 << k):
+                if b >> i & 1:
+                    anf[b] ^= anf[b ^ (1 << i)]
+        forms = [self(x) for x in leaves]
+        out = Poly({})
+        for b in range(1 << k):
+            if anf[b]:
+                p = Poly.const(_mask(t.size()))
+                for i in range(k):
+                    if b >> i & 1:
+                        p = p & forms[i]
+                out = out ^ p
+        return out
 
     def _norm(self, t):
         w = t.size()
@@ -305,6 +358,9 @@ class Normalizer:
                 p = p & self(a)
             return p
         if kind == z3.Z3_OP_BOR:
+            f = self._boolfun(t)
+            if f is not None:
+                return f
             p = self(args[0])
             for a in args[1:]:
                 p = p | self(a)
@@ -542,8 +598,10 @@ def x86_access(m, loc, value=None):
         v = m.vec[loc.a]
         if value is None:
             return z3.Concat(v[2 * loc.b + 1], v[2 * loc.b])
+        v = list(v)                     # registers may share one list (moves)
         v[2 * loc.b] = z3.Extract(31, 0, value)
         v[2 * loc.b + 1] = z3.Extract(63, 32, value)
+        m.vec[loc.a] = v
         return None
     raise KeccakFailure('unknown location %r' % loc)
 
@@ -631,6 +689,13 @@ def prove_x86(unit, fname, kd):
 KERNELS_X86 = {
     ('sse2', 'keccak_f1600_x1'): dict(states=1, frame=6 * 8 + 200, offset=lambda j, i: 8 * i),
     ('avx2', 'keccak_f1600_x1'): dict(states=1, frame=6 * 8 + 200, offset=lambda j, i: 8 * i),
+    ('sse2', 'keccak_f1600_batch'): dict(states=2, frame=8 + 400 + 8, offset=lambda j, i: 8 * (2 * i + j),
+                                         entry_mods=(8, 24, 40, 56)),
+    ('avx2', 'keccak_f1600_batch'): dict(states=4, frame=8 + 800 + 24, offset=lambda j, i: 8 * (4 * i + j),
+                                         entry_mods=(8, 24, 40, 56)),
+    ('avx512', 'keccak_f1600_x1'): dict(states=1, frame=0, offset=lambda j, i: 8 * i),
+    # lane i of state j at states[i W + j] (src/fips202x.h)
+    ('avx512', 'keccak_f1600_batch'): dict(states=8, frame=0, offset=lambda j, i: 8 * (8 * i + j)),
 }
 
 
@@ -643,15 +708,59 @@ def prove_kernel_x86(unit, isa, kernel, rep):
         rep.fail('FIPS 202 spec', 'the spec does not give hashlib\'s SHA3-256 / SHAKE128')
         return
     try:
-        cut, res, t_exec = prove_x86(unit, fname, kd)
+        mods = kd.get('entry_mods')
+        for mod in (mods or (None,)):
+            cut, res, t_exec = prove_x86(unit, fname, dict(kd, machine=aligned_stack_machine(mod)) if mods else kd)
     except Exception as e:
         rep.fail('Keccak-f[1600] = FIPS 202', '%s: %s' % (type(e).__name__, e))
         return
     rep.ok('Keccak-f[1600] = FIPS 202, all %d-bit inputs' % (1600 * kd['states']),
            '%d state%s, 24 round starts, %d-%d locations proved at each; RC from .rodata; '
-           'execution and normal forms %.1f s, Z3 %.1f s' % (kd['states'], 's' if kd['states'] > 1 else '',
-                                            min(cut.log), max(cut.log), t_exec, cut.secs),
+           'execution and normal forms %.1f s, Z3 %.1f s%s' % (
+               kd['states'], 's' if kd['states'] > 1 else '', min(cut.log), max(cut.log), t_exec, cut.secs,
+               '; per entry %%rsp mod 64 in %s' % (mods,) if mods else ''),
            time.time() - t)
     rep.ok('memory and ABI', 'state buffer [0, %d) only, stack within the %d-byte frame, '
            'callee-saved and %%rsp restored, back edges %s' % (200 * kd['states'], kd['frame'],
                                                               sorted(res.back_edges.values())), 0.0)
+
+
+def aligned_stack_machine(entry_mod):
+    """a Machine whose entry %rsp is entry_mod modulo 64 (System V: 8 modulo 16 at entry,
+    so 8, 24, 40 or 56 modulo 64; the proof runs once per case): an `and $-2^k, %rsp`
+    then gives a stack address base + constant, the constant proved (Z3) to be the
+    value's for every stack base with that residue."""
+    from .machine import Machine, ExecError
+
+    class AlignedStack(Machine):
+        def wr_gpr(self, name, value):
+            if name == 'rsp':
+                value = z3.simplify(value)
+                try:
+                    self.split_addr(value)
+                except ExecError:
+                    value = self.realign(value)
+            Machine.wr_gpr(self, name, value)
+
+        def realign(self, value):
+            from .machine import ExecError
+            if not (z3.is_app_of(value, z3.Z3_OP_BAND) and value.num_args() == 2):
+                raise ExecError('%%rsp = %s: not base + constant' % value)
+            a, mk = value.arg(0), value.arg(1)
+            if z3.is_bv_value(a):
+                a, mk = mk, a
+            if not z3.is_bv_value(mk) or mk.as_long() not in [(-(1 << k)) & MASK for k in range(1, 7)]:
+                raise ExecError('%%rsp = %s: not an alignment' % value)
+            base, off = self.split_addr(a)
+            if base != 'stack':
+                raise ExecError('%rsp aligned from a non-stack address')
+            align = (-mk.as_long()) & MASK
+            new_off = ((entry_mod + off) & -align) - entry_mod
+            p = self.base('stack')
+            cand = p + new_off
+            s = z3.Solver()
+            s.add(z3.Extract(5, 0, p) == entry_mod, value != cand)
+            if s.check() != z3.unsat:
+                raise ExecError('%rsp alignment: not proved')
+            return cand
+    return AlignedStack
