@@ -204,7 +204,8 @@ GPR_FORMS = [(op + ' %B, %A', 'czsl') for op in ('add', 'sub', 'and', 'or', 'xor
 for _op in ('shl', 'shr', 'sar'):
     GPR_FORMS += [(_op + ' $1, %A', 'czsl')] + [(_op + ' $%d, %%A' % c, 'czs') for c in (2, 5, 31)] + \
         [(_op + ' $%d, %%A' % c, '') for c in (0, 32, 33, 63, 64)]
-GPR_FORMS += [('rol $1, %A', 'c'), ('rol $7, %A', 'c'), ('rol $32, %A', '')]
+GPR_FORMS += [('rol $1, %A', 'c'), ('rol $7, %A', 'c'), ('rol $32, %A', ''), ('rol $44, %A', 'c'),
+              ('rol $63, %A', 'c')]
 REG = {64: ('rax', 'rcx'), 32: ('eax', 'ecx')}
 
 

@@ -383,6 +383,10 @@ class Normalizer:
                 raise Unsupported('a %d-bit rotation' % w)
             r = t.params()[0]
             return self(args[0]).rot(r if kind == z3.Z3_OP_ROTATE_LEFT else -r)
+        if kind in (z3.Z3_OP_EXT_ROTATE_LEFT, z3.Z3_OP_EXT_ROTATE_RIGHT) and z3.is_bv_value(args[1]) \
+                and w == W:
+            r = args[1].as_long() % W
+            return self(args[0]).rot(r if kind == z3.Z3_OP_EXT_ROTATE_LEFT else -r)
         if kind in (z3.Z3_OP_BSHL, z3.Z3_OP_BLSHR) and z3.is_bv_value(args[1]):
             r = args[1].as_long()
             if r >= w:
@@ -390,6 +394,11 @@ class Normalizer:
             if kind == z3.Z3_OP_BSHL:
                 return self(args[0]).rot(r) & (_mask(w) & ~_mask(r))
             return self(args[0]).rot(-r) & _mask(w - r)
+        if kind == z3.Z3_OP_BMUL and len(args) == 2 and z3.is_bv_value(args[0]):
+            c = args[0].as_long()               # x + x, as Z3 writes it: 2 * x
+            if c and c & (c - 1) == 0:
+                r = c.bit_length() - 1
+                return self(args[1]).rot(r) & (_mask(w) & ~_mask(r))
         if kind == z3.Z3_OP_BADD and len(args) == 2 and args[0].eq(args[1]):
             return self(args[0]).rot(1) & (_mask(w) & ~1)
         raise Unsupported('%s' % t.decl().name())
@@ -687,21 +696,27 @@ def prove_x86(unit, fname, kd):
 
 
 KERNELS_X86 = {
+    # lane i of state j at states[i W + j] (src/fips202x.h)
     ('sse2', 'keccak_f1600_x1'): dict(states=1, frame=6 * 8 + 200, offset=lambda j, i: 8 * i),
     ('avx2', 'keccak_f1600_x1'): dict(states=1, frame=6 * 8 + 200, offset=lambda j, i: 8 * i),
     ('sse2', 'keccak_f1600_batch'): dict(states=2, frame=8 + 400 + 8, offset=lambda j, i: 8 * (2 * i + j),
-                                         entry_mods=(8, 24, 40, 56)),
-    ('avx2', 'keccak_f1600_batch'): dict(states=4, frame=8 + 800 + 24, offset=lambda j, i: 8 * (4 * i + j),
-                                         entry_mods=(8, 24, 40, 56)),
+                                         entry_mods=(8,)),
     ('avx512', 'keccak_f1600_x1'): dict(states=1, frame=0, offset=lambda j, i: 8 * i),
-    # lane i of state j at states[i W + j] (src/fips202x.h)
+}
+
+# The same method on the wider batches: it runs, but a proof takes many minutes per ISA on
+# this machine and was not completed, so these stay declared gaps (__main__.NOT_PROVED);
+# `python3 -m prover.keccak avx2` tries one.
+UNFINISHED_X86 = {
+    ('avx2', 'keccak_f1600_batch'): dict(states=4, frame=8 + 800 + 24, offset=lambda j, i: 8 * (4 * i + j),
+                                         entry_mods=(8, 24)),
     ('avx512', 'keccak_f1600_batch'): dict(states=8, frame=0, offset=lambda j, i: 8 * (8 * i + j)),
 }
 
 
 def prove_kernel_x86(unit, isa, kernel, rep):
     """the obligations of one x86 Keccak kernel, into rep."""
-    kd = KERNELS_X86[(isa, kernel)]
+    kd = KERNELS_X86.get((isa, kernel)) or UNFINISHED_X86[(isa, kernel)]
     fname = 'mldsa_%s_%s' % (kernel, isa)
     t = time.time()
     if not check_spec():
@@ -711,6 +726,10 @@ def prove_kernel_x86(unit, isa, kernel, rep):
         mods = kd.get('entry_mods')
         for mod in (mods or (None,)):
             cut, res, t_exec = prove_x86(unit, fname, dict(kd, machine=aligned_stack_machine(mod)) if mods else kd)
+            a = getattr(res.m, 'aligned', 1)
+            need = {(8 + 16 * t) % a for t in range(4)} if a > 16 else set()
+            if not need <= {x % a for x in mods or ()}:
+                raise KeccakFailure('%%rsp aligned to %d: entry residues %s not all proved' % (a, sorted(need)))
     except Exception as e:
         rep.fail('Keccak-f[1600] = FIPS 202', '%s: %s' % (type(e).__name__, e))
         return
@@ -718,7 +737,7 @@ def prove_kernel_x86(unit, isa, kernel, rep):
            '%d state%s, 24 round starts, %d-%d locations proved at each; RC from .rodata; '
            'execution and normal forms %.1f s, Z3 %.1f s%s' % (
                kd['states'], 's' if kd['states'] > 1 else '', min(cut.log), max(cut.log), t_exec, cut.secs,
-               '; per entry %%rsp mod 64 in %s' % (mods,) if mods else ''),
+               '; per entry %%rsp residue %s' % (mods,) if mods else ''),
            time.time() - t)
     rep.ok('memory and ABI', 'state buffer [0, %d) only, stack within the %d-byte frame, '
            'callee-saved and %%rsp restored, back edges %s' % (200 * kd['states'], kd['frame'],
@@ -726,10 +745,11 @@ def prove_kernel_x86(unit, isa, kernel, rep):
 
 
 def aligned_stack_machine(entry_mod):
-    """a Machine whose entry %rsp is entry_mod modulo 64 (System V: 8 modulo 16 at entry,
-    so 8, 24, 40 or 56 modulo 64; the proof runs once per case): an `and $-2^k, %rsp`
-    then gives a stack address base + constant, the constant proved (Z3) to be the
-    value's for every stack base with that residue."""
+    """a Machine whose entry %rsp is entry_mod modulo 2^k for the alignment 2^k the kernel
+    applies (System V: 8 modulo 16 at entry; the proof runs once per residue the kernel
+    declares, and prove_kernel_x86 checks that they cover every residue 8 + 16 t modulo
+    the alignment used): `and $-2^k, %rsp` then gives a stack address base + constant,
+    the constant proved (Z3) to be the value's for every stack base with that residue."""
     from .machine import Machine, ExecError
 
     class AlignedStack(Machine):
@@ -743,24 +763,30 @@ def aligned_stack_machine(entry_mod):
             Machine.wr_gpr(self, name, value)
 
         def realign(self, value):
+            """value: the new %rsp, computed from the current one (stack + off): the
+            first alignment 2^k whose aligned offset Z3 proves equal to it."""
             from .machine import ExecError
-            if not (z3.is_app_of(value, z3.Z3_OP_BAND) and value.num_args() == 2):
-                raise ExecError('%%rsp = %s: not base + constant' % value)
-            a, mk = value.arg(0), value.arg(1)
-            if z3.is_bv_value(a):
-                a, mk = mk, a
-            if not z3.is_bv_value(mk) or mk.as_long() not in [(-(1 << k)) & MASK for k in range(1, 7)]:
-                raise ExecError('%%rsp = %s: not an alignment' % value)
-            base, off = self.split_addr(a)
+            base, off = self.split_addr(self.gpr['rsp'])
             if base != 'stack':
-                raise ExecError('%rsp aligned from a non-stack address')
-            align = (-mk.as_long()) & MASK
-            new_off = ((entry_mod + off) & -align) - entry_mod
+                raise ExecError('%rsp is not a stack address')
             p = self.base('stack')
-            cand = p + new_off
-            s = z3.Solver()
-            s.add(z3.Extract(5, 0, p) == entry_mod, value != cand)
-            if s.check() != z3.unsat:
-                raise ExecError('%rsp alignment: not proved')
-            return cand
+            for k in range(1, 7):
+                cand = p + (((entry_mod + off) & -(1 << k)) - entry_mod)
+                s = z3.Solver()
+                s.add(z3.Extract(k - 1, 0, p) == entry_mod % (1 << k), value != cand)
+                if s.check() == z3.unsat:
+                    self.aligned = max(getattr(self, 'aligned', 1), 1 << k)
+                    return z3.simplify(cand)
+            raise ExecError('%%rsp = %s: not the stack base + a constant' % value)
     return AlignedStack
+
+
+if __name__ == '__main__':
+    import sys
+    from . import asm
+    from .kernels import Report
+    isa = sys.argv[1]
+    r = Report(isa, 'keccak_f1600_batch')
+    prove_kernel_x86(asm.parse('asm_out/%s/keccak_f1600_batch.S' % isa), isa, 'keccak_f1600_batch', r)
+    for it in r.items:
+        print(it)
