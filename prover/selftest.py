@@ -49,6 +49,9 @@ PLANTED = [
     ('sse2', 'keccak_f1600_batch', 'keccak_f1600_batch', '    por %xmm15, %xmm14\n    movdqa %xmm11, %xmm0\n',
      '    por %xmm15, %xmm14\n    pshufd $0x4e, %xmm14, %xmm14\n    movdqa %xmm11, %xmm0\n',
      'Keccak batch: one lane of the two states swapped (states mixed)'),
+    ('avx2', 'keccak_f1600_batch', 'keccak_f1600_batch', '.Lkeccak_rol8:  # vpshufb: rotate each quadword left by 8 bits\n    .byte 7, 0,',
+     '.Lkeccak_rol8:  # vpshufb: rotate each quadword left by 8 bits\n    .byte 15, 0,',
+     'Keccak batch: the rotate-by-8 table takes a byte of the next state'),
     ('avx2', 'keccak_f1600_x1', 'keccak_f1600_x1', '    pop %rbx\n', '    pop %rbx\n    mov %rdi, 200(%rdi)\n',
      'Keccak: a write one lane past the state buffer'),
     # what the assembler reads, not the text as the prover once read it
