@@ -63,7 +63,7 @@ FORMS += [(m, 'I<0,1,8,15,16,17,32,255> V D', 's') for m in 'psllw psrlw'.split(
 FORMS += [('psrldq', 'I<0,1,4,8,15,16,17,255> V D', 's'), ('pshufd', 'I<0,27,78,177,228,255> V D', 's'),
           ('shufps', 'I<0,27,68,136,221,255> V V D', 's')]
 FORMS += [('vprold', 'I<0,1,7,31> V D', 'e'), ('vprolq', 'I<0,1,14,44,63> V D', 'e'),
-          ('vpternlogd', 'I<0,150,202,254,255,17> V V D', 'e'), ('vpternlogq', 'I<150,232,1> V V D', 'e'),
+          ('vpternlogd', 'I<0,150,202,254,255,17> V V D', 'e'), ('vpternlogq', 'I<150,232,1,210,0,255> V V D', 'e'),
           ('vpblendd', 'I<0,165,255,15> V V D', 'v'), ('vperm2i128', 'I<0,1,19,32,49,136> V V D', 'y'),
           ('vshufi64x2', 'I<0,68,78,177,228,255> V V D', 'w'), ('vshufi32x4', 'I<0,68,78,228> V V D', 'w'),
           ('pabsd', 'V D', 's'), ('movshdup', 'V D', 's'), ('vpbroadcastd', 'X D', 'v'),
@@ -248,7 +248,8 @@ GPR_FORMS = [(op + ' %B, %A', 'czsl') for op in ('add', 'sub', 'and', 'or', 'xor
 for _op in ('shl', 'shr', 'sar'):
     GPR_FORMS += [(_op + ' $1, %A', 'czsl')] + [(_op + ' $%d, %%A' % c, 'czs') for c in (2, 5, 31)] + \
         [(_op + ' $%d, %%A' % c, '') for c in (0, 32, 33, 63, 64)]
-GPR_FORMS += [('rol $1, %A', 'c'), ('rol $7, %A', 'c'), ('rol $32, %A', '')]
+GPR_FORMS += [('rol $1, %A', 'c'), ('rol $7, %A', 'c'), ('rol $32, %A', ''), ('rol $44, %A', 'c'),
+              ('rol $63, %A', 'c')]
 REG = {64: ('rax', 'rcx'), 32: ('eax', 'ecx')}
 
 
@@ -275,7 +276,8 @@ def gpr_text(ins, flags, idx):
 # between register files, loads, stores, masked moves, opmask operations), each written
 # out: the instructions after the frame's loads, the frame ('g' general registers only,
 # 'x' legacy SSE, 'y' VEX, 'z' EVEX with %k1 and %k2 from `in`, 'k64' EVEX with a 64-bit
-# %k1 from a byte compare), and what is stored to `out` in order (a register, an opmask
+# %k1 from a byte compare; a 64-byte stack frame for push and pop), and what is stored to
+# `out` in order (a register, an opmask
 # through %r8d, the vector zmm0 read back through a masked byte move, 'out' for a store
 # the form makes itself, then flag letters as in GPR_FORMS).
 EXPLICIT_FORMS = [
@@ -288,6 +290,10 @@ EXPLICIT_FORMS = [
     (['lea 12(%rax,%rcx,8), %rdx'], 'g', 'rdx'), (['movsbl %cl, %eax'], 'g', 'rax'),
     (['movzbl 37(%rdi), %eax'], 'g', 'rax'), (['movzwl 37(%rdi), %eax'], 'g', 'rax'),
     (['setnz %al'], 'g', 'rax'), (['mov %rcx, %rdx'], 'g', 'rdx'),
+    (['and $-64, %rax'], 'g', 'rax czsl'), (['xor 40(%rdi), %rax'], 'g', 'rax czsl'),
+    (['mov 40(%rdi), %rax', 'mov %rax, (%rsi)', 'notq (%rsi)'], 'g', 'out8'),
+    (['push %rax', 'push %rcx', 'pop %rdx', 'pop %rax'], 'g', 'rax rdx'),
+    (['vmovq %xmm1, (%rsi)'], 'y', 'out8'), (['vmovdqa32 %xmm17, %xmm0'], 'z', 'z0'),
     (['movd %eax, %xmm0'], 'x', 'x0'), (['movd %xmm1, %eax'], 'x', 'rax'),
     (['movq %xmm1, %rax'], 'x', 'rax'), (['movq 40(%rdi), %xmm0'], 'x', 'x0'),
     (['movhps 40(%rdi), %xmm0'], 'x', 'x0'), (['movmskps %xmm1, %eax'], 'x', 'rax'),
@@ -398,7 +404,8 @@ def kernel_forms(asm_dir, isas=None):
     """form -> where the proved x86 kernels of isas use it (a function declared not proved
     is not counted: its forms come with its proof)."""
     from .__main__ import ISAS, NOT_PROVED
-    skip = {'mldsa_%s_%s' % (k, isa) for k in NOT_PROVED for isa in ISAS}
+    from .keccak import KERNELS_X86
+    skip = {'mldsa_%s_%s' % (k, isa) for k in NOT_PROVED for isa in ISAS if (isa, k) not in KERNELS_X86}
     used = {}
     for isa in isas or ISAS:
         d = os.path.join(asm_dir, isa)
@@ -472,7 +479,7 @@ def run_forms(funcs, cases, rnd, used=None, machine_cls=None, quiet=False):
         for name, text, dest, what in funcs:
             try:
                 m = run(unit, name, {'rdi': ('ptr', 'in'), 'rsi': ('ptr', 'out')},
-                        machine_cls=machine_cls or ExactMachine).m
+                        machine_cls=machine_cls or ExactMachine, frame=64).m
             except Exception as e:      # a form the semantics cannot run is a failure
                 say('differential: %s: prover error: %s' % (what, e))
                 bad += 1

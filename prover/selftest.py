@@ -5,7 +5,7 @@ semantics fact the product abstraction relies on, by Z3 over the integers."""
 import os
 import z3
 
-from . import asm, decoders, kernels, ntt, reorder, sampler_lanes
+from . import asm, decoders, keccak, kernels, ntt, reorder, sampler_lanes
 from .kernels import Report
 
 # (isa, file, kernel, line substring, replacement, what the bug is)
@@ -57,6 +57,25 @@ PLANTED = [
      'the vector step advances buf by 7 groups after storing 8'),
     ('avx2', 'rej_uniform', 'rej_uniform', '    .byte 0, 1, 0, 0, 0, 0, 0, 0\n', '    .byte 1, 0, 0, 0, 0, 0, 0, 0\n',
      '.Lleft_pack row 3 swapped (the loop proof states the rows as facts: they are checked first)'),
+    # Keccak-f[1600] (keccak.py): each must differ from FIPS 202 at some round start or at ret
+    ('avx2', 'keccak_f1600_x1', 'keccak_f1600_x1', 'rol $44, %r8', 'rol $45, %r8',
+     'Keccak: rho rotation of A[1,1] by 45 instead of 44'),
+    ('sse2', 'keccak_f1600_x1', 'keccak_f1600_x1', '.quad 0x8000000080008000  # round 3',
+     '.quad 0x8000000080008001  # round 3', 'Keccak: round 3\'s constant in .rodata one bit off'),
+    ('avx2', 'keccak_f1600_x1', 'keccak_f1600_x1', 'mov 48(%rdi), %r8', 'mov 56(%rdi), %r8',
+     'Keccak: pi takes A[2,1] where A[1,1] belongs'),
+    ('avx512', 'keccak_f1600_x1', 'keccak_f1600_x1', 'vpternlogq $0xd2, %xmm12, %xmm6, %xmm0', 'vpternlogq $0xb4, %xmm12, %xmm6, %xmm0',
+     'Keccak: chi a ^ (b & ~c) instead of a ^ (~b & c) in one lane'),
+    ('sse2', 'keccak_f1600_batch', 'keccak_f1600_batch', 'pandn %xmm12, %xmm0', 'pand %xmm12, %xmm0',
+     'Keccak batch: chi and instead of andn in one lane'),
+    ('sse2', 'keccak_f1600_batch', 'keccak_f1600_batch', '    por %xmm15, %xmm14\n    movdqa %xmm11, %xmm0\n',
+     '    por %xmm15, %xmm14\n    pshufd $0x4e, %xmm14, %xmm14\n    movdqa %xmm11, %xmm0\n',
+     'Keccak batch: one lane of the two states swapped (states mixed)'),
+    ('avx2', 'keccak_f1600_batch', 'keccak_f1600_batch', '.Lkeccak_rol8:  # vpshufb: rotate each quadword left by 8 bits\n    .byte 7, 0,',
+     '.Lkeccak_rol8:  # vpshufb: rotate each quadword left by 8 bits\n    .byte 15, 0,',
+     'Keccak batch: the rotate-by-8 table takes a byte of the next state'),
+    ('avx2', 'keccak_f1600_x1', 'keccak_f1600_x1', '    pop %rbx\n', '    pop %rbx\n    mov %rdi, 200(%rdi)\n',
+     'Keccak: a write one lane past the state buffer'),
     # what the assembler reads, not the text as the prover once read it
     ('avx2', 'sub', 'sub', '    .text\n', '#define vpsubd vpaddd\n    .text\n',
      'a #define makes every vpsubd a vpaddd (the build runs cpp)'),
@@ -357,6 +376,61 @@ def check_lift_values():
     return bad
 
 
+def check_normal_forms():
+    """keccak.py's normal forms against Z3's evaluation: random bitwise terms (xor, and,
+    or, not, rotations, shifts, 2 x, extracts and concatenations, constants) over four
+    64-bit variables, each evaluated at random points by both; and terms that differ
+    must have different forms."""
+    import random
+    rng = random.Random(202)
+    V = [z3.BitVec('v%d' % i, 64) for i in range(4)]
+
+    def term(d):
+        if d == 0 or rng.random() < 0.15:
+            return rng.choice(V) if rng.random() < 0.85 else z3.BitVecVal(rng.getrandbits(64), 64)
+        op = rng.randrange(9)
+        a = term(d - 1)
+        if op == 0:
+            return a ^ term(d - 1)
+        if op == 1:
+            return a & term(d - 1)
+        if op == 2:
+            return a | term(d - 1)
+        if op == 3:
+            return ~a
+        if op == 4:
+            return z3.RotateLeft(a, rng.randrange(1, 64))
+        if op == 5:
+            return (a << rng.randrange(0, 64)) if rng.random() < 0.5 else z3.LShR(a, rng.randrange(0, 64))
+        if op == 6:
+            return a + a
+        if op == 7:
+            h = rng.randrange(32, 64)
+            return z3.Concat(z3.Extract(h, h - 31, a), z3.Extract(31, 0, term(d - 1)))
+        return z3.RotateRight(a, rng.randrange(1, 64))
+    bad = tried = 0
+    for n in range(300):
+        t = term(5)
+        try:
+            p = keccak.Normalizer()(t)
+        except keccak.Unsupported:
+            continue
+        tried += 1
+        for _ in range(3):
+            env = {str(v): rng.getrandbits(64) for v in V}
+            want = z3.simplify(z3.substitute(t, *[(v, z3.BitVecVal(env[str(v)], 64)) for v in V])).as_long()
+            if p.eval(env) != want:
+                bad += 1
+                break
+    x, y = V[0], V[1]
+    N = keccak.Normalizer()
+    distinct = N(x & ~y) != N(~x & y) and N(z3.RotateLeft(x, 44)) != N(z3.RotateLeft(x, 45)) and \
+        N(x ^ (~y & V[2])) != N(x ^ (y & ~V[2])) and N(x ^ y) == N(~(~x ^ y)) and N(x | y) == N(~(~x & ~y))
+    print('self-test: Keccak normal forms: %d of %d random terms disagree with Z3; '
+          'different functions have different forms, equal ones equal: %s' % (bad, tried, 'yes' if distinct else 'NO'))
+    return bad + (not distinct) + (tried < 250)
+
+
 def plant(text, old, new):
     if old is None:
         return None
@@ -369,6 +443,8 @@ def plant(text, old, new):
 def run_one(path, text, isa, k):
     rep = Report(isa, k)
     try:
+        if k.startswith('keccak_f1600'):
+            return keccak.prove_kernel_x86(asm.parse(path, text), isa, k, rep) or rep
         if k == 'ntt_reorder':
             with open(os.path.join(os.path.dirname(path), 'ntt.S')) as fh:
                 reorder.prove_reorder(asm.parse(path, text), isa, rep, fh.read())
@@ -412,6 +488,7 @@ def main(asm_dir):
     bad += check_forms_a64()
     bad += check_lift()
     bad += check_rewrite()
+    bad += check_normal_forms()
     for isa, f, k, old, new, what in PLANTED:
         path = os.path.join(asm_dir, isa, f + '.S')
         with open(path) as fh:

@@ -623,8 +623,34 @@ def _ternlog(w):
     return h
 
 
+def _ternlog_anf(m, ins, ops):
+    """vpternlogq as its truth table's algebraic normal form (xor of ands: $0x96 is
+    a ^ b ^ c, $0xd2 a ^ c ^ (b & c)), the same function as the minterms of _ternlog;
+    Keccak's normal forms (keccak.py) take it as it is."""
+    d, b, c, k = ops
+    n = width_of(d)
+    A, B, C, t = rd(m, d, n), rd(m, b, n), rd(m, c, n), imm(k)
+    anf = [(t >> p) & 1 for p in range(8)]
+    for i in (1, 2, 4):                 # Moebius transform: truth table -> ANF
+        for p in range(8):
+            if p & i:
+                anf[p] ^= anf[p ^ i]
+    out = []
+    for x, y, z in zip(A, B, C):
+        r = BV(0, 32)
+        for p in range(8):
+            if anf[p]:
+                term = ones(32)
+                for bit, v in ((4, x), (2, y), (1, z)):
+                    if p & bit:
+                        term = term & v
+                r = r ^ term
+        out.append(r)
+    wr(m, ins, d, out)
+
+
 sem('vpternlogd', 4)(_ternlog(32))
-sem('vpternlogq', 4)(_ternlog(64))
+sem('vpternlogq', 4)(_ternlog_anf)
 
 
 # ---------------------------------------------------------------- AVX-512 opmasks
