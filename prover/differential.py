@@ -538,18 +538,16 @@ def planted(funcs, rnd):
     from . import semantics
     missed = 0
     pick = lambda words: [f for f in funcs if any(w in f[1] for w in words)]
-    swaps = [('movsbl', 'movzbl', ['movsbl']), ('vpminud', 'pminud', ['minud'])]
+    # (the entry planted, the entry whose semantics it is given, text of the forms to run)
+    swaps = [('movsbl', 'movzbl', ['movsbl']), ('vpminud', 'pcmpgtd', ['minud'])]
     for name, like, words in swaps:
         saved = semantics.TABLE[name]
-        wrong = semantics._movx(8, False) if name == 'movsbl' else \
-            semantics.TABLE['pcmpgtd'][1]
-        semantics.TABLE[name] = (saved[0], wrong)
+        semantics.TABLE[name] = (saved[0], semantics.TABLE[like][1])
         try:
             bad, _ = run_forms(pick(words), 4, rnd, quiet=True)
         finally:
             semantics.TABLE[name] = saved
-        print('differential: planted %s given %s semantics: %s' % (name, 'movzbl' if name == 'movsbl' else 'pcmpgtd',
-                                                                  'caught' if bad else 'MISSED'))
+        print('differential: planted %s given %s semantics: %s' % (name, like, 'caught' if bad else 'MISSED'))
         missed += not bad
     if any('{1to8}' in f[1] for f in funcs):      # EVEX: where the CPU has AVX-512
         bad, _ = run_forms(pick(['{1to8}']), 4, rnd, machine_cls=_SwappedBroadcast, quiet=True)
