@@ -383,6 +383,8 @@ static void print_kernel(const char *isa, const char *kernel, uint64_t median) {
     TIME_KERNEL(n, "use_hint_g32", mldsa_use_hint_g32_##isa(kout, kin_a, kout2));                 \
     TIME_KERNEL(n, "chknorm", (void)mldsa_chknorm_##isa(kin_b, 1 << 19));                         \
     TIME_KERNEL(n, "unpack_z_g19", mldsa_unpack_z_g19_##isa(kout, kbytes));                       \
+    TIME_KERNEL(n, "pack_w1_g32", mldsa_pack_w1_g32_##isa((uint8_t *)kout, kin_b));               \
+    TIME_KERNEL(n, "pack_w1_g88", mldsa_pack_w1_g88_##isa((uint8_t *)kout, kin_b));               \
     TIME_KERNEL(n, "rej_uniform(840 B)", (void)mldsa_rej_uniform_##isa(kout, 0, kbytes, 840));    \
     TIME_KERNEL(n, "rej_eta4(272 B)", (void)mldsa_rej_eta4_##isa(kout, 0, kbytes, 272));          \
     TIME_KERNEL(n, "keccak_f1600_x1", mldsa_keccak_f1600_x1_##isa(kstates));                      \
@@ -834,6 +836,7 @@ enum {
   K_USE_HINT,
   K_CHKNORM,
   K_UNPACK_Z,
+  K_PACK_W1,
   K_REJ_UNIFORM,
   K_REJ_ETA,
   N_KERNELS
@@ -868,7 +871,7 @@ static void arith_counts(int op, unsigned k, unsigned l, double attempts, int ke
       const double a = attempts;
       n[K_UNPACK_Z] = a * l, n[K_NTT] = a * (l + 1), n[K_PWACC] = a * k;
       n[K_REDUCE] = a * 2 * k, n[K_INVNTT] = a * 2 * k, n[K_CADDQ] = a * k;
-      n[K_DECOMPOSE] = a * k, n[K_PW] = a * k, n[K_SUB] = a * k, n[K_CHKNORM] = a * k;
+      n[K_DECOMPOSE] = a * k, n[K_PACK_W1] = a * k, n[K_PW] = a * k, n[K_SUB] = a * k, n[K_CHKNORM] = a * k;
       /* the accepted attempt: z, the t0 check with the hint count, the hint again */
       if (op == OP_SIGN_BATCH) n[K_UNPACK_Z] += l;
       if (keeps_y || op == OP_SIGN_BATCH)
@@ -890,7 +893,7 @@ static void arith_counts(int op, unsigned k, unsigned l, double attempts, int ke
       /* z decoded and checked, c, A z - c t1 2^d, UseHint */
       n[K_UNPACK_Z] = l, n[K_CHKNORM] = l, n[K_NTT] = 1 + l, n[K_PWACC] = k;
       n[K_PW] = k, n[K_SUB] = k, n[K_REDUCE] = k, n[K_INVNTT] = k, n[K_CADDQ] = k;
-      n[K_USE_HINT] = k;
+      n[K_USE_HINT] = k, n[K_PACK_W1] = k;
       /* one-shot: the verifying key from pk */
       if (op == OP_VERIFY || op == OP_VERIFY_BATCH) {
         n[K_SHIFTL] = k, n[K_NTT] += k, n[K_REJ_UNIFORM] = k * l, n[K_REORDER] = k * l;
@@ -925,6 +928,8 @@ static void arith_counts(int op, unsigned k, unsigned l, double attempts, int ke
     KERNEL_MEDIAN(t[K_CHKNORM], (void)mldsa_chknorm_##isa(kin_b, 1 << 19));                   \
     KERNEL_MEDIAN(t[K_UNPACK_Z], g88 ? mldsa_unpack_z_g17_##isa(kout, kbytes)                 \
                                      : mldsa_unpack_z_g19_##isa(kout, kbytes));               \
+    KERNEL_MEDIAN(t[K_PACK_W1], g88 ? mldsa_pack_w1_g88_##isa((uint8_t *)kout, kin_b)         \
+                                    : mldsa_pack_w1_g32_##isa((uint8_t *)kout, kin_b));       \
     KERNEL_MEDIAN(t[K_REJ_UNIFORM], (void)mldsa_rej_uniform_##isa(kout, 0, kbytes, 840));     \
     KERNEL_MEDIAN(t[K_REJ_ETA], eta4 ? (void)mldsa_rej_eta4_##isa(kout, 0, kbytes, 272)       \
                                      : (void)mldsa_rej_eta2_##isa(kout, 0, kbytes, 272));     \

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import asm, decoders, keccak, kernels, ntt, reorder, sampler_lanes, semantics
+from . import asm, codecs, keccak, kernels, ntt, reorder, sampler_lanes, semantics
 from .kernels import Report
 
 ISAS = ['sse2', 'avx2', 'avx512']
@@ -44,7 +44,7 @@ def neon_key(n):
 # AArch64: the element-wise kernels, the products, the transforms and the decoder are
 # proved against the same obligations as on x86 (prover/a64.py is the front end); the rest is declared here.
 NEON_TRANSFORMS = ['ntt_reorder', 'ntt', 'invntt_tomont']
-NEON_PROVED = ELEMENTWISE + NEON_TRANSFORMS + list(decoders.OBLIGATIONS)
+NEON_PROVED = ELEMENTWISE + NEON_TRANSFORMS + list(codecs.OBLIGATIONS)
 _NEON_TESTED = 'tested against the scalar kernel under qemu-aarch64 (test_kernels in ci/aarch64)'
 NEON_NOT_PROVED = {
     'rej_uniform': 'sampler: no AArch64 obligation yet (tbl, table lookups); ' + _NEON_TESTED,
@@ -86,8 +86,8 @@ def prove_neon(asm_dir, only=None, out=print):
                     reorder.prove_reorder(u, 'neon', rep, fh.read())
             elif k in ntt.TRANSFORMS:
                 ntt.TRANSFORMS[k](u, 'neon', rep)
-            elif k in decoders.OBLIGATIONS:
-                decoders.OBLIGATIONS[k](u, 'neon', rep)
+            elif k in codecs.OBLIGATIONS:
+                codecs.OBLIGATIONS[k](u, 'neon', rep)
             else:
                 kernels.K[k](u, 'neon', rep)
         except Exception as e:          # a prover error is a failure, never a skip
@@ -115,7 +115,7 @@ def prove_neon(asm_dir, only=None, out=print):
 
 
 def file_of(k):
-    for pre in ('decompose', 'make_hint', 'use_hint', 'pointwise_acc', 'rej_eta', 'unpack_z'):
+    for pre in ('decompose', 'make_hint', 'use_hint', 'pointwise_acc', 'rej_eta', 'unpack_z', 'pack_w1'):
         if k.startswith(pre):
             return pre
     return k
@@ -147,7 +147,7 @@ def prove_isa(asm_dir, isa, only=None, out=print):
         return units[f]
     extra = [k for k in (only or []) if k in kernels.K and k not in ELEMENTWISE]
     for k in (ELEMENTWISE + extra + ['ntt_reorder', 'ntt', 'invntt_tomont'] + list(sampler_lanes.OBLIGATIONS)
-              + list(decoders.OBLIGATIONS) + KECCAK):
+              + list(codecs.OBLIGATIONS) + KECCAK):
         if only and k not in only and file_of(k) not in only:
             continue
         if k in KECCAK and (isa, k) not in keccak.KERNELS_X86:
@@ -163,8 +163,8 @@ def prove_isa(asm_dir, isa, only=None, out=print):
                             '`ci/prove --kernel keccak_f1600_batch` (sse2 80 s, avx2 5 min: not in the default run)')
                 else:
                     keccak.prove_kernel_x86(unit(k), isa, k, rep)
-            elif k in decoders.OBLIGATIONS:
-                decoders.OBLIGATIONS[k](unit(file_of(k)), isa, rep)
+            elif k in codecs.OBLIGATIONS:
+                codecs.OBLIGATIONS[k](unit(file_of(k)), isa, rep)
             elif k in ('ntt_reorder', 'ntt', 'invntt_tomont'):
                 with open(os.path.join(asm_dir, isa, 'ntt.S')) as f:
                     order = f.read()
@@ -196,7 +196,7 @@ def coverage(asm_dir, isa):
     covered = {'mldsa_%s_%s' % (k if not k.startswith('pointwise_acc') else 'pointwise_acc', isa)
                for k in ELEMENTWISE} | {'mldsa_%s_%s' % (k, isa) for k in
                                         ['ntt_reorder', 'ntt', 'invntt_tomont'] + list(sampler_lanes.OBLIGATIONS)
-                                        + list(decoders.OBLIGATIONS)} | \
+                                        + list(codecs.OBLIGATIONS)} | \
         {'mldsa_%s_%s' % (k, i) for i, k in keccak.KERNELS_X86 if i == isa}
     declared = {'mldsa_%s_%s' % (k, isa) for k in NOT_PROVED if (isa, k) not in keccak.KERNELS_X86}
     return sorted(names - covered - declared), sorted(names & declared)

@@ -60,7 +60,8 @@ FORMS += [('vpermd', 'V V D', 'Y'), ('vpsrlvd', 'V V D', 'v'), ('vpsrlvd', 'V V 
 FORMS += [(m, 'I<0,1,7,13,23,31,32,33,64,128,255> V D', 's') for m in 'pslld psrld psrad'.split()]
 FORMS += [(m, 'I<0,1,13,31,32,63,64,65,128,255> V D', 's') for m in 'psllq psrlq'.split()]
 FORMS += [(m, 'I<0,1,8,15,16,17,32,255> V D', 's') for m in 'psllw psrlw'.split()]
-FORMS += [('psrldq', 'I<0,1,4,8,15,16,17,255> V D', 's'), ('pshufd', 'I<0,27,78,177,228,255> V D', 's'),
+FORMS += [('psrldq', 'I<0,1,4,8,15,16,17,255> V D', 's'), ('pslldq', 'I<0,1,4,6,8,12,15,16,17,255> V D', 's'),
+          ('pshufd', 'I<0,27,78,177,228,255> V D', 's'),
           ('shufps', 'I<0,27,68,136,221,255> V V D', 's')]
 FORMS += [('vprold', 'I<0,1,7,31> V D', 'e'), ('vprolq', 'I<0,1,14,44,63> V D', 'e'),
           ('vpternlogd', 'I<0,150,202,254,255,17> V V D', 'e'), ('vpternlogq', 'I<150,232,1,210,0,255> V V D', 'e'),
@@ -77,9 +78,9 @@ FORMS += [('vprold', 'I<0,1,7,31> V D', 'e'), ('vprolq', 'I<0,1,14,44,63> V D', 
           ('vpcompressd', 'V D', 'c')]
 
 WIDTH = {'x': 4, 'y': 8, 'z': 16}
-NOMASK = {'psadbw', 'psrldq', 'vpblendd', 'vperm2i128', 'vextracti128', 'vinserti128'}
+NOMASK = {'psadbw', 'psrldq', 'pslldq', 'vpblendd', 'vperm2i128', 'vextracti128', 'vinserti128'}
 COMPARE = {'pcmpgtd', 'pcmpgtb', 'pcmpeqd'}     # EVEX: into an opmask (the K forms)
-LEGACY_IMM_SHIFT = {'pslld', 'psrld', 'psrad', 'psllq', 'psrlq', 'psllw', 'psrlw', 'psrldq'}
+LEGACY_IMM_SHIFT = {'pslld', 'psrld', 'psrad', 'psllq', 'psrlq', 'psllw', 'psrlw', 'psrldq', 'pslldq'}
 EVEX_ONLY_NAME = {'pand': 'vpandd', 'pandn': 'vpandnd', 'por': 'vpord', 'pxor': 'vpxord'}
 
 
@@ -286,6 +287,7 @@ EXPLICIT_FORMS = [
     (['and $255, %eax'], 'g', 'rax czs'), (['cmp $240, %eax'], 'g', 'czsl'),
     (['cmp $48, %rax'], 'g', 'czsl'), (['sub $48, %rax'], 'g', 'rax czsl'),
     (['sub $3, %eax'], 'g', 'rax czsl'), (['mov $21845, %eax'], 'g', 'rax'),
+    (['movl $61440, %eax'], 'g', 'rax'),
     (['lea (%rax,%rax,4), %eax'], 'g', 'rax'), (['lea -1(%rcx), %eax'], 'g', 'rax'),
     (['lea 12(%rax,%rcx,8), %rdx'], 'g', 'rdx'), (['movsbl %cl, %eax'], 'g', 'rax'),
     (['movzbl 37(%rdi), %eax'], 'g', 'rax'), (['movzwl 37(%rdi), %eax'], 'g', 'rax'),
@@ -313,7 +315,7 @@ EXPLICIT_FORMS = [
     (['vmovdqu32 40(%rdi), %xmm0'], 'z', 'z0'), (['vmovdqu32 40(%rdi), %ymm0'], 'z', 'z0'),
     (['vmovdqu32 40(%rdi), %zmm0'], 'z', 'z0'), (['vmovdqu32 40(%rdi), %zmm20', 'vmovdqa64 %zmm20, %zmm0'], 'z', 'z0'),
     (['vmovdqu32 %zmm1, (%rsi)'], 'z', 'out64'), (['vmovdqu32 %zmm17, (%rsi)'], 'z', 'out64'),
-    (['vmovdqa32 %zmm1, %zmm0{%k1}{z}'], 'z', 'z0'), (['vmovdqa32 %zmm17, %zmm0{%k1}{z}'], 'z', 'z0'),
+    (['vmovdqa32 %zmm1, %zmm0{%k1}'], 'z', 'z0'), (['vmovdqa32 %zmm1, %zmm0{%k1}{z}'], 'z', 'z0'), (['vmovdqa32 %zmm17, %zmm0{%k1}{z}'], 'z', 'z0'),
     (['vmovdqu8 %zmm1, %zmm0{%k1}{z}'], 'k64', 'z0'), (['vmovdqu8 %xmm1, %xmm0{%k1}{z}'], 'k64', 'z0'),
     (['vbroadcasti32x4 64(%rdi), %zmm0'], 'z', 'z0'),
     (['vinserti32x4 $1, 40(%rdi), %ymm1, %ymm0'], 'z', 'z0'),

@@ -29,7 +29,7 @@ import random
 import re
 import time
 
-from . import asm, decoders, kernels, lanes, ntt, reorder
+from . import asm, codecs, kernels, lanes, ntt, reorder
 from .kernels import Report
 
 COMMUTATIVE = set()
@@ -67,7 +67,7 @@ def targets(asm_dir, isa, only=None):
         u = asm.parse(path)
         for fn in u.functions.values():
             k = kernel_of(fn.name, isa)
-            if (k in kernels.K or k in decoders.OBLIGATIONS or k == 'ntt_reorder'
+            if (k in kernels.K or k in codecs.OBLIGATIONS or k == 'ntt_reorder'
                     or (k in ntt.TRANSFORMS and only and k in only)):
                 out.append((path, fn, k))
     return out
@@ -158,8 +158,8 @@ def judge(text, path, isa, k, ntt_text):
             reorder.prove_reorder(u, isa, rep, ntt_text)
         elif k in ntt.TRANSFORMS:
             ntt.TRANSFORMS[k](u, isa, rep)
-        elif k in decoders.OBLIGATIONS:
-            decoders.OBLIGATIONS[k](u, isa, rep)
+        elif k in codecs.OBLIGATIONS:
+            codecs.OBLIGATIONS[k](u, isa, rep)
         else:
             kernels.K[k](u, isa, rep)
     except Exception as e:

@@ -5,7 +5,7 @@ semantics fact the product abstraction relies on, by Z3 over the integers."""
 import os
 import z3
 
-from . import asm, decoders, keccak, kernels, ntt, reorder, sampler_lanes
+from . import asm, codecs, keccak, kernels, ntt, reorder, sampler_lanes
 from .kernels import Report
 
 # (isa, file, kernel, line substring, replacement, what the bug is)
@@ -449,7 +449,7 @@ def run_one(path, text, isa, k):
             with open(os.path.join(os.path.dirname(path), 'ntt.S')) as fh:
                 reorder.prove_reorder(asm.parse(path, text), isa, rep, fh.read())
             return rep
-        (ntt.TRANSFORMS.get(k) or sampler_lanes.OBLIGATIONS.get(k) or decoders.OBLIGATIONS.get(k)
+        (ntt.TRANSFORMS.get(k) or sampler_lanes.OBLIGATIONS.get(k) or codecs.OBLIGATIONS.get(k)
          or kernels.K[k])(asm.parse(path, text), isa, rep)
     except Exception as e:
         rep.fail('prover error', str(e))

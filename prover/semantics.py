@@ -292,19 +292,25 @@ shiftop('vprolq', 64, 'rol')
 shiftop('vprold', 32, 'rol')
 
 
-def _psrldq(m, ins, ops):
-    d, a, c = ops
-    n = width_of(d)
-    s = imm(c)
-    B = to_lanes(rd(m, a, n), 8)
-    out = []
-    for L in range(n // 4):
-        lane = B[16 * L:16 * L + 16]
-        out += [lane[j + s] if j + s < 16 else BV(0, 8) for j in range(16)]
-    wr(m, ins, d, from_lanes(out, 8))
+def byte_shift(left):
+    """psrldq / pslldq: each 128-bit lane shifted by whole bytes (a count above 15
+    clears it)."""
+    def h(m, ins, ops):
+        d, a, c = ops
+        n = width_of(d)
+        s = imm(c)
+        B = to_lanes(rd(m, a, n), 8)
+        out = []
+        for L in range(n // 4):
+            lane = B[16 * L:16 * L + 16]
+            src = [j - s if left else j + s for j in range(16)]
+            out += [lane[k] if 0 <= k < 16 else BV(0, 8) for k in src]
+        wr(m, ins, d, from_lanes(out, 8))
+    return h
 
 
-sem(both('psrldq'), 3)(_psrldq)
+sem(both('psrldq'), 3)(byte_shift(False))
+sem(both('pslldq'), 3)(byte_shift(True))
 
 
 # ---------------------------------------------------------------- moves

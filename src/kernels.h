@@ -36,6 +36,11 @@
  *                 gamma1 = 2^XX, b = XX + 1: z of a signature and ExpandMask's y. Reads
  *                 buf[0 .. 32 b - 1] only (576 or 640 bytes), any byte values.
  *
+ * Encoders (FIPS 204 Alg. 16, 28):
+ *  pack_w1_gXX    w1Encode of one polynomial: out bits b i .. b i + b - 1 = a_i,
+ *                 little-endian, for a_i in [0, 2^b); b = 6 (gamma2 = (q-1)/88) or 4
+ *                 ((q-1)/32). Writes out[0 .. 32 b - 1] only (192 or 128 bytes).
+ *
  * Samplers (the inner loops of RejNTTPoly and RejBoundedPoly, FIPS 204 Alg. 30, 31):
  *  rej_uniform    appends to a[n..255] the 3-byte little-endian groups of buf[0..len),
  *                 masked to 23 bits, that are < q, until a holds 256; returns the new
@@ -92,6 +97,8 @@
   int mldsa_chknorm_##isa(const int32_t a[MLDSA_N], int32_t bound);                      \
   void mldsa_unpack_z_g17_##isa(int32_t a[MLDSA_N], const uint8_t *buf);  /* 576 bytes */ \
   void mldsa_unpack_z_g19_##isa(int32_t a[MLDSA_N], const uint8_t *buf);  /* 640 bytes */ \
+  void mldsa_pack_w1_g88_##isa(uint8_t *out, const int32_t a[MLDSA_N]);   /* 192 bytes */ \
+  void mldsa_pack_w1_g32_##isa(uint8_t *out, const int32_t a[MLDSA_N]);   /* 128 bytes */ \
   unsigned mldsa_rej_uniform_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len); \
   unsigned mldsa_rej_eta2_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len);    \
   unsigned mldsa_rej_eta4_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len);

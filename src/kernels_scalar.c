@@ -310,6 +310,20 @@ static inline uint64_t load_le_bytes(const uint8_t *p, unsigned n) {
 DEFINE_UNPACK_Z(17)
 DEFINE_UNPACK_Z(19)
 
+/* w1's encoder (FIPS 204 Alg. 28, SimpleBitPack): 4 coefficients of b bits (b = 6 or 4)
+ * fill b / 2 whole bytes. */
+#define DEFINE_PACK_W1(tag, b)                                                          \
+  void mldsa_pack_w1_##tag##_scalar(uint8_t *out, const int32_t a[MLDSA_N]) {           \
+    for (unsigned k = 0; k < MLDSA_N / 4; ++k) {                                        \
+      uint32_t v = 0;                                                                    \
+      for (unsigned j = 0; j < 4; ++j) v |= (uint32_t)a[4 * k + j] << ((b) * j);         \
+      for (unsigned i = 0; i < (b) / 2; ++i) out[(b) / 2 * k + i] = (uint8_t)(v >> (8 * i)); \
+    }                                                                                    \
+  }
+
+DEFINE_PACK_W1(g88, 6)
+DEFINE_PACK_W1(g32, 4)
+
 /* Four bytes of buf, little-endian, in one load where the compiler can. */
 static inline uint32_t load32_le(const uint8_t *p) {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

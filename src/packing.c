@@ -193,9 +193,6 @@ static void pack_eta_poly(uint8_t *out, const int32_t *a) {
 static void pack_z_poly(uint8_t *out, const int32_t *a) {
   pack_coeffs(out, a, Z_BITS, MLDSA_GAMMA1, 1);
 }
-void pack_w1_poly(uint8_t out[MLDSA_POLYW1_PACKEDBYTES], const int32_t a[MLDSA_N]) {
-  pack_coeffs(out, a, W1_BITS, 0, 0);
-}
 void unpack_w1_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYW1_PACKEDBYTES]) {
   unpack_coeffs(a, in, W1_BITS, 0, 0);
 }
@@ -309,9 +306,4 @@ int unpack_sig(uint8_t ctilde[MLDSA_CTILDEBYTES], mldsa_polyveck *h,
   for (unsigned j = k; j < MLDSA_OMEGA; ++j)
     if (sig[j] != 0) return -1;
   return 0;
-}
-
-void pack_w1(uint8_t out[MLDSA_K * MLDSA_POLYW1_PACKEDBYTES], const mldsa_polyveck *w1) {
-  for (unsigned i = 0; i < MLDSA_K; ++i)
-    pack_w1_poly(out + i * MLDSA_POLYW1_PACKEDBYTES, w1->v[i].c);
 }

@@ -35,12 +35,10 @@ typedef struct {
 #define unpack_sk MLDSA_NS(unpack_sk)
 #define pack_sig MLDSA_NS(pack_sig)
 #define unpack_sig MLDSA_NS(unpack_sig)
-#define pack_w1 MLDSA_NS(pack_w1)
 #define pack_t0 MLDSA_NS(pack_t0)
 #define unpack_t0_poly MLDSA_NS(unpack_t0_poly)
 #define pack_t0_poly MLDSA_NS(pack_t0_poly)
 #define pack_t1_poly MLDSA_NS(pack_t1_poly)
-#define pack_w1_poly MLDSA_NS(pack_w1_poly)
 #define unpack_w1_poly MLDSA_NS(unpack_w1_poly)
 #define sample_in_ball MLDSA_NS(sample_in_ball)
 #define sample_in_ball_lane MLDSA_NS(sample_in_ball_lane)
@@ -71,13 +69,11 @@ void pack_sig(uint8_t sig[MLDSA_SIGBYTES], const uint8_t ctilde[MLDSA_CTILDEBYTE
  * zero). */
 int unpack_sig(uint8_t ctilde[MLDSA_CTILDEBYTES], mldsa_polyveck *h,
                const uint8_t sig[MLDSA_SIGBYTES]);
-void pack_w1(uint8_t out[MLDSA_K * MLDSA_POLYW1_PACKEDBYTES], const mldsa_polyveck *w1);
 /* One polynomial of those encodings, for code that streams them a row at a time: t1 of
  * pk, t0 of an encoded secret key (coefficients in (-2^12, 2^12]), and w1. */
 void pack_t1_poly(uint8_t out[MLDSA_POLYT1_PACKEDBYTES], const int32_t a[MLDSA_N]);
 void pack_t0_poly(uint8_t out[MLDSA_POLYT0_PACKEDBYTES], const int32_t a[MLDSA_N]);
 void unpack_t0_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYT0_PACKEDBYTES]);
-void pack_w1_poly(uint8_t out[MLDSA_POLYW1_PACKEDBYTES], const int32_t a[MLDSA_N]);
 void unpack_w1_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYW1_PACKEDBYTES]);
 
 /* SampleInBall (FIPS 204 Alg. 29); the other samplers are per ISA (expand.h). */

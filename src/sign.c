@@ -211,7 +211,7 @@ static int sign_attempt(struct sign_ws *ws, const signing_key *k, t0_source t0) 
     KERNEL(invntt_tomont)(ws->t.c);
     KERNEL(caddq)(ws->t.c);
     KERNEL_G2(decompose)(ws->t.c, ws->w0.v[i].c, ws->t.c);
-    pack_w1_poly(ws->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES, ws->t.c);
+    KERNEL_G2(pack_w1)(ws->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES, ws->t.c);
   }
 
   /* c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~) */
@@ -416,8 +416,10 @@ static void verify_w1(uint8_t w1_out[MLDSA_K * MLDSA_POLYW1_PACKEDBYTES], const 
   veck_reduce32(&w1);
   veck_invntt(&w1);
   veck_caddq(&w1);
-  FOR_EACH_POLY(MLDSA_K, i) KERNEL_G2(use_hint)(w1.v[i].c, w1.v[i].c, d->h.v[i].c);
-  pack_w1(w1_out, &w1);
+  FOR_EACH_POLY(MLDSA_K, i) {
+    KERNEL_G2(use_hint)(w1.v[i].c, w1.v[i].c, d->h.v[i].c);
+    KERNEL_G2(pack_w1)(w1_out + i * MLDSA_POLYW1_PACKEDBYTES, w1.v[i].c);
+  }
 }
 
 /* The rest of Alg. 8 under a verifying key: the one-shot and the prepared verify. */
@@ -805,7 +807,7 @@ static void slot_commit(sign_slot *sl, struct batch_sign_ws *ws, const signing_k
     KERNEL(invntt_tomont)(ws->t.c);
     KERNEL(caddq)(ws->t.c);
     KERNEL_G2(decompose)(ws->t.c, sl->w0.v[i].c, ws->t.c);
-    pack_w1_poly(sl->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES, ws->t.c);
+    KERNEL_G2(pack_w1)(sl->ctilde_in + MLDSA_CRHBYTES + i * MLDSA_POLYW1_PACKEDBYTES, ws->t.c);
   }
 }
 

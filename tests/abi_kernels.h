@@ -16,7 +16,7 @@
 #include "kernels.h"
 #include "test_common.h"
 
-enum abi_shape { ONE_POLY, THREE_POLY, ACC, CHKNORM, KECCAK, REJ, UNPACK };
+enum abi_shape { ONE_POLY, THREE_POLY, ACC, CHKNORM, KECCAK, REJ, UNPACK, PACK };
 
 typedef struct {
   const char *name;
@@ -45,6 +45,8 @@ typedef struct {
   ABI_KERNEL(isa, chknorm, CHKNORM)                   \
   ABI_KERNEL(isa, unpack_z_g17, UNPACK)               \
   ABI_KERNEL(isa, unpack_z_g19, UNPACK)               \
+  ABI_KERNEL(isa, pack_w1_g88, PACK)                  \
+  ABI_KERNEL(isa, pack_w1_g32, PACK)                  \
   ABI_KERNEL(isa, keccak_f1600_batch, KECCAK)         \
   ABI_KERNEL(isa, keccak_f1600_x1, KECCAK)            \
   ABI_KERNEL(isa, rej_uniform, REJ)                   \
@@ -98,6 +100,9 @@ static inline void abi_kernel_args(enum abi_shape s, uint64_t args[4], unsigned 
       break;
     case UNPACK: /* a, buf: 640 bytes or fewer of the random words */
       args[0] = c, args[1] = a;
+      break;
+    case PACK: /* out, a: the hints' 0/1 words are in every encoder's [0, 2^b) */
+      args[0] = c, args[1] = b;
       break;
   }
 }

@@ -70,6 +70,7 @@ typedef unsigned (*k_hint)(int32_t *, const int32_t *, const int32_t *);
 typedef void (*k_acc)(int32_t *, const int32_t *, const int32_t *, unsigned);
 typedef int (*k_norm)(const int32_t *, int32_t);
 typedef void (*k_unpack)(int32_t *, const uint8_t *);
+typedef void (*k_pack)(uint8_t *, const int32_t *);
 
 typedef struct {
   const char *name;
@@ -83,6 +84,7 @@ typedef struct {
   k_bin use_hint[2];
   k_norm chknorm;
   k_unpack unpack_z[2]; /* [0]: gamma1 = 2^17, [1]: 2^19 */
+  k_pack pack_w1[2];    /* [0]: gamma2 = (q-1)/88, [1]: (q-1)/32 */
 } isa_t;
 
 #define ISA_ENTRY(isa)                                                               \
@@ -103,7 +105,8 @@ typedef struct {
    .make_hint = {mldsa_make_hint_g88_##isa, mldsa_make_hint_g32_##isa},              \
    .use_hint = {mldsa_use_hint_g88_##isa, mldsa_use_hint_g32_##isa},                 \
    .chknorm = mldsa_chknorm_##isa,                                                   \
-   .unpack_z = {mldsa_unpack_z_g17_##isa, mldsa_unpack_z_g19_##isa}},
+   .unpack_z = {mldsa_unpack_z_g17_##isa, mldsa_unpack_z_g19_##isa},                 \
+   .pack_w1 = {mldsa_pack_w1_g88_##isa, mldsa_pack_w1_g32_##isa}},
 
 static const isa_t isas[] = {MLDSA_FOR_EACH_ISA(ISA_ENTRY)};
 #define NISAS (sizeof isas / sizeof isas[0])
@@ -274,6 +277,16 @@ static void model_unpack_z(int g, int32_t a[N], const uint8_t *buf) {
     a[i] = gamma1 - v;
   }
 }
+/* FIPS 204 Alg. 16 and 28: bit j of coefficient i is bit b i + j of the output. */
+static void model_pack_w1(int g, uint8_t *out, const int32_t a[N]) {
+  const unsigned b = g ? 4 : 6;
+  memset(out, 0, N * b / 8);
+  for (unsigned i = 0; i < N; ++i)
+    for (unsigned j = 0; j < b; ++j)
+      out[(b * i + j) / 8] |= (uint8_t)(((a[i] >> j) & 1) << ((b * i + j) % 8));
+}
+static void model_pack_w1_g88(uint8_t *out, const int32_t *a) { model_pack_w1(0, out, a); }
+static void model_pack_w1_g32(uint8_t *out, const int32_t *a) { model_pack_w1(1, out, a); }
 static void model_unpack_z_g17(int32_t *a, const uint8_t *buf) { model_unpack_z(0, a, buf); }
 static void model_unpack_z_g19(int32_t *a, const uint8_t *buf) { model_unpack_z(1, a, buf); }
 static void model_decompose_g88(int32_t *a1, int32_t *a0, const int32_t *a) {
@@ -314,6 +327,7 @@ static const isa_t model = {
     .use_hint = {model_use_hint_g88, model_use_hint_g32},
     .chknorm = model_chknorm,
     .unpack_z = {model_unpack_z_g17, model_unpack_z_g19},
+    .pack_w1 = {model_pack_w1_g88, model_pack_w1_g32},
 };
 
 /* Schoolbook a*b mod (X^256 + 1, q), centered. */
@@ -739,6 +753,19 @@ static void run_unpack(k_unpack k, int pl, const uint8_t *buf, size_t nbytes, in
   guards_ok(R_IN0, "buf");
   unchanged(R_IN0, words, 0, nbytes / 4, "buf");
   memcpy(a, pa, N * sizeof *pa);
+  count_call();
+}
+
+static void run_pack(k_pack k, int pl, const int32_t a[N], uint8_t *out, size_t nbytes) {
+  C.pl = pl;
+  snprintf(C.alias, sizeof C.alias, "no aliasing");
+  int32_t *pa = slot_put(R_IN0, pl, a, N);
+  int32_t *po = slot_poison(R_OUT0, (pl + 1) % NPL, nbytes / 4);
+  k((uint8_t *)po, pa);
+  guards_ok(R_OUT0, "out");
+  guards_ok(R_IN0, "a");
+  unchanged(R_IN0, a, 0, N, "a");
+  memcpy(out, po, nbytes);
   count_call();
 }
 
@@ -1753,6 +1780,52 @@ START_TEST(test_unpack_z_g19) {
 END_TEST
 
 /* ------------------------------------------------------------------------------------ */
+/* pack_w1                                                                                */
+
+/* The contract's domain is [0, 2^b): its edges (all 0, all 2^b - 1, alternating, one
+ * coefficient at the top on a zero background and the reverse), then random values. */
+static void pack_w1_test(int g) {
+  const unsigned b = g ? 4 : 6;
+  const size_t nbytes = N * b / 8;
+  const int32_t top = (1 << b) - 1;
+  int32_t a[N], got[48], exp[48];
+  for (long it = 0; it < g_iters + 4 + 2 * N; ++it) {
+    const char *what = "random coefficients in [0, 2^b)";
+    for (size_t i = 0; i < N; ++i) {
+      if (it == 0) a[i] = 0, what = "all 0";
+      else if (it == 1) a[i] = top, what = "all 2^b - 1";
+      else if (it == 2) a[i] = i & 1 ? top : 0, what = "alternating 0, 2^b - 1";
+      else if (it == 3) a[i] = i & 1 ? 0 : top, what = "alternating 2^b - 1, 0";
+      else if (it < 4 + 2 * (long)N) /* one coefficient differs from the rest */
+        a[i] = ((long)i == (it - 4) / 2) == ((it - 4) % 2 == 0) ? top : 0,
+        what = (it - 4) % 2 ? "one coefficient 0, the others 2^b - 1"
+                            : "one coefficient 2^b - 1, the others 0";
+      else
+        a[i] = (int32_t)(rng() & (uint32_t)top);
+    }
+    C.nin = 0;
+    set_in(0, "a", a, N);
+    snprintf(C.param, sizeof C.param, "b = %u", b);
+    CASE("%s #%ld", what, it);
+    run_pack(T->pack_w1[g], (int)(it % NPL), a, (uint8_t *)got, nbytes);
+    REF->pack_w1[g]((uint8_t *)exp, a);
+    expect_exact("out (as words)", exp, got, nbytes / 4);
+  }
+}
+
+START_TEST(test_pack_w1_g88) {
+  begin(_i, "pack_w1_g88");
+  pack_w1_test(0);
+}
+END_TEST
+
+START_TEST(test_pack_w1_g32) {
+  begin(_i, "pack_w1_g32");
+  pack_w1_test(1);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------ */
 /* Driver                                                                                 */
 
 
@@ -1797,7 +1870,7 @@ int main(int argc, char **argv) {
                           test_power2round,   test_decompose_g88,   test_decompose_g32,
                           test_make_hint_g88, test_make_hint_g32,   test_use_hint_g88,
                           test_use_hint_g32,  test_chknorm,         test_unpack_z_g17,
-                          test_unpack_z_g19};
+                          test_unpack_z_g19,  test_pack_w1_g88,     test_pack_w1_g32};
   const size_t NTESTS = sizeof tests / sizeof tests[0];
   int failed = 0;
   char lines[NISAS][200];
