@@ -385,6 +385,7 @@ static void print_kernel(const char *isa, const char *kernel, uint64_t median) {
     TIME_KERNEL(n, "unpack_z_g19", mldsa_unpack_z_g19_##isa(kout, kbytes));                       \
     TIME_KERNEL(n, "pack_w1_g32", mldsa_pack_w1_g32_##isa((uint8_t *)kout, kin_b));               \
     TIME_KERNEL(n, "pack_w1_g88", mldsa_pack_w1_g88_##isa((uint8_t *)kout, kin_b));               \
+    TIME_KERNEL(n, "pack_z_g19", mldsa_pack_z_g19_##isa((uint8_t *)kout, kin_b));                 \
     TIME_KERNEL(n, "rej_uniform(840 B)", (void)mldsa_rej_uniform_##isa(kout, 0, kbytes, 840));    \
     TIME_KERNEL(n, "rej_eta4(272 B)", (void)mldsa_rej_eta4_##isa(kout, 0, kbytes, 272));          \
     TIME_KERNEL(n, "keccak_f1600_x1", mldsa_keccak_f1600_x1_##isa(kstates));                      \
@@ -837,6 +838,7 @@ enum {
   K_CHKNORM,
   K_UNPACK_Z,
   K_PACK_W1,
+  K_PACK_Z,
   K_REJ_UNIFORM,
   K_REJ_ETA,
   N_KERNELS
@@ -879,7 +881,7 @@ static void arith_counts(int op, unsigned k, unsigned l, double attempts, int ke
       else
         n[K_PW] += 2 * l, n[K_INVNTT] += l, n[K_ADD] += l, n[K_REDUCE] += 2 * l;
       n[K_CHKNORM] += l + k, n[K_PW] += k, n[K_INVNTT] += k, n[K_REDUCE] += k;
-      n[K_ADD] += k, n[K_MAKE_HINT] += 2 * k;
+      n[K_ADD] += k, n[K_MAKE_HINT] += 2 * k, n[K_PACK_Z] += l;
       /* one-shot: the signing key from sk, and t0 into the NTT domain in the t0 check */
       if (op == OP_SIGN) {
         n[K_NTT] += l + k + k, n[K_REJ_UNIFORM] += k * l, n[K_REORDER] += k * l;
@@ -930,6 +932,8 @@ static void arith_counts(int op, unsigned k, unsigned l, double attempts, int ke
                                      : mldsa_unpack_z_g19_##isa(kout, kbytes));               \
     KERNEL_MEDIAN(t[K_PACK_W1], g88 ? mldsa_pack_w1_g88_##isa((uint8_t *)kout, kin_b)         \
                                     : mldsa_pack_w1_g32_##isa((uint8_t *)kout, kin_b));       \
+    KERNEL_MEDIAN(t[K_PACK_Z], g88 ? mldsa_pack_z_g17_##isa((uint8_t *)kout, kin_b)           \
+                                   : mldsa_pack_z_g19_##isa((uint8_t *)kout, kin_b));         \
     KERNEL_MEDIAN(t[K_REJ_UNIFORM], (void)mldsa_rej_uniform_##isa(kout, 0, kbytes, 840));     \
     KERNEL_MEDIAN(t[K_REJ_ETA], eta4 ? (void)mldsa_rej_eta4_##isa(kout, 0, kbytes, 272)       \
                                      : (void)mldsa_rej_eta2_##isa(kout, 0, kbytes, 272));     \

@@ -115,7 +115,7 @@ def prove_neon(asm_dir, only=None, out=print):
 
 
 def file_of(k):
-    for pre in ('decompose', 'make_hint', 'use_hint', 'pointwise_acc', 'rej_eta', 'unpack_z', 'pack_w1'):
+    for pre in ('decompose', 'make_hint', 'use_hint', 'pointwise_acc', 'rej_eta', 'unpack_z', 'pack_w1', 'pack_z'):
         if k.startswith(pre):
             return pre
     return k

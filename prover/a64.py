@@ -305,13 +305,17 @@ def _abs(m, ins, ops):
 
 
 def shift(kind):
+    """Shifts by an immediate of 32-bit lanes (.4s), and for shl and ushr of 64-bit ones
+    (.2d, each two dwords): left by 0 .. size - 1, right by 1 .. size."""
     def h(m, ins, ops):
         d, a, n = ops
-        arr(d, '4s'), arr(a, '4s')
+        a2 = arr(d, '4s', '2d') if kind in ('shl', 'ushr') else arr(d, '4s')
+        arr(a, a2)
         if n.kind != 'imm':
             raise ExecError('shift count not an immediate')
         k = n.imm
-        lim = (0, 31) if kind == 'shl' else (1, 32)
+        w = 64 if a2 == '2d' else 32
+        lim = (0, w - 1) if kind == 'shl' else (1, w)
         if not lim[0] <= k <= lim[1]:
             raise ExecError('shift count %d out of range' % k)
 
@@ -319,12 +323,20 @@ def shift(kind):
             if kind == 'shl':
                 return x << k
             if kind == 'sshr':
-                return x >> min(k, 31)
+                return x >> min(k, w - 1)
             if kind == 'ushr':
-                return z3.LShR(x, k) if k < 32 else BV(0, 32)
+                return z3.LShR(x, k) if k < w else BV(0, w)
             # urshr: (x + 2^(k-1)) >> k over 33 bits, no wrap
             return z3.Extract(31, 0, z3.LShR(z3.ZeroExt(1, x) + (1 << (k - 1)), k))
-        m.vw(d, [f(x) for x in m.vr(a)])
+        A = m.vr(a)
+        if w == 32:
+            m.vw(d, [f(x) for x in A])
+            return
+        out = []
+        for j in range(2):
+            r = f(q64(A, j))
+            out += [z3.Extract(31, 0, r), z3.Extract(63, 32, r)]
+        m.vw(d, out)
     return h
 
 

@@ -26,6 +26,8 @@ FORMS += ['%s v2.16b, v0.16b, v1.16b' % m for m in ('and', 'orr', 'eor', 'bic')]
 FORMS += ['abs v2.4s, v0.4s']
 FORMS += ['shl v2.4s, v0.4s, #%d' % k for k in (0, 1, 13, 31)]
 FORMS += ['%s v2.4s, v0.4s, #%d' % (m, k) for m in ('sshr', 'ushr', 'urshr') for k in (1, 13, 23, 31, 32)]
+FORMS += ['shl v2.2d, v0.2d, #%d' % k for k in (0, 1, 31, 32, 36, 40, 63)]
+FORMS += ['ushr v2.2d, v0.2d, #%d' % k for k in (1, 24, 28, 32, 33, 63, 64)]
 FORMS += ['smlal v2.2d, v0.2s, v1.2s', 'smlal2 v2.2d, v0.4s, v1.4s',
           'smlsl v2.2d, v0.2s, v1.2s', 'smlsl2 v2.2d, v0.4s, v1.4s']
 FORMS += ['uzp1 v2.4s, v0.4s, v1.4s', 'uzp2 v2.4s, v0.4s, v1.4s', 'addv s2, v0.4s', 'umaxv s2, v0.4s',

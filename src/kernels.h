@@ -40,6 +40,10 @@
  *  pack_w1_gXX    w1Encode of one polynomial: out bits b i .. b i + b - 1 = a_i,
  *                 little-endian, for a_i in [0, 2^b); b = 6 (gamma2 = (q-1)/88) or 4
  *                 ((q-1)/32). Writes out[0 .. 32 b - 1] only (192 or 128 bytes).
+ *  pack_z_gXX     z's part of sigEncode, BitPack(z, gamma1 - 1, gamma1): out bits
+ *                 b i .. b i + b - 1 = gamma1 - z_i, little-endian, for z_i in
+ *                 [-gamma1 + 1, gamma1]; gamma1 = 2^XX, b = XX + 1. Writes out[0 .. 32 b
+ *                 - 1] only (576 or 640 bytes; out must not overlap z).
  *
  * Samplers (the inner loops of RejNTTPoly and RejBoundedPoly, FIPS 204 Alg. 30, 31):
  *  rej_uniform    appends to a[n..255] the 3-byte little-endian groups of buf[0..len),
@@ -99,6 +103,8 @@
   void mldsa_unpack_z_g19_##isa(int32_t a[MLDSA_N], const uint8_t *buf);  /* 640 bytes */ \
   void mldsa_pack_w1_g88_##isa(uint8_t *out, const int32_t a[MLDSA_N]);   /* 192 bytes */ \
   void mldsa_pack_w1_g32_##isa(uint8_t *out, const int32_t a[MLDSA_N]);   /* 128 bytes */ \
+  void mldsa_pack_z_g17_##isa(uint8_t *out, const int32_t z[MLDSA_N]);    /* 576 bytes */ \
+  void mldsa_pack_z_g19_##isa(uint8_t *out, const int32_t z[MLDSA_N]);    /* 640 bytes */ \
   unsigned mldsa_rej_uniform_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len); \
   unsigned mldsa_rej_eta2_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len);    \
   unsigned mldsa_rej_eta4_##isa(int32_t *a, unsigned n, const uint8_t *buf, size_t len);

@@ -324,6 +324,28 @@ DEFINE_UNPACK_Z(19)
 DEFINE_PACK_W1(g88, 6)
 DEFINE_PACK_W1(g32, 4)
 
+/* z's encoder (FIPS 204 Alg. 17): the fields gamma1 - z of b = g + 1 bits; a group of 4
+ * coefficients (4 b bits) is b / 2 whole bytes, built in a 64-bit accumulator and the
+ * bits that spill past it. */
+#define DEFINE_PACK_Z(g)                                                                \
+  void mldsa_pack_z_g##g##_scalar(uint8_t *out, const int32_t z[MLDSA_N]) {             \
+    const unsigned b = (g) + 1;                                                          \
+    for (unsigned k = 0; k < MLDSA_N / 4; ++k) {                                        \
+      uint64_t lo = 0, hi = 0;                                                           \
+      for (unsigned j = 0; j < 4; ++j) {                                                \
+        uint64_t v = (uint64_t)(uint32_t)(((int32_t)1 << (g)) - z[4 * k + j]);           \
+        unsigned at = b * j;                                                             \
+        lo |= v << at;                                                                   \
+        if (at + b > 64) hi |= v >> (64 - at);                                           \
+      }                                                                                  \
+      for (unsigned i = 0; i < b / 2; ++i)                                               \
+        out[b / 2 * k + i] = (uint8_t)(i < 8 ? lo >> (8 * i) : hi >> (8 * (i - 8)));     \
+    }                                                                                    \
+  }
+
+DEFINE_PACK_Z(17)
+DEFINE_PACK_Z(19)
+
 /* Four bytes of buf, little-endian, in one load where the compiler can. */
 static inline uint32_t load32_le(const uint8_t *p) {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -172,7 +172,6 @@ PACK_INLINE void unpack_coeffs(int32_t *restrict a, const uint8_t *restrict in, 
 }
 
 #define ETA_BITS (MLDSA_ETA == 2 ? 3 : 4)
-#define Z_BITS (MLDSA_GAMMA1 == (1 << 17) ? 18 : 20)
 #define W1_BITS (MLDSA_GAMMA2 == MLDSA_GAMMA2_88 ? 6 : 4)
 #define T0_OFFSET (1 << (MLDSA_D - 1))
 
@@ -189,9 +188,6 @@ void unpack_t0_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYT0_PACKEDBYTE
 }
 static void pack_eta_poly(uint8_t *out, const int32_t *a) {
   pack_coeffs(out, a, ETA_BITS, MLDSA_ETA, 1);
-}
-static void pack_z_poly(uint8_t *out, const int32_t *a) {
-  pack_coeffs(out, a, Z_BITS, MLDSA_GAMMA1, 1);
 }
 void unpack_w1_poly(int32_t a[MLDSA_N], const uint8_t in[MLDSA_POLYW1_PACKEDBYTES]) {
   unpack_coeffs(a, in, W1_BITS, 0, 0);
@@ -265,11 +261,9 @@ int unpack_sk(uint8_t rho[MLDSA_SEEDBYTES], uint8_t key[MLDSA_SEEDBYTES],
 }
 
 void pack_sig(uint8_t sig[MLDSA_SIGBYTES], const uint8_t ctilde[MLDSA_CTILDEBYTES],
-              const mldsa_polyvecl *z, const mldsa_polyveck *h) {
+              const mldsa_polyveck *h) {
   memcpy(sig, ctilde, MLDSA_CTILDEBYTES);
-  sig += MLDSA_CTILDEBYTES;
-  for (unsigned i = 0; i < MLDSA_L; ++i, sig += MLDSA_POLYZ_PACKEDBYTES)
-    pack_z_poly(sig, z->v[i].c);
+  sig += MLDSA_CTILDEBYTES + MLDSA_L * MLDSA_POLYZ_PACKEDBYTES;
   /* Hints (Alg. 20): the positions of ones, then the running count per polynomial. h is
    * public here and sparse (at most omega ones): skip blocks of 8 zero coefficients. */
   memset(sig, 0, MLDSA_OMEGA + MLDSA_K);

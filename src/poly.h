@@ -61,8 +61,10 @@ int unpack_sk(uint8_t rho[MLDSA_SEEDBYTES], uint8_t key[MLDSA_SEEDBYTES],
               mldsa_polyveck *t0, const uint8_t sk[MLDSA_SECRETKEYBYTES]);
 /* The t0 part of an encoded secret key (for comparing recomputed keys). */
 void pack_t0(uint8_t out[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES], const mldsa_polyveck *t0);
+/* c~ and the hints of a signature; z is encoded by the caller's ISA (pack_z of
+ * kernels.h). */
 void pack_sig(uint8_t sig[MLDSA_SIGBYTES], const uint8_t ctilde[MLDSA_CTILDEBYTES],
-              const mldsa_polyvecl *z, const mldsa_polyveck *h);
+              const mldsa_polyveck *h);
 /* c~ and the hints of a signature (z is decoded by the caller's ISA: unpack_z of
  * kernels.h). Strict: -1 unless the hint encoding is canonical (indices strictly
  * increasing within a polynomial, counts non-decreasing and at most omega, unused bytes

@@ -177,6 +177,15 @@ static const mldsa_poly ones_poly = {{
 }};
 #endif
 
+/* sigEncode (FIPS 204 Alg. 26) of an accepted attempt: z by this ISA's kernel, c~ and
+ * the hints by packing.c. */
+static void sig_encode(uint8_t sig[MLDSA_SIGBYTES], const uint8_t ctilde[MLDSA_CTILDEBYTES],
+                       const mldsa_polyvecl *z, const mldsa_polyveck *h) {
+  FOR_EACH_POLY(MLDSA_L, i)
+    KERNEL_G1(pack_z)(sig + MLDSA_CTILDEBYTES + i * MLDSA_POLYZ_PACKEDBYTES, z->v[i].c);
+  pack_sig(sig, ctilde, h);
+}
+
 /* One attempt of the rejection loop; 1 when the attempt gives a signature. The
  * rejection decision of an attempt is public (FIPS 204 section 3.4), the rest secret. */
 /* The r0 check of an attempt: w0 = LowBits(w) becomes r0 = w0 - c s2 (c_hat is NTT(c);
@@ -293,7 +302,7 @@ static int sign_with(uint8_t *sig, const signing_key *k, t0_source t0, const uin
         KERNEL_G2(make_hint)(ws.w0.v[i].c, ws.w0.v[i].c, ws.u.c);
       }
       MLDSA_CT_DECLASSIFY(&ws.w0, sizeof ws.w0); /* accepted: the hint is in sig */
-      pack_sig(sig, ws.ctilde, &ws.z, &ws.w0);
+      sig_encode(sig, ws.ctilde, &ws.z, &ws.w0);
       ret = MLDSA_OK;
       break;
     }
@@ -908,7 +917,7 @@ static void sign_group(const mldsa_prepared_secret_key *psk, const mldsa_sign_it
           KERNEL_G2(make_hint)(sl->w0.v[i].c, sl->w0.v[i].c, ws.u.c);
         }
         MLDSA_CT_DECLASSIFY(&sl->w0, sizeof sl->w0); /* accepted: the hint is in sig */
-        pack_sig(sig, sl->ctilde, &ws.z, &sl->w0);
+        sig_encode(sig, sl->ctilde, &ws.z, &sl->w0);
         results[sl->item] = MLDSA_OK;
         sl->busy = 0;
       } else if (++sl->attempt == MLDSA_MAX_SIGN_ATTEMPTS) {

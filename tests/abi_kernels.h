@@ -47,6 +47,8 @@ typedef struct {
   ABI_KERNEL(isa, unpack_z_g19, UNPACK)               \
   ABI_KERNEL(isa, pack_w1_g88, PACK)                  \
   ABI_KERNEL(isa, pack_w1_g32, PACK)                  \
+  ABI_KERNEL(isa, pack_z_g17, PACK)                   \
+  ABI_KERNEL(isa, pack_z_g19, PACK)                   \
   ABI_KERNEL(isa, keccak_f1600_batch, KECCAK)         \
   ABI_KERNEL(isa, keccak_f1600_x1, KECCAK)            \
   ABI_KERNEL(isa, rej_uniform, REJ)                   \
@@ -101,7 +103,7 @@ static inline void abi_kernel_args(enum abi_shape s, uint64_t args[4], unsigned 
     case UNPACK: /* a, buf: 640 bytes or fewer of the random words */
       args[0] = c, args[1] = a;
       break;
-    case PACK: /* out, a: the hints' 0/1 words are in every encoder's [0, 2^b) */
+    case PACK: /* out, a: the hints' 0/1 words are in every encoder's domain */
       args[0] = c, args[1] = b;
       break;
   }

@@ -85,6 +85,7 @@ typedef struct {
   k_norm chknorm;
   k_unpack unpack_z[2]; /* [0]: gamma1 = 2^17, [1]: 2^19 */
   k_pack pack_w1[2];    /* [0]: gamma2 = (q-1)/88, [1]: (q-1)/32 */
+  k_pack pack_z[2];     /* [0]: gamma1 = 2^17, [1]: 2^19 */
 } isa_t;
 
 #define ISA_ENTRY(isa)                                                               \
@@ -106,7 +107,8 @@ typedef struct {
    .use_hint = {mldsa_use_hint_g88_##isa, mldsa_use_hint_g32_##isa},                 \
    .chknorm = mldsa_chknorm_##isa,                                                   \
    .unpack_z = {mldsa_unpack_z_g17_##isa, mldsa_unpack_z_g19_##isa},                 \
-   .pack_w1 = {mldsa_pack_w1_g88_##isa, mldsa_pack_w1_g32_##isa}},
+   .pack_w1 = {mldsa_pack_w1_g88_##isa, mldsa_pack_w1_g32_##isa},                    \
+   .pack_z = {mldsa_pack_z_g17_##isa, mldsa_pack_z_g19_##isa}},
 
 static const isa_t isas[] = {MLDSA_FOR_EACH_ISA(ISA_ENTRY)};
 #define NISAS (sizeof isas / sizeof isas[0])
@@ -285,6 +287,17 @@ static void model_pack_w1(int g, uint8_t *out, const int32_t a[N]) {
     for (unsigned j = 0; j < b; ++j)
       out[(b * i + j) / 8] |= (uint8_t)(((a[i] >> j) & 1) << ((b * i + j) % 8));
 }
+/* FIPS 204 Alg. 17: bit j of gamma1 - z_i is bit b i + j of the output. */
+static void model_pack_z(int g, uint8_t *out, const int32_t z[N]) {
+  const int32_t gamma1 = g ? 1 << 19 : 1 << 17;
+  const unsigned b = g ? 20 : 18;
+  memset(out, 0, N * b / 8);
+  for (unsigned i = 0; i < N; ++i)
+    for (unsigned j = 0; j < b; ++j)
+      out[(b * i + j) / 8] |= (uint8_t)((((gamma1 - z[i]) >> j) & 1) << ((b * i + j) % 8));
+}
+static void model_pack_z_g17(uint8_t *out, const int32_t *z) { model_pack_z(0, out, z); }
+static void model_pack_z_g19(uint8_t *out, const int32_t *z) { model_pack_z(1, out, z); }
 static void model_pack_w1_g88(uint8_t *out, const int32_t *a) { model_pack_w1(0, out, a); }
 static void model_pack_w1_g32(uint8_t *out, const int32_t *a) { model_pack_w1(1, out, a); }
 static void model_unpack_z_g17(int32_t *a, const uint8_t *buf) { model_unpack_z(0, a, buf); }
@@ -328,6 +341,7 @@ static const isa_t model = {
     .chknorm = model_chknorm,
     .unpack_z = {model_unpack_z_g17, model_unpack_z_g19},
     .pack_w1 = {model_pack_w1_g88, model_pack_w1_g32},
+    .pack_z = {model_pack_z_g17, model_pack_z_g19},
 };
 
 /* Schoolbook a*b mod (X^256 + 1, q), centered. */
@@ -1825,6 +1839,49 @@ START_TEST(test_pack_w1_g32) {
 }
 END_TEST
 
+/* pack_z: the contract's domain is [-gamma1 + 1, gamma1] (fields gamma1 - z in [0, 2^b)):
+ * both ends everywhere, alternating, one coefficient at an end on the other end's
+ * background, then random values. */
+static void pack_z_test(int g) {
+  const int32_t gamma1 = g ? 1 << 19 : 1 << 17, lo = -gamma1 + 1;
+  const size_t nbytes = g ? 640 : 576;
+  int32_t z[N], got[160], exp[160];
+  for (long it = 0; it < g_iters + 4 + 2 * N; ++it) {
+    const char *what = "random coefficients in [-gamma1 + 1, gamma1]";
+    for (size_t i = 0; i < N; ++i) {
+      if (it == 0) z[i] = lo, what = "all -gamma1 + 1 (fields 2^b - 1)";
+      else if (it == 1) z[i] = gamma1, what = "all gamma1 (fields 0)";
+      else if (it == 2) z[i] = i & 1 ? gamma1 : lo, what = "alternating -gamma1 + 1, gamma1";
+      else if (it == 3) z[i] = i & 1 ? lo : gamma1, what = "alternating gamma1, -gamma1 + 1";
+      else if (it < 4 + 2 * (long)N) /* one coefficient at one end, the others at the other */
+        z[i] = ((long)i == (it - 4) / 2) == ((it - 4) % 2 == 0) ? lo : gamma1,
+        what = (it - 4) % 2 ? "one coefficient gamma1, the others -gamma1 + 1"
+                            : "one coefficient -gamma1 + 1, the others gamma1";
+      else
+        z[i] = (int32_t)(rng() % (uint64_t)(2 * gamma1)) + lo;
+    }
+    C.nin = 0;
+    set_in(0, "z", z, N);
+    snprintf(C.param, sizeof C.param, "gamma1 = 2^%d", g ? 19 : 17);
+    CASE("%s #%ld", what, it);
+    run_pack(T->pack_z[g], (int)(it % NPL), z, (uint8_t *)got, nbytes);
+    REF->pack_z[g]((uint8_t *)exp, z);
+    expect_exact("out (as words)", exp, got, nbytes / 4);
+  }
+}
+
+START_TEST(test_pack_z_g17) {
+  begin(_i, "pack_z_g17");
+  pack_z_test(0);
+}
+END_TEST
+
+START_TEST(test_pack_z_g19) {
+  begin(_i, "pack_z_g19");
+  pack_z_test(1);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------------------ */
 /* Driver                                                                                 */
 
@@ -1870,7 +1927,8 @@ int main(int argc, char **argv) {
                           test_power2round,   test_decompose_g88,   test_decompose_g32,
                           test_make_hint_g88, test_make_hint_g32,   test_use_hint_g88,
                           test_use_hint_g32,  test_chknorm,         test_unpack_z_g17,
-                          test_unpack_z_g19,  test_pack_w1_g88,     test_pack_w1_g32};
+                          test_unpack_z_g19,  test_pack_w1_g88,     test_pack_w1_g32,
+                          test_pack_z_g17,    test_pack_z_g19};
   const size_t NTESTS = sizeof tests / sizeof tests[0];
   int failed = 0;
   char lines[NISAS][200];
