@@ -169,6 +169,20 @@ PLANTED = [
      'ldr q1, [x1], #10  // coefficients 4..7', 'one post-index step a byte long'),
     ('neon', 'unpack_z', 'unpack_z_g17', 'ldr q3, [x1]  // coefficients 252..255',
      'ldr q3, [x1, #16]  // coefficients 252..255', 'the last group read 16 bytes past the buffer'),
+    ('sse2', 'pack_w1', 'pack_w1_g88', 'pslldq $6, %xmm5', 'pslldq $5, %xmm5',
+     "a unit's high quadword moved a byte short"),
+    ('avx2', 'pack_w1', 'pack_w1_g32', 'vpslld $4, %ymm8, %ymm8', 'vpslld $5, %ymm8, %ymm8',
+     'a merge shift off by one'),
+    ('avx2', 'pack_w1', 'pack_w1_g32', 'vmovdqu %ymm0, 32(%rdi)', 'vmovdqu %ymm0, 31(%rdi)',
+     'two stores overlap by a byte (each must be written once)'),
+    ('sse2', 'pack_z', 'pack_z_g17', 'psrlq $28, %xmm3', 'psrlq $27, %xmm3',
+     "the 128-bit shift's high part off by one"),
+    ('avx2', 'pack_z', 'pack_z_g17', 'vextracti128 $1, %ymm1, 27(%rdi)', 'vextracti128 $1, %ymm1, 28(%rdi)',
+     'a group stored a byte late'),
+    ('neon', 'pack_z', 'pack_z_g17', 'str q1, [x0], #9  // out[9..]', 'str q1, [x0], #10  // out[9..]',
+     'one post-index step a byte long'),
+    ('avx512', 'pack_z', 'pack_z_g19', 'vmovdqu32 %xmm7, 624(%rdi)', 'vmovdqu32 %xmm7, 625(%rdi)',
+     'the last 16 bytes stored a byte past the end'),
 ]
 
 # Instruction forms with a known answer: (what, code, register, expected value). Each runs
