@@ -325,21 +325,19 @@ DEFINE_PACK_W1(g88, 6)
 DEFINE_PACK_W1(g32, 4)
 
 /* z's encoder (FIPS 204 Alg. 17): the fields gamma1 - z of b = g + 1 bits; a group of 4
- * coefficients (4 b bits) is b / 2 whole bytes, built in a 64-bit accumulator and the
- * bits that spill past it. */
+ * coefficients (4 b bits) is b / 2 whole bytes: the first 64 bits from one accumulator,
+ * the last b / 2 - 8 bytes (1 or 2) from the bits of the fourth field that spill past it. */
 #define DEFINE_PACK_Z(g)                                                                \
   void mldsa_pack_z_g##g##_scalar(uint8_t *out, const int32_t z[MLDSA_N]) {             \
-    const unsigned b = (g) + 1;                                                          \
+    enum { b = (g) + 1 };                                                                \
     for (unsigned k = 0; k < MLDSA_N / 4; ++k) {                                        \
-      uint64_t lo = 0, hi = 0;                                                           \
-      for (unsigned j = 0; j < 4; ++j) {                                                \
-        uint64_t v = (uint64_t)(uint32_t)(((int32_t)1 << (g)) - z[4 * k + j]);           \
-        unsigned at = b * j;                                                             \
-        lo |= v << at;                                                                   \
-        if (at + b > 64) hi |= v >> (64 - at);                                           \
-      }                                                                                  \
-      for (unsigned i = 0; i < b / 2; ++i)                                               \
-        out[b / 2 * k + i] = (uint8_t)(i < 8 ? lo >> (8 * i) : hi >> (8 * (i - 8)));     \
+      uint64_t v[4];                                                                     \
+      for (unsigned j = 0; j < 4; ++j)                                                   \
+        v[j] = (uint32_t)(((int32_t)1 << (g)) - z[4 * k + j]);                           \
+      uint64_t lo = v[0] | v[1] << b | v[2] << 2 * b | v[3] << 3 * b;                    \
+      uint64_t hi = v[3] >> (64 - 3 * b);                                                \
+      mldsa_store64_le(out + b / 2 * k, lo);                                             \
+      for (unsigned i = 0; i < b / 2 - 8; ++i) out[b / 2 * k + 8 + i] = (uint8_t)(hi >> (8 * i)); \
     }                                                                                    \
   }
 
