@@ -310,14 +310,17 @@ static inline uint64_t load_le_bytes(const uint8_t *p, unsigned n) {
 DEFINE_UNPACK_Z(17)
 DEFINE_UNPACK_Z(19)
 
-/* w1's encoder (FIPS 204 Alg. 28, SimpleBitPack): 4 coefficients of b bits (b = 6 or 4)
- * fill b / 2 whole bytes. */
+/* w1's encoder (FIPS 204 Alg. 28, SimpleBitPack): 8 coefficients of b bits (b = 6 or 4)
+ * fill b whole bytes, built in one 64-bit accumulator. */
 #define DEFINE_PACK_W1(tag, b)                                                          \
   void mldsa_pack_w1_##tag##_scalar(uint8_t *out, const int32_t a[MLDSA_N]) {           \
-    for (unsigned k = 0; k < MLDSA_N / 4; ++k) {                                        \
-      uint32_t v = 0;                                                                    \
-      for (unsigned j = 0; j < 4; ++j) v |= (uint32_t)a[4 * k + j] << ((b) * j);         \
-      for (unsigned i = 0; i < (b) / 2; ++i) out[(b) / 2 * k + i] = (uint8_t)(v >> (8 * i)); \
+    for (unsigned k = 0; k < MLDSA_N / 8; ++k) {                                        \
+      uint64_t v = 0;                                                                    \
+      uint8_t le[8];                                                                     \
+      MLDSA_UNROLL                                                                       \
+      for (unsigned j = 0; j < 8; ++j) v |= (uint64_t)(uint32_t)a[8 * k + j] << ((b) * j); \
+      mldsa_store64_le(le, v);                                                           \
+      memcpy(out + (b) * k, le, (b));                                                    \
     }                                                                                    \
   }
 
@@ -332,6 +335,7 @@ DEFINE_PACK_W1(g32, 4)
     enum { b = (g) + 1 };                                                                \
     for (unsigned k = 0; k < MLDSA_N / 4; ++k) {                                        \
       uint64_t v[4];                                                                     \
+      MLDSA_UNROLL                                                                       \
       for (unsigned j = 0; j < 4; ++j)                                                   \
         v[j] = (uint32_t)(((int32_t)1 << (g)) - z[4 * k + j]);                           \
       uint64_t lo = v[0] | v[1] << b | v[2] << 2 * b | v[3] << 3 * b;                    \
