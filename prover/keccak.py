@@ -550,6 +550,27 @@ class Cutter:
         self.state_p = [[Poly.var(str(v)) for v in st] for st in fresh]
         self.cuts += 1
 
+    def at(self, m, off):
+        """the cut at a round start: the input state in memory at the first (lane i of
+        state j: the two input dwords at byte offset off(j, i) of the buffer 's'), one
+        round after the last cut's at the others."""
+        if self.cuts:
+            return self.at_round(m)
+        Wn = self.W
+
+        def var_of(rng):
+            vals = [[rng.getrandbits(W) for _ in range(25)] for _ in range(Wn)]
+            return {'X_%d_%d' % (j, i): vals[j][i] for j in range(Wn) for i in range(25)}, vals
+        want = [[z3.Concat(m.input_var('s', off(j, i) // 4 + 1), m.input_var('s', off(j, i) // 4))
+                 for i in range(25)] for j in range(Wn)]
+        want_p = [[Poly.var('X_%d_%d' % (j, i)) for i in range(25)] for j in range(Wn)]
+        var_map = {}
+        for j in range(Wn):
+            for i in range(25):
+                var_map[str(m.input_var('s', off(j, i) // 4))] = ('X_%d_%d' % (j, i), 0)
+                var_map[str(m.input_var('s', off(j, i) // 4 + 1))] = ('X_%d_%d' % (j, i), 32)
+        self.at_cut(m, (want_p, want), var_of, var_map)
+
     def var_of_state(self, rng):
         vals = [[rng.getrandbits(W) for _ in range(25)] for _ in range(self.W)]
         env = {str(self.state[j][i]): vals[j][i] for j in range(self.W) for i in range(25)}
@@ -663,26 +684,9 @@ def prove_x86(unit, fname, kd):
     cut = Cutter(Wn, x86_access, x86_places(kd['frame'], size))
     off = kd['offset']
 
-    def entry_point(m):
-        def var_of(rng):
-            vals = [[rng.getrandbits(W) for _ in range(25)] for _ in range(Wn)]
-            return {'X_%d_%d' % (j, i): vals[j][i] for j in range(Wn) for i in range(25)}, vals
-        want = [[z3.Concat(m.input_var('s', off(j, i) // 4 + 1), m.input_var('s', off(j, i) // 4))
-                 for i in range(25)] for j in range(Wn)]
-        want_p = [[Poly.var('X_%d_%d' % (j, i)) for i in range(25)] for j in range(Wn)]
-        var_map = {}
-        for j in range(Wn):
-            for i in range(25):
-                var_map[str(m.input_var('s', off(j, i) // 4))] = ('X_%d_%d' % (j, i), 0)
-                var_map[str(m.input_var('s', off(j, i) // 4 + 1))] = ('X_%d_%d' % (j, i), 32)
-        return (want_p, want), var_of, var_map
-
     def stop(m, ins):
         if id(ins) in starts:
-            if cut.cuts == 0:
-                cut.at_cut(m, *entry_point(m))
-            else:
-                cut.at_round(m)
+            cut.at(m, off)
         return False
     t = time.time()
     res = run(unit, fname, {'rdi': ('ptr', 's')}, stop=stop, frame=kd['frame'],
