@@ -13,7 +13,7 @@ frame, and a64.run checks AAPCS64 (sp, x19-x30, d8-d15 as at entry)."""
 import time
 
 from . import a64
-from .keccak import Cutter, KeccakFailure, Loc, check_bounds, check_spec, round_starts, x86_access
+from .keccak import Cutter, KeccakFailure, Loc, check_bounds, prove_into, round_starts, x86_access
 
 # key (neon_key of the function) -> file, states, the stack frame the body declares
 # (x1 _base: the pointer and x19-x30, 112 bytes; the others: d8-d15, 64 bytes), whether
@@ -81,20 +81,9 @@ def prove_body(unit, key):
 def prove_kernel(unit, key, rep):
     """the obligations of one AArch64 Keccak body, into rep."""
     kd = KERNELS[key]
-    t = time.time()
-    if not check_spec():
-        rep.fail('FIPS 202 spec', 'the spec does not give hashlib\'s SHA3-256 / SHAKE128')
-        return
-    try:
-        cut, res, t_exec = prove_body(unit, key)
-    except Exception as e:
-        rep.fail('Keccak-f[1600] = FIPS 202', '%s: %s' % (type(e).__name__, e))
-        return
-    rep.ok('Keccak-f[1600] = FIPS 202, all %d-bit inputs' % (1600 * kd['states']),
-           '%d state%s, 24 round starts, %d-%d locations proved at each%s; RC from .rodata; '
-           'execution and normal forms %.1f s, Z3 %.1f s' % (
-               kd['states'], 's' if kd['states'] > 1 else '', min(cut.log), max(cut.log),
-               ' (lanes rotated)' if kd.get('rotations') else '', t_exec, cut.secs),
-           time.time() - t)
-    rep.ok('memory and AAPCS64', 'state buffer [0, %d) only, stack within the %d-byte frame, '
-           'sp, x19-x30 and d8-d15 restored' % (200 * kd['states'], kd['frame']), 0.0)
+
+    def run():
+        return prove_body(unit, key) + ('; lanes kept rotated' if kd.get('rotations') else '',)
+    if prove_into(rep, kd['states'], run) is not None:
+        rep.ok('memory and AAPCS64', 'state buffer [0, %d) only, stack within the %d-byte frame, '
+               'sp, x19-x30 and d8-d15 restored' % (200 * kd['states'], kd['frame']), 0.0)
