@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import asm, codecs, keccak, kernels, ntt, reorder, sampler_lanes, semantics
+from . import asm, codecs, keccak, keccak_a64, kernels, ntt, reorder, sampler_lanes, semantics
 from .kernels import Report
 
 ISAS = ['sse2', 'avx2', 'avx512']
@@ -42,19 +42,28 @@ def neon_key(n):
 
 
 # AArch64: the element-wise kernels, the products, the transforms and the decoder are
-# proved against the same obligations as on x86 (prover/a64.py is the front end); the rest is declared here.
+# proved against the same obligations as on x86 (prover/a64.py is the front end), the
+# Keccak bodies as x86's Keccak kernels (keccak_a64.py); the rest is declared here.
 NEON_TRANSFORMS = ['ntt_reorder', 'ntt', 'invntt_tomont']
-NEON_PROVED = ELEMENTWISE + NEON_TRANSFORMS + list(codecs.OBLIGATIONS)
+NEON_PROVED = ELEMENTWISE + NEON_TRANSFORMS + list(codecs.OBLIGATIONS) + list(keccak_a64.KERNELS)
 _NEON_TESTED = 'tested against the scalar kernel under qemu-aarch64 (test_kernels in ci/aarch64)'
 NEON_NOT_PROVED = {
     'rej_uniform': 'sampler: no AArch64 obligation yet (tbl, table lookups); ' + _NEON_TESTED,
     'rej_eta2': 'sampler: no AArch64 obligation yet; ' + _NEON_TESTED,
     'rej_eta4': 'sampler: no AArch64 obligation yet; ' + _NEON_TESTED,
-    'keccak_f1600_batch_base': 'Keccak: tested, not proved',
-    'keccak_f1600_batch_sha3': 'Keccak: tested, not proved',
-    'keccak_f1600_x1_base': 'Keccak: tested, not proved',
-    'keccak_f1600_x1_sha3': 'Keccak: tested, not proved',
 }
+
+
+def neon_file(k):
+    """the .S (without the suffix) of neon kernel k"""
+    return keccak_a64.KERNELS[k]['file'] if k in keccak_a64.KERNELS else file_of(k)
+
+
+def neon_function(k):
+    """the neon function proved under kernel name k"""
+    if k in keccak_a64.KERNELS:
+        return keccak_a64.function_name(k)
+    return 'mldsa_%s_neon' % ('pointwise_acc' if k.startswith('pointwise_acc') else k)
 
 
 def neon_functions(asm_dir):
@@ -68,16 +77,16 @@ def prove_neon(asm_dir, only=None, out=print):
     from . import a64
     reps, units, bad = [], {}, False
     for k in NEON_PROVED:
-        if only and k not in only and file_of(k) not in only:
+        if only and k not in only and neon_file(k) not in only:
             continue
         rep = Report('neon', k)
         t = time.time()
         try:
-            f = file_of(k)
+            f = neon_file(k)
             if f not in units:
                 units[f] = asm.parse(os.path.join(asm_dir, 'neon', f + '.S'), arch='a64')
             u = units[f]
-            fn = u.functions.get('mldsa_%s_neon' % ('pointwise_acc' if k.startswith('pointwise_acc') else k))
+            fn = u.functions.get(neon_function(k))
             missing = sorted({i.mnem for i in fn.insns if not a64.known_insn(i)}) if fn else []
             if missing:
                 raise Exception('no AArch64 semantics for %s' % ', '.join(missing))
@@ -88,6 +97,8 @@ def prove_neon(asm_dir, only=None, out=print):
                 ntt.TRANSFORMS[k](u, 'neon', rep)
             elif k in codecs.OBLIGATIONS:
                 codecs.OBLIGATIONS[k](u, 'neon', rep)
+            elif k in keccak_a64.KERNELS:
+                keccak_a64.prove_kernel(u, k, rep)
             else:
                 kernels.K[k](u, 'neon', rep)
         except Exception as e:          # a prover error is a failure, never a skip
@@ -100,7 +111,7 @@ def prove_neon(asm_dir, only=None, out=print):
                                     (' [%s]' % detail if detail else '') if ok else ': ' + msg, secs))
         for what, why in rep.gaps:
             out('        NOT PROVED (declared gap) %s: %s' % (what, why))
-    covered = {'mldsa_%s_neon' % ('pointwise_acc' if k.startswith('pointwise_acc') else k) for k in NEON_PROVED}
+    covered = {neon_function(k) for k in NEON_PROVED}
     for n in neon_functions(asm_dir):
         k = neon_key(n)
         if n in covered:

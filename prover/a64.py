@@ -52,6 +52,10 @@ def statements(line):
 
 VREG = re.compile(r'^v(\d+)\.(\d+)([bhsd])$')
 VELEM = re.compile(r'^v(\d+)\.([bhsd])\[(\d+)\]$')
+# a shifted register operand's shift (eor x0, x1, x2, ror #63; movz x0, #1, lsl #16)
+SHIFT = re.compile(r'^(lsl|lsr|asr|ror)\s+#(\d+)$')
+# a label, or a .rodata label plus a constant (adrp x1, .Lrc+16)
+SYMBOL = r'[A-Za-z_.0-9][\w.$]*(?:\+\d+)?'
 COND = {'eq', 'ne', 'hs', 'cs', 'lo', 'cc', 'mi', 'pl', 'vs', 'vc', 'hi', 'ls', 'ge', 'lt', 'gt', 'le'}
 
 
@@ -62,8 +66,9 @@ def _reg_name(t):
 def parse_operand(t):
     """kinds: 'reg' (x/w/q/d/s registers), 'vreg' (vN.<arr>, reg 'vN', sym the arrangement),
     'vlist' ({vN.<arr>}), 'velem' (vN.s[i]: reg 'vN', sym the element size, imm the
-    index), 'imm' (#n), 'mem' ([xN] or [xN, #n]), 'lo12' (:lo12:sym),
-    'cond', 'label'."""
+    index), 'imm' (#n), 'mem' ([xN] or [xN, #n]), 'mempre' ([xN, #n]!: pre-indexed),
+    'memlo12' ([xN, #:lo12:sym]), 'shift' (ror #n: sym the shift, imm the amount),
+    'lo12' (:lo12:sym), 'cond', 'label' (sym, or sym+n)."""
     o = Operand(kind='?', text=t)
     t = t.strip()
     m = VREG.match(t)
@@ -80,17 +85,25 @@ def parse_operand(t):
     elif t.startswith('#'):
         o.kind, o.imm = 'imm', int(t[1:].strip(), 0)
     elif t.startswith('['):
-        m = re.match(r'^\[\s*(\w+)\s*(?:,\s*#(-?\w+))?\s*\]$', t)
-        if not m or not _reg_name(m.group(1)):
-            raise ParseError('memory operand not [xN] or [xN, #imm] (no writeback): ' + t)
-        o.kind, o.base, o.disp = 'mem', m.group(1), int(m.group(2), 0) if m.group(2) else 0
+        m = re.match(r'^\[\s*(\w+)\s*(?:,\s*#(-?\w+))?\s*\](!?)$', t)
+        lo = re.match(r'^\[\s*(\w+)\s*,\s*#:lo12:(%s)\s*\]$' % SYMBOL, t)
+        if lo and _reg_name(lo.group(1)):
+            o.kind, o.base, o.sym = 'memlo12', lo.group(1), lo.group(2)
+        elif not m or not _reg_name(m.group(1)) or m.group(3) and not m.group(2):
+            raise ParseError('memory operand not [xN], [xN, #imm], [xN, #imm]! or [xN, #:lo12:sym]: ' + t)
+        else:
+            o.kind = 'mempre' if m.group(3) else 'mem'
+            o.base, o.disp = m.group(1), int(m.group(2), 0) if m.group(2) else 0
+    elif SHIFT.match(t):
+        m = SHIFT.match(t)
+        o.kind, o.sym, o.imm = 'shift', m.group(1), int(m.group(2), 0)
     elif t.startswith(':lo12:'):
         o.kind, o.sym = 'lo12', t[len(':lo12:'):]
     elif _reg_name(t):
         o.kind, o.reg = 'reg', t
     elif t in COND:
         o.kind, o.sym = 'cond', t
-    elif re.match(r'^[A-Za-z_.0-9][\w.$]*$', t):
+    elif re.match(r'^%s$' % SYMBOL, t):
         o.kind, o.sym = 'label', t
     else:
         raise ParseError('unknown AArch64 operand ' + t)
@@ -110,6 +123,12 @@ def unparse(ins):
             return '#%d' % o.imm
         if o.kind == 'mem':
             return '[%s, #%d]' % (o.base, o.disp) if o.disp else '[%s]' % o.base
+        if o.kind == 'mempre':
+            return '[%s, #%d]!' % (o.base, o.disp)
+        if o.kind == 'memlo12':
+            return '[%s, #:lo12:%s]' % (o.base, o.sym)
+        if o.kind == 'shift':
+            return '%s #%d' % (o.sym, o.imm)
         if o.kind == 'lo12':
             return ':lo12:' + o.sym
         if o.kind == 'reg':
@@ -305,17 +324,13 @@ def _abs(m, ins, ops):
 
 
 def shift(kind):
-    """Shifts by an immediate of 32-bit lanes (.4s), and for shl and ushr of 64-bit ones
-    (.2d, each two dwords): left by 0 .. size - 1, right by 1 .. size."""
     def h(m, ins, ops):
         d, a, n = ops
-        a2 = arr(d, '4s', '2d') if kind in ('shl', 'ushr') else arr(d, '4s')
-        arr(a, a2)
+        arr(d, '4s'), arr(a, '4s')
         if n.kind != 'imm':
             raise ExecError('shift count not an immediate')
         k = n.imm
-        w = 64 if a2 == '2d' else 32
-        lim = (0, w - 1) if kind == 'shl' else (1, w)
+        lim = (0, 31) if kind == 'shl' else (1, 32)
         if not lim[0] <= k <= lim[1]:
             raise ExecError('shift count %d out of range' % k)
 
@@ -323,20 +338,12 @@ def shift(kind):
             if kind == 'shl':
                 return x << k
             if kind == 'sshr':
-                return x >> min(k, w - 1)
+                return x >> min(k, 31)
             if kind == 'ushr':
-                return z3.LShR(x, k) if k < w else BV(0, w)
+                return z3.LShR(x, k) if k < 32 else BV(0, 32)
             # urshr: (x + 2^(k-1)) >> k over 33 bits, no wrap
             return z3.Extract(31, 0, z3.LShR(z3.ZeroExt(1, x) + (1 << (k - 1)), k))
-        A = m.vr(a)
-        if w == 32:
-            m.vw(d, [f(x) for x in A])
-            return
-        out = []
-        for j in range(2):
-            r = f(q64(A, j))
-            out += [z3.Extract(31, 0, r), z3.Extract(63, 32, r)]
-        m.vw(d, out)
+        m.vw(d, [f(x) for x in m.vr(a)])
     return h
 
 
@@ -472,11 +479,13 @@ TABLE['vumaxv'] = across(lambda x, y: z3.If(z3.UGT(x, y), x, y))
 
 @sem('fmov')
 def _fmov(m, ins, ops):
-    """fmov wN, sM (the low lane); fmov sN, wM and dN, xM (the register's low 32 or 64
-    bits, the rest of the vector register cleared)."""
+    """fmov wN, sM and xN, dM (the low lane, the low two); fmov sN, wM and dN, xM (the
+    register's low 32 or 64 bits, the rest of the vector register cleared)."""
     d, s = ops
     if d.kind == 'reg' and s.kind == 'reg' and d.reg[0] + s.reg[0] == 'ws':
         m.wr_gpr(d.reg, m.vec[int(s.reg[1:])][0])
+    elif d.kind == 'reg' and s.kind == 'reg' and d.reg[0] + s.reg[0] == 'xd':
+        m.wr_gpr(d.reg, q64(m.vec[int(s.reg[1:])], 0))
     elif d.kind == 'reg' and s.kind == 'reg' and d.reg[0] + s.reg[0] in ('sw', 'dx'):
         v = m.rd_gpr(s.reg)
         lanes = [z3.Extract(31, 0, v)] + ([z3.Extract(63, 32, v)] if d.reg[0] == 'd' else [])
@@ -578,8 +587,8 @@ def _cset(m, ins, ops):
 @sem('adrp')
 def _adrp(m, ins, ops):
     d, s = ops
-    if s.kind != 'label' or s.sym not in m.unit.symbols:
-        raise ExecError('adrp of something other than a .rodata label')
+    if s.kind != 'label' or s.sym.partition('+')[0] not in m.unit.symbols:
+        raise ExecError('adrp of something other than a .rodata label (plus a constant)')
     # the page is an opaque value: only add :lo12: of the same symbol turns it into an
     # address, so a page used alone or with another symbol's offset fails the run
     p = z3.BitVec('adrp_page_%s' % s.sym, 64)
@@ -587,61 +596,232 @@ def _adrp(m, ins, ops):
     m.wr_gpr(d.reg, p)
 
 
-@sem('ldr', 'str')
-def _ldst(m, ins, ops):
-    """ldr/str qN, [xM, #imm] (16 bytes), ldr dN, [xM, #imm] (8 bytes into the low
-    half; the write of a d register clears the upper half), imm a multiple of the size
-    below 4096 sizes (the scaled unsigned 12-bit form); ldr/str qN, [xM], #imm: the
-    post-indexed form (the access at xM, then xM += imm, imm in [-256, 255])."""
-    post = None
-    if len(ops) == 3:
-        r, a, post = ops
-        if post.kind != 'imm' or a.kind != 'mem' or a.disp or not -256 <= post.imm <= 255 or \
-                r.kind != 'reg' or r.reg[0] != 'q' or a.base[0] != 'x':
-            raise ExecError('post-index only as qN, [xM], #imm9')
-    else:
-        r, a = ops
-    if r.kind != 'reg' or a.kind != 'mem' or not (r.reg[0] == 'q' or r.reg[0] == 'd' and ins.mnem == 'ldr'):
-        raise ExecError('only ldr qN/dN and str qN, [xM, #imm] have a semantics')
-    size = 16 if r.reg[0] == 'q' else 8
-    if post is None and (a.disp % size or not 0 <= a.disp < 4096 * size):
-        raise ExecError('offset not a scaled unsigned 12-bit immediate')
-    base, off = m.addr(a)
-    i = int(r.reg[1:])
-    if ins.mnem == 'ldr':
-        ds = [m.load(base, off + 4 * j, 4) for j in range(size // 4)]
-        m.vec[i] = ds + [BV(0, 32)] * (4 - len(ds))
-    else:
-        for j in range(4):
-            m.store(base, off + 4 * j, m.vec[i][j], 4)
+# ---- loads and stores: ldr/str of one register, ldp/stp of two; x registers (8 bytes,
+# one term), d registers (the low 8 bytes of a vector register, as two dwords; a load
+# clears the upper half) and q registers (16 bytes, four dwords)
+SIZE = {'x': 8, 'd': 8, 'q': 16}
+
+
+def _address(m, ins, mem, post, size, pair):
+    """(base, offset) of the access and the new base register value (None: no writeback).
+    The offset forms are the scaled ones (unsigned 12-bit for one register, signed 7-bit
+    for a pair); pre- and post-indexed: a 9-bit signed byte count for one register, the
+    scaled signed 7-bit one for a pair; [xN, #:lo12:sym] (ldr x only): the .rodata
+    address of sym (plus its constant) when xN holds adrp's page of the same sym."""
+    lo, hi = (-64 * size, 63 * size) if pair else (-256, 255)
+    if mem.kind == 'memlo12':
+        if post is not None or pair or ins.mnem != 'ldr':
+            raise ExecError('a :lo12: offset only in ldr xN, [xM, #:lo12:sym]')
+        if not m.rd_gpr(mem.base).eq(m.pages.get(mem.sym, BV(0, 1))):
+            raise ExecError(':lo12:%s not from the adrp page of the same symbol' % mem.sym)
+        label, _, plus = mem.sym.partition('+')
+        if label not in m.unit.symbols:
+            raise ExecError('unknown symbol ' + label)
+        off = m.unit.symbols[label] + int(plus or 0)
+        if off % size:
+            raise ExecError(':lo12:%s not a multiple of the access size' % mem.sym)
+        return ('rodata', off), None
+    if mem.kind not in ('mem', 'mempre') or mem.base[0] != 'x' and mem.base != 'sp':
+        raise ExecError('memory operand not [xN|sp, ...]: ' + mem.text)
+    reg = m.rd_gpr(mem.base)
+    if mem.base == 'sp':
+        # AArch64 faults on an sp base that is not 16-byte aligned (entry sp is)
+        if m.split_addr(reg)[1] % 16:
+            raise ExecError('sp not 16-byte aligned as a base')
     if post is not None:
-        m.wr_gpr(a.base, m.rd_gpr(a.base) + BV(post.imm % (1 << 64), 64))
+        if post.kind != 'imm' or mem.kind != 'mem' or mem.disp:
+            raise ExecError('post-index only as [xN], #imm')
+        if not lo <= post.imm <= hi or pair and post.imm % size:
+            raise ExecError('post-index %d out of range' % post.imm)
+        return m.split_addr(reg), reg + BV(post.imm % (1 << 64), 64)
+    if mem.kind == 'mempre':
+        if not lo <= mem.disp <= hi or pair and mem.disp % size:
+            raise ExecError('pre-index %d out of range' % mem.disp)
+        return m.split_addr(reg + mem.disp), reg + BV(mem.disp % (1 << 64), 64)
+    if pair and (mem.disp % size or not lo <= mem.disp <= hi) or \
+            not pair and (mem.disp % size or not 0 <= mem.disp < 4096 * size):
+        raise ExecError('offset %d not a scaled immediate of the form' % mem.disp)
+    return m.split_addr(reg + mem.disp), None
 
 
-@sem('ldp')
-def _ldp(m, ins, ops):
-    """ldp qA, qB, [xM, #imm]: 32 bytes, qA the first 16; imm a multiple of 16 in
-    [-1024, 1008] (the scaled signed 7-bit form); A = B is unpredictable."""
-    r1, r2, a = ops
-    if r1.kind != 'reg' or r2.kind != 'reg' or r1.reg[0] != 'q' or r2.reg[0] != 'q' or a.kind != 'mem':
-        raise ExecError('only ldp qA, qB, [xM, #imm] has a semantics')
-    if r1.reg == r2.reg:
+def _load_reg(m, r, base, off):
+    if r.reg[0] == 'x':
+        m.wr_gpr(r.reg, m.load(base, off, 8))
+    else:
+        ds = [m.load(base, off + 4 * j, 4) for j in range(SIZE[r.reg[0]] // 4)]
+        m.vec[int(r.reg[1:])] = ds + [BV(0, 32)] * (4 - len(ds))
+
+
+def _store_reg(m, r, base, off):
+    if r.reg[0] == 'x':
+        m.store(base, off, m.rd_gpr(r.reg), 8)
+    else:
+        for j in range(SIZE[r.reg[0]] // 4):
+            m.store(base, off + 4 * j, m.vec[int(r.reg[1:])][j], 4)
+
+
+@sem('ldr', 'str', 'ldp', 'stp')
+def _transfer(m, ins, ops):
+    """ldr/str Rt, <mem> and ldp/stp Rt1, Rt2, <mem>, Rt all x, d or q registers, <mem>
+    [xN|sp, #imm] (offset), [xN|sp, #imm]! (pre-indexed) or [xN|sp], #imm (post-indexed:
+    the access at xN, then xN += imm); a pair is Rt1 at the address, Rt2 after it. A load
+    of two equal registers and a writeback to a transferred register are unpredictable."""
+    pair = ins.mnem in ('ldp', 'stp')
+    regs = list(ops[:2] if pair else ops[:1])
+    rest = ops[len(regs):]
+    if not 1 <= len(rest) <= 2:
+        raise ExecError('operands of %s' % ins.mnem)
+    mem, post = rest[0], (rest[1] if len(rest) == 2 else None)
+    kinds = {r.reg[0] if r.kind == 'reg' else '?' for r in regs}
+    if len(kinds) != 1 or not kinds <= set(SIZE) or any(r.reg in ('xzr', 'sp') for r in regs):
+        raise ExecError('registers of %s not all x, d or q' % ins.mnem)
+    cls = kinds.pop()
+    size = SIZE[cls]
+    if mem.kind == 'memlo12' and cls != 'x':
+        raise ExecError('a :lo12: offset only in ldr xN, [xM, #:lo12:sym]')
+    if pair and ins.mnem == 'ldp' and regs[0].reg == regs[1].reg:
         raise ExecError('ldp to one register twice (unpredictable)')
-    if a.disp % 16 or not -1024 <= a.disp <= 1008:
-        raise ExecError('offset not a scaled signed 7-bit immediate')
-    base, off = m.addr(a)
-    ds = [m.load(base, off + 4 * j, 4) for j in range(8)]
-    m.vec[int(r1.reg[1:])], m.vec[int(r2.reg[1:])] = ds[:4], ds[4:]
+    (base, off), wb = _address(m, ins, mem, post, size, pair)
+    if wb is not None and any(r.reg == mem.base for r in regs):
+        raise ExecError('writeback to a transferred register (unpredictable)')
+    pre = wb is not None and mem.kind == 'mempre'
+    if pre:                 # sp moves first: a push below the old sp is within the new
+        m.wr_gpr(mem.base, wb)
+    for k, r in enumerate(regs):
+        (_load_reg if ins.mnem[0] == 'l' else _store_reg)(m, r, base, off + k * size)
+    if wb is not None and not pre:
+        m.wr_gpr(mem.base, wb)
 
 
 @sem('ld1r')
 def _ld1r(m, ins, ops):
-    r, a = ops
-    if r.kind != 'vlist' or r.sym != '4s' or a.kind != 'mem' or a.disp:
-        raise ExecError('only ld1r {vN.4s}, [xM] has a semantics')
+    """ld1r {vN.4s}, [xM] / {vN.2d}, [xM]: one element (4 or 8 bytes) into every lane;
+    with #n (n the element's size, the immediate form) xM += n after the load."""
+    r, a = ops[:2]
+    if r.kind != 'vlist' or r.sym not in ('4s', '2d') or a.kind != 'mem' or a.disp or len(ops) > 3:
+        raise ExecError('only ld1r {vN.4s|2d}, [xM]{, #size} has a semantics')
+    n = 4 if r.sym == '4s' else 8
+    if len(ops) == 3 and (ops[2].kind != 'imm' or ops[2].imm != n):
+        raise ExecError('ld1r post-index other than the element size')
     base, off = m.addr(a)
-    d = m.load(base, off, 4)
-    m.vec[int(r.reg[1:])] = [d] * 4
+    ds = [m.load(base, off + 4 * j, 4) for j in range(n // 4)]
+    m.vec[int(r.reg[1:])] = ds * (4 // len(ds))
+    if len(ops) == 3:
+        m.wr_gpr(a.base, m.rd_gpr(a.base) + BV(n, 64))
+
+
+# ---- the Keccak bodies' forms: 64-bit logic with a shifted register, ror, movz; the
+# SHA3 extension's EOR3, BCAX, RAX1, XAR; 64-bit lanes (.2d) of add, shl, sri
+def shifted(m, op, sh, w=64):
+    """a register operand with its optional shift (lsl, lsr, asr, ror #0..w-1)."""
+    if op.kind != 'reg':
+        raise ExecError('not a register: ' + op.text)
+    v = gpr_src(m, op, w)
+    if sh is None:
+        return v
+    if sh.kind != 'shift' or not 0 <= sh.imm < w:
+        raise ExecError('shift %s out of range' % sh.text)
+    n = sh.imm
+    return {'lsl': lambda: v << n, 'lsr': lambda: z3.LShR(v, n), 'asr': lambda: v >> n,
+            'ror': lambda: z3.RotateRight(v, n)}[sh.sym]()
+
+
+def logic(f):
+    """eor/bic xD, xN, xM{, shift #n}: f(N, the shifted M), 64-bit registers only."""
+    def h(m, ins, ops):
+        d, a, b = ops[:3]
+        if len(ops) > 4 or any(width(o) != 64 for o in (d, a, b)):
+            raise ExecError('%s only of x registers' % ins.mnem)
+        m.wr_gpr(d.reg, f(gpr_src(m, a, 64), shifted(m, b, ops[3] if len(ops) == 4 else None)))
+    return h
+
+
+TABLE['eor'] = logic(lambda x, y: x ^ y)
+TABLE['bic'] = logic(lambda x, y: x & ~y)
+
+
+@sem('ror')
+def _ror(m, ins, ops):
+    """ror xD, xN, #n (extr xD, xN, xN, #n)."""
+    d, a, n = ops
+    if width(d) != 64 or n.kind != 'imm':
+        raise ExecError('ror only xD, xN, #imm')
+    m.wr_gpr(d.reg, shifted(m, a, Operand(kind='shift', sym='ror', imm=n.imm, text=n.text)))
+
+
+@sem('movz')
+def _movz(m, ins, ops):
+    """movz xD, #imm16{, lsl #0|16|32|48}."""
+    d, i = ops[:2]
+    sh = ops[2] if len(ops) == 3 else None
+    s = 0 if sh is None else sh.imm if sh.kind == 'shift' and sh.sym == 'lsl' else -1
+    if len(ops) > 3 or width(d) != 64 or i.kind != 'imm' or not 0 <= i.imm < 1 << 16 or s not in (0, 16, 32, 48):
+        raise ExecError('movz only xD, #imm16{, lsl #0|16|32|48}')
+    m.wr_gpr(d.reg, BV(i.imm << s, 64))
+
+
+def qwords(m, op):
+    ds = m.vr(op)
+    return [q64(ds, 0), q64(ds, 1)]
+
+
+def write_qwords(m, op, qs):
+    m.vw(op, [z3.Extract(31, 0, q) if k == 0 else z3.Extract(63, 32, q) for q in qs for k in (0, 1)])
+
+
+def bytewise3(f):
+    """eor3/bcax vD.16b, vN.16b, vM.16b, vA.16b: f(N, M, A) bitwise."""
+    def h(m, ins, ops):
+        for o in ops:
+            arr(o, '16b')
+        d, a, b, c = ops
+        m.vw(d, [f(x, y, z) for x, y, z in zip(m.vr(a), m.vr(b), m.vr(c))])
+    return h
+
+
+TABLE['veor3'] = bytewise3(lambda n, mm, a: n ^ mm ^ a)
+TABLE['vbcax'] = bytewise3(lambda n, mm, a: n ^ (mm & ~a))
+
+
+def qwordwise(f, imm=None):
+    """vD.2d from the 64-bit lanes of vN.2d (and vM.2d, and the immediate #k in imm's
+    range): f(d, n[, m][, k]) per lane, d the destination's old lane."""
+    def h(m, ins, ops):
+        regs = [o for o in ops if o.kind == 'vreg']
+        for o in regs:
+            arr(o, '2d')
+        k = []
+        if imm is not None:
+            if ops[-1].kind != 'imm' or not imm[0] <= ops[-1].imm <= imm[1]:
+                raise ExecError('immediate of %s out of [%d, %d]' % (ins.mnem, *imm))
+            k = [ops[-1].imm]
+        if len(regs) + (imm is not None) != len(ops):
+            raise ExecError('operands of %s' % ins.mnem)
+        srcs = [qwords(m, o) for o in regs[1:]]
+        old = qwords(m, regs[0])
+        write_qwords(m, regs[0], [f(old[j], *[s[j] for s in srcs], *k) for j in (0, 1)])
+    return h
+
+
+TABLE['vrax1'] = qwordwise(lambda d, n, mm: n ^ z3.RotateLeft(mm, 1))
+TABLE['vxar'] = qwordwise(lambda d, n, mm, k: z3.RotateRight(n ^ mm, k), (0, 63))
+TABLE['vsri'] = qwordwise(lambda d, n, k: (d & ~z3.LShR(BV(-1, 64), k)) | z3.LShR(n, k) if k < 64 else d,
+                          (1, 64))
+
+
+def by_arrangement(hs):
+    """one mnemonic, a semantics per arrangement of its destination."""
+    def h(m, ins, ops):
+        if ops[0].kind != 'vreg' or ops[0].sym not in hs:
+            raise ExecError('arrangement %s not one of %s' % (ops[0].text, '/'.join(hs)))
+        return hs[ops[0].sym](m, ins, ops)
+    return h
+
+
+TABLE['vadd'] = by_arrangement({'4s': TABLE['vadd'], '2d': qwordwise(lambda d, n, mm: n + mm)})
+TABLE['vshl'] = by_arrangement({'4s': TABLE['vshl'], '2d': qwordwise(lambda d, n, k: n << k, (0, 63))})
+TABLE['vushr'] = by_arrangement({'4s': TABLE['vushr'],
+                                 '2d': qwordwise(lambda d, n, k: z3.LShR(n, k) if k < 64 else BV(0, 64), (1, 64))})
 
 
 def lookup(ins):

@@ -2,7 +2,7 @@
 """The A64 semantics against execution: every vector form of prover/a64.py the neon
 kernels use is built into a small static AArch64 program (one function per form: load
 v0, v1 (and v17 = v1), v2 from memory, the instruction, store v2), run under
-qemu-aarch64 on random and edge operands, and run by the prover's parser, executor and
+qemu-aarch64 (-cpu max: the SHA3 forms too) on random and edge operands, and run by the prover's parser, executor and
 semantics with exact products; the 128 bits of v2 (and what a form stores itself: 32 bytes of out, zeroed
 before each call) must agree. General-purpose forms run between fmov moves (their flags
 read by cset). Every form the proved neon kernels use (form_key) must be among those run,
@@ -26,7 +26,6 @@ FORMS += ['%s v2.16b, v0.16b, v1.16b' % m for m in ('and', 'orr', 'eor', 'bic')]
 FORMS += ['abs v2.4s, v0.4s']
 FORMS += ['shl v2.4s, v0.4s, #%d' % k for k in (0, 1, 13, 31)]
 FORMS += ['%s v2.4s, v0.4s, #%d' % (m, k) for m in ('sshr', 'ushr', 'urshr') for k in (1, 13, 23, 31, 32)]
-FORMS += ['shl v2.2d, v0.2d, #%d' % k for k in (0, 1, 31, 32, 36, 40, 63)]
 FORMS += ['ushr v2.2d, v0.2d, #%d' % k for k in (1, 24, 28, 32, 33, 63, 64)]
 FORMS += ['smlal v2.2d, v0.2s, v1.2s', 'smlal2 v2.2d, v0.4s, v1.4s',
           'smlsl v2.2d, v0.2s, v1.2s', 'smlsl2 v2.2d, v0.4s, v1.4s']
@@ -66,6 +65,37 @@ FORMS += [_gpr('add x2, x2, #%d' % k, xform=True) for k in (1, 4095)]
 FORMS += [_gpr('add x2, x2, x3', xform=True), _gpr('sub w2, w2, w3'), _gpr('mov w2, #4660'),
           _gpr('mov w2, w3'), _gpr('mov x2, x3', xform=True), _gpr('add x3, x2, x2\n    mov x2, x3', xform=True)]
 FORMS += ['ld1r {v2.4s}, [x0]', 'add x3, x0, #20\n    ld1r {v2.4s}, [x3]', 'ldr d2, [x0]', 'str q1, [x1]\n    ldr q2, [x1]']
+# The Keccak bodies: the SHA3 extension (v2 the third source), 64-bit lanes; 64-bit
+# general forms (x2, x3 from the low halves of v0, v1; x2 back into v2's low half) with
+# shifted registers, ror, movz; loads and stores of x and d registers and pairs, pre- and
+# post-indexed (each writeback seen by the next access or moved into v2), and sp moved.
+FORMS += ['eor3 v2.16b, v0.16b, v1.16b, v2.16b', 'bcax v2.16b, v0.16b, v1.16b, v2.16b',
+          'rax1 v2.2d, v0.2d, v1.2d', 'add v2.2d, v0.2d, v1.2d']
+FORMS += ['xar v2.2d, v0.2d, v1.2d, #%d' % k for k in (0, 1, 2, 37, 63)]
+FORMS += ['sri v2.2d, v0.2d, #%d' % k for k in (1, 8, 36, 63, 64)]
+FORMS += ['shl v2.2d, v0.2d, #%d' % k for k in (0, 1, 28, 31, 32, 36, 40, 63)]
+FORMS += ['ld1r {v2.2d}, [x0]', 'mov x3, x0\n    ld1r {v3.2d}, [x3], #8\n    ld1r {v2.2d}, [x3]\n    str q3, [x1, #16]']
+
+
+def _gpr64(form):
+    return '\n    '.join(['fmov x2, d0', 'fmov x3, d1', form, 'fmov d2, x2'])
+
+
+FORMS += [_gpr64('%s x2, x2, x3, %s #%d' % (op, sh, k)) for op in ('eor', 'bic')
+          for sh in ('ror', 'lsl', 'lsr', 'asr') for k in (0, 1, 44, 63)]
+FORMS += [_gpr64('eor x2, x2, x3'), _gpr64('bic x2, x2, x3')]
+FORMS += [_gpr64('ror x2, x3, #%d' % k) for k in (0, 1, 44, 63)]
+FORMS += [_gpr64('movz x2, #%d, lsl #%d' % (v, k)) for v, k in ((1, 0), (32898, 0), (65535, 16), (0x8000, 48))]
+FORMS += [_gpr64('movz x2, #138')]
+FORMS += ['ldr x2, [x0]\n    fmov d2, x2', 'ldr x2, [x0, #24]\n    fmov d2, x2',
+          'ldp x2, x3, [x0, #8]\n    fmov d2, x2\n    fmov d3, x3\n    str q3, [x1, #16]',
+          'fmov x2, d0\n    str x2, [x1, #16]', 'fmov x2, d0\n    fmov x3, d1\n    stp x2, x3, [x1, #16]',
+          'ldp d2, d3, [x0, #8]\n    str q3, [x1, #16]', 'stp d0, d1, [x1, #16]', 'str d1, [x1, #24]',
+          'stp q0, q1, [x1]\n    ldr q2, [x1]',
+          'add x3, x1, #32\n    stp d0, d1, [x3, #-16]!\n    sub x3, x3, x1\n    fmov d2, x3',
+          'mov x3, x0\n    ldp d2, d3, [x3], #24\n    ldr d3, [x3]\n    str q3, [x1, #16]',
+          'sub sp, sp, #112\n    mov x2, sp\n    add sp, sp, #112\n    mov x3, sp\n    sub x2, x3, x2\n'
+          '    fmov d2, x2']
 
 # v1's words for these forms: tbl indexes in [0, 20) (a fifth beyond the table), ushl
 # counts in [-40, 40] (beyond 32 both ways)
@@ -124,9 +154,10 @@ def form_key(ins):
 
 def _not_compared(ins):
     """control flow (the proofs follow it), the BTI landing pad, and .rodata addresses
-    (adrp + add :lo12:, checked against the object's relocations by asm.py)."""
+    (adrp + add :lo12: or ldr [xN, #:lo12:], checked against the object's relocations by
+    asm.py; ldr's load is the form ldr x, [xN] run here)."""
     return ins.mnem in ('ret', 'hint', 'adrp', 'cbz', 'cbnz', 'b') or ins.mnem.startswith('b.') or \
-        any(o.kind == 'lo12' for o in ins.ops)
+        any(o.kind in ('lo12', 'memlo12') for o in ins.ops)
 
 
 def kernel_forms(asm_dir='asm_out'):
@@ -180,7 +211,7 @@ def main(cases=16, seed=1, asm_dir='asm_out'):
                 row[4:8] = [SMALL[f](rnd, w) for w in row[4:8]]
             rows.append(row)
         data.append(rows)
-    s = ['    .text']
+    s = ['    .arch armv8.2-a+sha3', '    .text']
     for k, f in enumerate(FORMS):
         s += ['    .globl f%d' % k, 'f%d:' % k] + ['    ' + l for l in frame(f)]
     c = ['#include <stdio.h>', '#include <stdint.h>']
@@ -200,7 +231,7 @@ def main(cases=16, seed=1, asm_dir='asm_out'):
         exe = os.path.join(d, 'a')
         subprocess.run([cc, '-static', '-O1', '-o', exe, os.path.join(d, 'm.c'), os.path.join(d, 'f.S')],
                        check=True)
-        lines = subprocess.run([qemu, exe], check=True, capture_output=True, text=True).stdout.split('\n')
+        lines = subprocess.run([qemu, '-cpu', 'max', exe], check=True, capture_output=True, text=True).stdout.split('\n')
     # every form the proved neon kernels use must be among those run; a form left out
     # must be noticed
     used = kernel_forms(asm_dir)
@@ -227,10 +258,10 @@ def main(cases=16, seed=1, asm_dir='asm_out'):
         bad += wrong > 0
     print('A64 differential: %d forms (%d used by the proved neon kernels, every one run), %d cases against '
           'qemu-aarch64, %d forms wrong or not run' % (len(FORMS), len(used), n, bad))
-    # planted semantics errors must be caught: uzp1 given uzp2's, cmp with its operands
-    # exchanged
+    # planted semantics errors must be caught: uzp1 given uzp2's, bcax given eor3's, cmp
+    # with its operands exchanged
     cmp = a64.TABLE['cmp']
-    plants = [('vuzp1', a64.TABLE['vuzp2'], 'uzp1 '),
+    plants = [('vuzp1', a64.TABLE['vuzp2'], 'uzp1 '), ('vbcax', a64.TABLE['veor3'], 'bcax '),
               ('cmp', lambda m, ins, ops: cmp(m, ins, ops[::-1]), 'cmp w2, w3')]
     for key, wrong_sem, text in plants:
         saved = a64.TABLE[key]

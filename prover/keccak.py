@@ -550,6 +550,27 @@ class Cutter:
         self.state_p = [[Poly.var(str(v)) for v in st] for st in fresh]
         self.cuts += 1
 
+    def at(self, m, off):
+        """the cut at a round start: the input state in memory at the first (lane i of
+        state j: the two input dwords at byte offset off(j, i) of the buffer 's'), one
+        round after the last cut's at the others."""
+        if self.cuts:
+            return self.at_round(m)
+        Wn = self.W
+
+        def var_of(rng):
+            vals = [[rng.getrandbits(W) for _ in range(25)] for _ in range(Wn)]
+            return {'X_%d_%d' % (j, i): vals[j][i] for j in range(Wn) for i in range(25)}, vals
+        want = [[z3.Concat(m.input_var('s', off(j, i) // 4 + 1), m.input_var('s', off(j, i) // 4))
+                 for i in range(25)] for j in range(Wn)]
+        want_p = [[Poly.var('X_%d_%d' % (j, i)) for i in range(25)] for j in range(Wn)]
+        var_map = {}
+        for j in range(Wn):
+            for i in range(25):
+                var_map[str(m.input_var('s', off(j, i) // 4))] = ('X_%d_%d' % (j, i), 0)
+                var_map[str(m.input_var('s', off(j, i) // 4 + 1))] = ('X_%d_%d' % (j, i), 32)
+        self.at_cut(m, (want_p, want), var_of, var_map)
+
     def var_of_state(self, rng):
         vals = [[rng.getrandbits(W) for _ in range(25)] for _ in range(self.W)]
         env = {str(self.state[j][i]): vals[j][i] for j in range(self.W) for i in range(25)}
@@ -663,26 +684,9 @@ def prove_x86(unit, fname, kd):
     cut = Cutter(Wn, x86_access, x86_places(kd['frame'], size))
     off = kd['offset']
 
-    def entry_point(m):
-        def var_of(rng):
-            vals = [[rng.getrandbits(W) for _ in range(25)] for _ in range(Wn)]
-            return {'X_%d_%d' % (j, i): vals[j][i] for j in range(Wn) for i in range(25)}, vals
-        want = [[z3.Concat(m.input_var('s', off(j, i) // 4 + 1), m.input_var('s', off(j, i) // 4))
-                 for i in range(25)] for j in range(Wn)]
-        want_p = [[Poly.var('X_%d_%d' % (j, i)) for i in range(25)] for j in range(Wn)]
-        var_map = {}
-        for j in range(Wn):
-            for i in range(25):
-                var_map[str(m.input_var('s', off(j, i) // 4))] = ('X_%d_%d' % (j, i), 0)
-                var_map[str(m.input_var('s', off(j, i) // 4 + 1))] = ('X_%d_%d' % (j, i), 32)
-        return (want_p, want), var_of, var_map
-
     def stop(m, ins):
         if id(ins) in starts:
-            if cut.cuts == 0:
-                cut.at_cut(m, *entry_point(m))
-            else:
-                cut.at_round(m)
+            cut.at(m, off)
         return False
     t = time.time()
     res = run(unit, fname, {'rdi': ('ptr', 's')}, stop=stop, frame=kd['frame'],
@@ -714,34 +718,46 @@ UNFINISHED_X86 = {
 }
 
 
+def prove_into(rep, states, run):
+    """the permutation's obligation into rep: run() -> (the Cutter, the run's result,
+    execution seconds, a note) proves it, any exception is a failure. The run's result,
+    or None."""
+    t = time.time()
+    if not check_spec():
+        rep.fail('FIPS 202 spec', 'the spec does not give hashlib\'s SHA3-256 / SHAKE128')
+        return None
+    try:
+        cut, res, t_exec, note = run()
+    except Exception as e:
+        rep.fail('Keccak-f[1600] = FIPS 202', '%s: %s' % (type(e).__name__, e))
+        return None
+    rep.ok('Keccak-f[1600] = FIPS 202, all %d-bit inputs' % (1600 * states),
+           '%d state%s, 24 round starts, %d-%d locations proved at each; RC from .rodata; '
+           'execution and normal forms %.1f s, Z3 %.1f s%s' % (
+               states, 's' if states > 1 else '', min(cut.log), max(cut.log), t_exec, cut.secs, note),
+           time.time() - t)
+    return res
+
+
 def prove_kernel_x86(unit, isa, kernel, rep):
     """the obligations of one x86 Keccak kernel, into rep."""
     kd = KERNELS_X86.get((isa, kernel)) or UNFINISHED_X86[(isa, kernel)]
     fname = 'mldsa_%s_%s' % (kernel, isa)
-    t = time.time()
-    if not check_spec():
-        rep.fail('FIPS 202 spec', 'the spec does not give hashlib\'s SHA3-256 / SHAKE128')
-        return
-    try:
-        mods = kd.get('entry_mods')
+    mods = kd.get('entry_mods')
+
+    def run():
         for mod in (mods or (None,)):
             cut, res, t_exec = prove_x86(unit, fname, dict(kd, machine=aligned_stack_machine(mod)) if mods else kd)
             a = getattr(res.m, 'aligned', 1)
             need = {(8 + 16 * t) % a for t in range(4)} if a > 16 else set()
             if not need <= {x % a for x in mods or ()}:
                 raise KeccakFailure('%%rsp aligned to %d: entry residues %s not all proved' % (a, sorted(need)))
-    except Exception as e:
-        rep.fail('Keccak-f[1600] = FIPS 202', '%s: %s' % (type(e).__name__, e))
-        return
-    rep.ok('Keccak-f[1600] = FIPS 202, all %d-bit inputs' % (1600 * kd['states']),
-           '%d state%s, 24 round starts, %d-%d locations proved at each; RC from .rodata; '
-           'execution and normal forms %.1f s, Z3 %.1f s%s' % (
-               kd['states'], 's' if kd['states'] > 1 else '', min(cut.log), max(cut.log), t_exec, cut.secs,
-               '; per entry %%rsp residue %s' % (mods,) if mods else ''),
-           time.time() - t)
-    rep.ok('memory and ABI', 'state buffer [0, %d) only, stack within the %d-byte frame, '
-           'callee-saved and %%rsp restored, back edges %s' % (200 * kd['states'], kd['frame'],
-                                                              sorted(res.back_edges.values())), 0.0)
+        return cut, res, t_exec, '; per entry %%rsp residue %s' % (mods,) if mods else ''
+    res = prove_into(rep, kd['states'], run)
+    if res is not None:
+        rep.ok('memory and ABI', 'state buffer [0, %d) only, stack within the %d-byte frame, '
+               'callee-saved and %%rsp restored, back edges %s' % (200 * kd['states'], kd['frame'],
+                                                                  sorted(res.back_edges.values())), 0.0)
 
 
 def aligned_stack_machine(entry_mod):

@@ -5,7 +5,7 @@ semantics fact the product abstraction relies on, by Z3 over the integers."""
 import os
 import z3
 
-from . import asm, codecs, keccak, kernels, ntt, reorder, sampler_lanes
+from . import asm, codecs, keccak, keccak_a64, kernels, ntt, reorder, sampler_lanes
 from .kernels import Report
 
 # (isa, file, kernel, line substring, replacement, what the bug is)
@@ -183,6 +183,26 @@ PLANTED = [
      'one post-index step a byte long'),
     ('avx512', 'pack_z', 'pack_z_g19', 'vmovdqu32 %xmm7, 624(%rdi)', 'vmovdqu32 %xmm7, 625(%rdi)',
      'the last 16 bytes stored a byte past the end'),
+    # the neon Keccak bodies (keccak_a64.py)
+    ('neon', 'keccak_f1600_x1', 'keccak_f1600_x1_base', 'eor x30, x27, x29, ror #63  // D[2]',
+     'eor x30, x27, x29, ror #62  // D[2]', 'base: theta\'s ROL(C[3], 1) by a lazy rotation off by one'),
+    ('neon', 'keccak_f1600_x1', 'keccak_f1600_x1_base', '.quad 0x800000000000808a  // round 2',
+     '.quad 0x800000000000808b  // round 2', 'base: RC[2] in .rodata (adrp + ldr :lo12: +16) one bit off'),
+    ('neon', 'keccak_f1600_x1', 'keccak_f1600_x1_base', 'str x6, [x8, #192]  // A[4,4]',
+     'str x6, [x8, #200]  // A[4,4]', 'base: the last lane written past the state'),
+    ('neon', 'keccak_f1600_x1', 'keccak_f1600_x1_base', 'sub sp, sp, #112', 'sub sp, sp, #96',
+     'base: a frame 16 bytes short (x29, x30 saved above the entry sp)'),
+    ('neon', 'keccak_f1600_x1', 'keccak_f1600_x1_sha3', 'xar v2.2d, v2.2d, v26.2d, #2  // ROL(A[2,0] ^ D, 62)',
+     'xar v2.2d, v2.2d, v26.2d, #3  // ROL(A[2,0] ^ D, 62)', 'sha3: one XAR rotation off by one'),
+    ('neon', 'keccak_f1600_x1', 'keccak_f1600_x1_sha3', 'ldp d8, d9, [sp], #64', 'ldp d9, d8, [sp], #64',
+     'sha3: d8 and d9 restored swapped'),
+    ('neon', 'keccak_f1600_batch', 'keccak_f1600_batch_sha3', 'bcax v29.16b, v0.16b, v12.16b, v6.16b  // A[0,0]',
+     'bcax v29.16b, v0.16b, v6.16b, v12.16b  // A[0,0]', 'sha3: chi\'s BCAX operands exchanged'),
+    ('neon', 'keccak_f1600_batch', 'keccak_f1600_batch_base', 'sri v30.2d, v1.2d, #63  // ROL(A[1,0] ^ D, 1)',
+     'sri v30.2d, v1.2d, #62  // ROL(A[1,0] ^ D, 1)', 'base: a shl + sri rotation with a bit doubled'),
+    ('neon', 'keccak_f1600_batch', 'keccak_f1600_batch_base', '    ldr q24, [x0, #384]  // A[4,4]\n',
+     '    ldr q24, [x0, #384]  // A[4,4]\n    zip1 v0.2d, v0.2d, v1.2d\n',
+     'base: state 1\'s A[0,0] replaced by state 0\'s A[1,0] (two states mixed)'),
 ]
 
 # Instruction forms with a known answer: (what, code, register, expected value). Each runs
@@ -257,6 +277,13 @@ A64_FORMS = [
     ('zip2 .2d takes the high qwords', 'zip2 v1.2d, v0.2d, v2.2d', 'v1', [0xff800201, 0xff800201, 0, 0]),
     ('ldr d clears the upper half', 'adrp x17, .Lb\n add x17, x17, :lo12:.Lb\n ldr d0, [x17]', 'v0',
      [0xff800201, 0x80000000, 0, 0]),
+    # the Keccak bodies' forms: v0's qwords are 0xff800201ff800201, v4's 0x8000000080000000
+    ('rax1 rotates its second source left by 1', 'rax1 v1.2d, v2.2d, v0.2d', 'v1', [0xff000403] * 4),
+    ('xar rotates right', 'xar v1.2d, v0.2d, v2.2d, #4', 'v1', [0x1ff80020] * 4),
+    ('bcax clears with its third source', 'bcax v1.16b, v2.16b, v0.16b, v4.16b', 'v1', [0x7f800201] * 4),
+    ('sri keeps the destination\'s top bits', 'sri v4.2d, v0.2d, #4', 'v4', [0x1ff80020, 0x8ff80020] * 2),
+    ('eor with a ror #4 operand rotates right', 'fmov x1, d0\n eor x0, xzr, x1, ror #4', 'x0', 0x1ff800201ff80020),
+    ('bic with an lsl #8 operand', 'fmov x1, d0\n bic x0, x1, x1, lsl #8', 'x0', 0x7f8002007f800201),
 ]
 
 
@@ -264,7 +291,7 @@ def check_forms_a64():
     from . import a64
     bad = 0
     for what, code, reg, want in A64_FORMS:
-        text = ('    .text\nf:\n    ' + (A64_SETUP + code).replace('\n', '\n   ') + '\n    ret\n'
+        text = ('    .arch armv8.2-a+sha3\n    .text\nf:\n    ' + (A64_SETUP + code).replace('\n', '\n   ') + '\n    ret\n'
                 '    .section .rodata\n.Lb:\n    .byte 1, 2, 0x80, 0xff\n.Lm:\n    .long 0x80000000\n')
         try:
             m = a64.run(asm.parse('form.S', text, arch='a64'), 'f', {}).m
@@ -457,6 +484,8 @@ def plant(text, old, new):
 def run_one(path, text, isa, k):
     rep = Report(isa, k)
     try:
+        if isa == 'neon' and k in keccak_a64.KERNELS:
+            return keccak_a64.prove_kernel(asm.parse(path, text), k, rep) or rep
         if k.startswith('keccak_f1600'):
             return keccak.prove_kernel_x86(asm.parse(path, text), isa, k, rep) or rep
         if k == 'ntt_reorder':
