@@ -213,6 +213,47 @@ def coverage(asm_dir, isa):
     return sorted(names - covered - declared), sorted(names & declared)
 
 
+SUMMARY = re.compile(r'^(\d+) kernel runs, (\d+) obligations proved, (\d+) failed kernels, '
+                     r'(\d+) declared gaps')
+
+
+def in_parallel(a):
+    """The full run as one process per ISA, a.jobs at a time, each printed whole in ISA
+    order when it ends; then sign.c's chains. The summary adds up the processes'."""
+    import subprocess
+    from concurrent.futures import ThreadPoolExecutor
+    t0 = time.time()
+    base = [sys.executable, '-u', '-m', 'prover', '--asm-dir', a.asm_dir, '--no-composition']
+    if a.keccak_batch:
+        base.append('--keccak-batch')
+
+    def one(isa):
+        p = subprocess.run(base + ['--isa', isa], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, cwd=os.getcwd())
+        return p.returncode, p.stdout
+    totals, rc = [0, 0, 0, 0], 0
+    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        for isa, (code, text) in zip(ISAS + ['neon'], ex.map(one, ISAS + ['neon'])):
+            lines = text.rstrip('\n').split('\n')
+            for line in lines:
+                m = SUMMARY.match(line)
+                if m:
+                    totals = [t + int(x) for t, x in zip(totals, m.groups())]
+                elif not line.startswith('FAILED: ') and line:
+                    print(line)
+            for line in lines:
+                if line.startswith('FAILED: '):
+                    print(line)
+            rc |= code != 0
+    from .composition import main as comp
+    print()
+    rc |= comp() != 0
+    print()
+    print('%d kernel runs, %d obligations proved, %d failed kernels, %d declared gaps (not proved), '
+          '%.1f s in all (%d processes at once)' % (*totals, time.time() - t0, a.jobs))
+    return 1 if rc else 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog='prover')
     ap.add_argument('--asm-dir', default='asm_out')
@@ -224,6 +265,9 @@ def main(argv=None):
     ap.add_argument('--differential', action='store_true')
     ap.add_argument('--keccak-batch', action='store_true',
                     help='also prove the batched Keccak kernels (minutes per ISA)')
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1, metavar='N',
+                    help='the full run: ISAs proved in N processes at once (default: the CPUs)')
+    ap.add_argument('--no-composition', action='store_true', help=argparse.SUPPRESS)
     ap.add_argument('--cases', type=int, default=16)
     ap.add_argument('--sample', type=int, default=0, metavar='K')
     a = ap.parse_args(argv)
@@ -240,6 +284,8 @@ def main(argv=None):
     if a.mutate:
         from .mutate import main as mu
         return mu(a.asm_dir, a.mutate, a.seed, a.isa or ISAS, a.kernel)
+    if a.jobs > 1 and not a.isa and not a.kernel:
+        return in_parallel(a)
     isas = [i for i in (a.isa or ISAS) if i != 'neon']
     t0 = time.time()
     bad = False
@@ -279,7 +325,7 @@ def main(argv=None):
                   % (sum(r.passed for r in reps), sum(1 for n in neon_functions(a.asm_dir) if
                                                        neon_key(n) in NEON_NOT_PROVED),
                      time.time() - t))
-    if not a.kernel:
+    if not a.kernel and not a.no_composition:
         from .composition import main as comp
         print()
         bad |= comp() != 0
