@@ -19,7 +19,7 @@ FIELDS = {'pack_w1_g88': (6, lambda x: x, False), 'pack_w1_g32': (4, lambda x: x
           'pack_z_g17': (18, lambda x: (1 << 17) - x, True), 'pack_z_g19': (20, lambda x: (1 << 19) - x, True)}
 
 
-WINDOW = 4
+WINDOW = 8
 
 
 def prove_pack(unit, isa, rep, kernel):
@@ -42,7 +42,8 @@ def prove_pack(unit, isa, rep, kernel):
     for k in range(nbytes):
         bits = [z3.Extract(g % b, g % b, a[g // b]) for g in range(8 * k + 7, 8 * k - 1, -1)]
         # the fields assumed in range: the byte's own and WINDOW on each side, not all 256
-        # (a stronger claim, and a small query: a byte that needs a farther field fails)
+        # (a stronger claim, and a small query: a byte that needs a farther field fails;
+        # the kernels OR up to 8 fields into one dword, so a byte may need 7 neighbours)
         near = range(max(0, 8 * k // b - WINDOW), min(N, (8 * k + 7) // b + WINDOW + 1))
         pre = z3.And([z3.ULT(a[i], 1 << b) for i in near])
         try:
