@@ -44,12 +44,9 @@ def neon_key(n):
 # AArch64: the element-wise kernels, the products, the transforms and the decoder are
 # proved against the same obligations as on x86 (prover/a64.py is the front end); the rest is declared here.
 NEON_TRANSFORMS = ['ntt_reorder', 'ntt', 'invntt_tomont']
-NEON_PROVED = ELEMENTWISE + NEON_TRANSFORMS + list(decoders.OBLIGATIONS)
+NEON_PROVED = ELEMENTWISE + NEON_TRANSFORMS + list(decoders.OBLIGATIONS) + list(sampler_lanes.OBLIGATIONS)
 _NEON_TESTED = 'tested against the scalar kernel under qemu-aarch64 (test_kernels in ci/aarch64)'
 NEON_NOT_PROVED = {
-    'rej_uniform': 'sampler: no AArch64 obligation yet (tbl, table lookups); ' + _NEON_TESTED,
-    'rej_eta2': 'sampler: no AArch64 obligation yet; ' + _NEON_TESTED,
-    'rej_eta4': 'sampler: no AArch64 obligation yet; ' + _NEON_TESTED,
     'keccak_f1600_batch_base': 'Keccak: tested, not proved',
     'keccak_f1600_batch_sha3': 'Keccak: tested, not proved',
     'keccak_f1600_x1_base': 'Keccak: tested, not proved',
@@ -88,6 +85,8 @@ def prove_neon(asm_dir, only=None, out=print):
                 ntt.TRANSFORMS[k](u, 'neon', rep)
             elif k in decoders.OBLIGATIONS:
                 decoders.OBLIGATIONS[k](u, 'neon', rep)
+            elif k in sampler_lanes.OBLIGATIONS:
+                sampler_lanes.OBLIGATIONS[k](u, 'neon', rep)
             else:
                 kernels.K[k](u, 'neon', rep)
         except Exception as e:          # a prover error is a failure, never a skip

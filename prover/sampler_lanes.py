@@ -62,6 +62,9 @@ def candidates(kernel, byte, L):
 
 
 def prove_lanes(unit, isa, rep, kernel):
+    if isa == 'neon':       # groups of 4 candidates, accept words in w10: sampler_a64.py
+        from . import sampler_a64
+        return sampler_a64.prove_lanes(unit, rep, kernel)
     t0 = time.time()
     L, w, vreg_, (kind, where) = LAYOUT[kernel][isa]
     fname = 'mldsa_%s_%s' % (kernel, isa)
