@@ -217,6 +217,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     global KECCAK_BATCH
     KECCAK_BATCH = a.keccak_batch
+    from . import sampler_a64
+    sampler_a64.WHOLE_LOOP = bool(a.kernel)     # neon rej_uniform's whole loop: minutes, when named
     if a.differential:
         from .differential import main as diff
         from .a64diff import main as diff_a64

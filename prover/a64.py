@@ -927,6 +927,20 @@ def known_insn(ins):
         return False
 
 
+def plain_control(ins):
+    """'nop' for hint #34 (bti c) or #0, 'ret' for a return to x30, else None; another
+    hint or a return to another register is an error."""
+    if ins.mnem in NOPS:
+        if not (len(ins.ops) == 1 and ins.ops[0].imm in (34, 0)):
+            raise ExecError('hint other than bti c / nop')
+        return 'nop'
+    if ins.mnem == 'ret':
+        if ins.ops:
+            raise ExecError('ret to a register other than x30')
+        return 'ret'
+    return None
+
+
 # ------------------------------------------------------------------------ execution
 def run(unit, fname, args, frame=0, machine_cls=None, after=None, stop=None):
     """as executor.run, for AArch64; args: register (x0..) -> ('ptr', base) | ('val', term);
