@@ -45,12 +45,10 @@ def neon_key(n):
 # proved against the same obligations as on x86 (prover/a64.py is the front end), the
 # Keccak bodies as x86's Keccak kernels (keccak_a64.py); the rest is declared here.
 NEON_TRANSFORMS = ['ntt_reorder', 'ntt', 'invntt_tomont']
-NEON_PROVED = ELEMENTWISE + NEON_TRANSFORMS + list(codecs.OBLIGATIONS) + list(keccak_a64.KERNELS)
+NEON_PROVED = (ELEMENTWISE + NEON_TRANSFORMS + list(codecs.OBLIGATIONS) + list(keccak_a64.KERNELS)
+               + list(sampler_lanes.OBLIGATIONS))
 _NEON_TESTED = 'tested against the scalar kernel under qemu-aarch64 (test_kernels in ci/aarch64)'
 NEON_NOT_PROVED = {
-    'rej_uniform': 'sampler: no AArch64 obligation yet (tbl, table lookups); ' + _NEON_TESTED,
-    'rej_eta2': 'sampler: no AArch64 obligation yet; ' + _NEON_TESTED,
-    'rej_eta4': 'sampler: no AArch64 obligation yet; ' + _NEON_TESTED,
 }
 
 
@@ -99,6 +97,8 @@ def prove_neon(asm_dir, only=None, out=print):
                 codecs.OBLIGATIONS[k](u, 'neon', rep)
             elif k in keccak_a64.KERNELS:
                 keccak_a64.prove_kernel(u, k, rep)
+            elif k in sampler_lanes.OBLIGATIONS:
+                sampler_lanes.OBLIGATIONS[k](u, 'neon', rep)
             else:
                 kernels.K[k](u, 'neon', rep)
         except Exception as e:          # a prover error is a failure, never a skip
@@ -273,6 +273,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     global KECCAK_BATCH
     KECCAK_BATCH = a.keccak_batch
+    from . import sampler_a64
+    sampler_a64.WHOLE_LOOP = bool(a.kernel)     # neon rej_uniform's whole loop: minutes, when named
     if a.differential:
         from .differential import main as diff
         from .a64diff import main as diff_a64

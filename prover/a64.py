@@ -52,8 +52,9 @@ def statements(line):
 
 VREG = re.compile(r'^v(\d+)\.(\d+)([bhsd])$')
 VELEM = re.compile(r'^v(\d+)\.([bhsd])\[(\d+)\]$')
-# a shifted register operand's shift (eor x0, x1, x2, ror #63; movz x0, #1, lsl #16)
-SHIFT = re.compile(r'^(lsl|lsr|asr|ror)\s+#(\d+)$')
+# a shifted or extended register operand's shift (eor x0, x1, x2, ror #63; movz x0, #1,
+# lsl #16; add x0, x1, w2, uxtw): the amount may be left out
+SHIFT = re.compile(r'^(lsl|lsr|asr|ror|uxtw|sxtw)(?:\s+#(\d+))?$')
 # a label, or a .rodata label plus a constant (adrp x1, .Lrc+16)
 SYMBOL = r'[A-Za-z_.0-9][\w.$]*(?:\+\d+)?'
 COND = {'eq', 'ne', 'hs', 'cs', 'lo', 'cc', 'mi', 'pl', 'vs', 'vc', 'hi', 'ls', 'ge', 'lt', 'gt', 'le'}
@@ -66,9 +67,10 @@ def _reg_name(t):
 def parse_operand(t):
     """kinds: 'reg' (x/w/q/d/s registers), 'vreg' (vN.<arr>, reg 'vN', sym the arrangement),
     'vlist' ({vN.<arr>}), 'velem' (vN.s[i]: reg 'vN', sym the element size, imm the
-    index), 'imm' (#n), 'mem' ([xN] or [xN, #n]), 'mempre' ([xN, #n]!: pre-indexed),
-    'memlo12' ([xN, #:lo12:sym]), 'shift' (ror #n: sym the shift, imm the amount),
-    'lo12' (:lo12:sym), 'cond', 'label' (sym, or sym+n)."""
+    index), 'imm' (#n), 'mem' ([xN] or [xN, #n]; [xN, wM, uxtw #k]: index wM, sym the
+    extension, imm k or None), 'mempre' ([xN, #n]!: pre-indexed), 'memlo12' ([xN,
+    #:lo12:sym]), 'shift' (ror #n, lsl #k, uxtw #k ...: sym the operation, imm the amount
+    or None), 'lo12' (:lo12:sym), 'cond', 'label' (sym, or sym+n)."""
     o = Operand(kind='?', text=t)
     t = t.strip()
     m = VREG.match(t)
@@ -84,6 +86,12 @@ def parse_operand(t):
         o.kind, o.reg, o.sym = 'vlist', 'v' + m.group(1), m.group(2) + m.group(3)
     elif t.startswith('#'):
         o.kind, o.imm = 'imm', int(t[1:].strip(), 0)
+    elif t.startswith('[') and t.count(',') == 2:
+        m = re.match(r'^\[\s*(x\d+|sp)\s*,\s*(w\d+)\s*,\s*(uxtw|sxtw)(?:\s+#(\d+))?\s*\]$', t)
+        if not m:
+            raise ParseError('memory operand not [xN, wM, uxtw|sxtw #k]: ' + t)
+        o.kind, o.base, o.index, o.sym = 'mem', m.group(1), m.group(2), m.group(3)
+        o.imm = int(m.group(4)) if m.group(4) is not None else None
     elif t.startswith('['):
         m = re.match(r'^\[\s*(\w+)\s*(?:,\s*#(-?\w+))?\s*\](!?)$', t)
         lo = re.match(r'^\[\s*(\w+)\s*,\s*#:lo12:(%s)\s*\]$' % SYMBOL, t)
@@ -94,11 +102,11 @@ def parse_operand(t):
         else:
             o.kind = 'mempre' if m.group(3) else 'mem'
             o.base, o.disp = m.group(1), int(m.group(2), 0) if m.group(2) else 0
-    elif SHIFT.match(t):
-        m = SHIFT.match(t)
-        o.kind, o.sym, o.imm = 'shift', m.group(1), int(m.group(2), 0)
     elif t.startswith(':lo12:'):
         o.kind, o.sym = 'lo12', t[len(':lo12:'):]
+    elif SHIFT.match(t):
+        m = SHIFT.match(t)
+        o.kind, o.sym, o.imm = 'shift', m.group(1), int(m.group(2)) if m.group(2) is not None else None
     elif _reg_name(t):
         o.kind, o.reg = 'reg', t
     elif t in COND:
@@ -121,6 +129,8 @@ def unparse(ins):
             return '%s.%s[%d]' % (o.reg, o.sym, o.imm)
         if o.kind == 'imm':
             return '#%d' % o.imm
+        if o.kind == 'mem' and o.index:
+            return '[%s, %s, %s]' % (o.base, o.index, o.sym + (' #%d' % o.imm if o.imm is not None else ''))
         if o.kind == 'mem':
             return '[%s, #%d]' % (o.base, o.disp) if o.disp else '[%s]' % o.base
         if o.kind == 'mempre':
@@ -128,7 +138,7 @@ def unparse(ins):
         if o.kind == 'memlo12':
             return '[%s, #:lo12:%s]' % (o.base, o.sym)
         if o.kind == 'shift':
-            return '%s #%d' % (o.sym, o.imm)
+            return o.sym + (' #%d' % o.imm if o.imm is not None else '')
         if o.kind == 'lo12':
             return ':lo12:' + o.sym
         if o.kind == 'reg':
@@ -202,7 +212,12 @@ class A64(Machine):
     def addr(self, op):
         if op.kind != 'mem':
             raise ExecError('not a memory operand: ' + op.text)
-        return self.split_addr(self.rd_gpr(op.base) + op.disp)
+        a = self.rd_gpr(op.base) + op.disp
+        if op.index:
+            # [xN, wM, uxtw|sxtw #k]: wM extended to 64 bits, shifted left by k
+            w = self.rd_gpr(op.index)
+            a = a + ((z3.ZeroExt if op.sym == 'uxtw' else z3.SignExt)(32, w) << (op.imm or 0))
+        return self.split_addr(a)
 
     def vr(self, op):
         return list(self.vec[int(op.reg[1:])])
@@ -226,7 +241,7 @@ def sem(*names):
 
 
 def known(mn):
-    return mn in TABLE or mn in NOPS or mn in ('ret', 'b', 'b.ne', 'b.eq', 'cbz', 'cbnz')
+    return mn in TABLE or mn in NOPS or mn == 'ret' or mn in BRANCHES
 
 
 def arr(op, *allowed):
@@ -713,17 +728,23 @@ def _ld1r(m, ins, ops):
 # ---- the Keccak bodies' forms: 64-bit logic with a shifted register, ror, movz; the
 # SHA3 extension's EOR3, BCAX, RAX1, XAR; 64-bit lanes (.2d) of add, shl, sri
 def shifted(m, op, sh, w=64):
-    """a register operand with its optional shift (lsl, lsr, asr, ror #0..w-1)."""
-    if op.kind != 'reg':
-        raise ExecError('not a register: ' + op.text)
-    v = gpr_src(m, op, w)
+    """a source operand with its optional shift: a register shifted (lsl, lsr, asr, ror
+    #k, k < w) or, for 64-bit forms, a w register extended (uxtw/sxtw #k, k <= 4); an
+    immediate only unshifted."""
     if sh is None:
-        return v
-    if sh.kind != 'shift' or not 0 <= sh.imm < w:
-        raise ExecError('shift %s out of range' % sh.text)
-    n = sh.imm
-    return {'lsl': lambda: v << n, 'lsr': lambda: z3.LShR(v, n), 'asr': lambda: v >> n,
-            'ror': lambda: z3.RotateRight(v, n)}[sh.sym]()
+        return gpr_src(m, op, w)
+    if sh.kind != 'shift' or op.kind != 'reg':
+        raise ExecError('shifted operand %s, %s has no semantics here' % (op.text, sh.text))
+    k = sh.imm or 0
+    if sh.sym in ('uxtw', 'sxtw'):
+        if w != 64 or op.reg[0] != 'w' or not 0 <= k <= 4:
+            raise ExecError('extended register only as wM, uxtw|sxtw #0..4 of a 64-bit form')
+        return (z3.ZeroExt if sh.sym == 'uxtw' else z3.SignExt)(32, m.rd_gpr(op.reg)) << k
+    x = gpr_src(m, op, w)
+    if not 0 <= k < w:
+        raise ExecError('shift count %d out of range' % k)
+    return {'lsl': lambda: x << k, 'lsr': lambda: z3.LShR(x, k), 'asr': lambda: x >> k,
+            'ror': lambda: z3.RotateRight(x, k)}[sh.sym]()
 
 
 def logic(f):
@@ -809,12 +830,17 @@ TABLE['vsri'] = qwordwise(lambda d, n, k: (d & ~z3.LShR(BV(-1, 64), k)) | z3.LSh
                           (1, 64))
 
 
-def by_arrangement(hs):
-    """one mnemonic, a semantics per arrangement of its destination."""
+def by_arrangement(hs, rest=None):
+    """one mnemonic, a semantics per arrangement of its destination (every vector operand
+    in that arrangement); rest, if given, for the arrangements hs does not name."""
     def h(m, ins, ops):
-        if ops[0].kind != 'vreg' or ops[0].sym not in hs:
+        if ops[0].kind == 'vreg' and ops[0].sym in hs:
+            if any(o.kind == 'vreg' and o.sym != ops[0].sym for o in ops):
+                raise ExecError('mixed arrangements in %s' % ins.text)
+            return hs[ops[0].sym](m, ins, ops)
+        if rest is None:
             raise ExecError('arrangement %s not one of %s' % (ops[0].text, '/'.join(hs)))
-        return hs[ops[0].sym](m, ins, ops)
+        return rest(m, ins, ops)
     return h
 
 
@@ -824,11 +850,239 @@ TABLE['vushr'] = by_arrangement({'4s': TABLE['vushr'],
                                  '2d': qwordwise(lambda d, n, k: z3.LShR(n, k) if k < 64 else BV(0, 64), (1, 64))})
 
 
+# ------------------------------------------------------------------------ the samplers' forms
+BRANCHES = {'b', 'cbz', 'cbnz'} | {'b.' + c for c in CONDS}
+
+
+def _addsub_shifted(plain):
+    """add/sub with a shifted or extended register: the plain form's semantics of it."""
+    def h(m, ins, ops):
+        if len(ops) != 4:
+            return plain(m, ins, ops)
+        d, a, b, sh = ops
+        w = width(d)
+        y = shifted(m, b, sh, w)
+        x = gpr_src(m, a, w)
+        m.wr_gpr(d.reg, x + y if ins.mnem == 'add' else x - y)
+    return h
+
+
+for _n in ('add', 'sub'):
+    TABLE[_n] = _addsub_shifted(TABLE[_n])
+
+
+def logic(f):
+    """and/orr/eor wD, wN, #bitmask | wM{, lsl|lsr|asr #k} (no flags)."""
+    def h(m, ins, ops):
+        d, a, b = ops[:3]
+        w = width(d)
+        if b.kind == 'imm' and len(ops) == 3:
+            y = BV(b.imm % (1 << w), w)
+        else:
+            y = shifted(m, b, ops[3] if len(ops) == 4 else None, w)
+        m.wr_gpr(d.reg, f(gpr_src(m, a, w), y))
+    return h
+
+
+TABLE['and'], TABLE['orr'] = logic(lambda x, y: x & y), logic(lambda x, y: x | y)
+
+
+@sem('mul')
+def _gmul(m, ins, ops):
+    """mul wD, wN, wM: the low w bits of the product."""
+    d, a, b = ops
+    w = width(d)
+    m.wr_gpr(d.reg, gpr_src(m, a, w) * gpr_src(m, b, w))
+
+
+@sem('lsr')
+def _glsr(m, ins, ops):
+    d, a, k = ops
+    w = width(d)
+    if k.kind != 'imm' or not 0 <= k.imm < w:
+        raise ExecError('lsr only by an immediate below the width')
+    m.wr_gpr(d.reg, z3.LShR(gpr_src(m, a, w), k.imm))
+
+
+@sem('ubfx')
+def _ubfx(m, ins, ops):
+    """ubfx wD, wN, #lsb, #width: bits lsb .. lsb + width - 1 of wN, zero-extended."""
+    d, a, lsb, n = ops
+    w = width(d)
+    if lsb.kind != 'imm' or n.kind != 'imm' or not (0 <= lsb.imm and 1 <= n.imm and lsb.imm + n.imm <= w):
+        raise ExecError('ubfx field outside the register')
+    x = z3.Extract(lsb.imm + n.imm - 1, lsb.imm, gpr_src(m, a, w))
+    m.wr_gpr(d.reg, z3.ZeroExt(w - n.imm, x) if n.imm < w else x)
+
+
+@sem('movk')
+def _movk(m, ins, ops):
+    """movk wD, #imm16{, lsl #s}: bits s .. s + 15 replaced, the others kept."""
+    d, i = ops[:2]
+    w = width(d)
+    s_ = ops[2].imm if len(ops) == 3 else 0
+    if i.kind != 'imm' or not 0 <= i.imm < 1 << 16 or len(ops) == 3 and ops[2].sym != 'lsl' or \
+            s_ % 16 or not 0 <= s_ < w:
+        raise ExecError('movk only #imm16, lsl #(multiple of 16)')
+    x = gpr_src(m, d, w)
+    keep = BV(((1 << w) - 1) ^ (0xffff << s_), w)
+    m.wr_gpr(d.reg, (x & keep) | BV(i.imm << s_, w))
+
+
+@sem('cinc')
+def _cinc(m, ins, ops):
+    d, a, c = ops
+    if not m.flags:
+        raise ExecError('cinc before any flag was set')
+    w = width(d)
+    x = gpr_src(m, a, w)
+    m.wr_gpr(d.reg, z3.If(CONDS[c.sym](m.flags), x + 1, x))
+
+
+# loads and stores of one register: size by the register (b/h by the mnemonic), the
+# offset scaled unsigned 12-bit (ldr/str), signed 9-bit unscaled (ldur), or a w register
+# extended and shifted by 0 or log2(size)
+SIZE = {'q': 16, 'd': 8, 's': 4, 'w': 4, 'x': 8}
+_ldst_qd = TABLE['ldr']
+
+
+@sem('ldr', 'str', 'ldrb', 'ldrh', 'ldur')
+def _ldst_one(m, ins, ops):
+    r, a = ops[0], ops[1]
+    if ins.mnem in ('ldr', 'str') and r.kind == 'reg' and r.reg[0] in 'qd' and a.kind == 'mem' \
+            and not a.index and not (r.reg[0] == 'd' and ins.mnem == 'str'):
+        return _ldst_qd(m, ins, ops)
+    if len(ops) != 2 or r.kind != 'reg' or a.kind != 'mem' or r.reg[0] not in SIZE:
+        raise ExecError('%s has no semantics here' % ins.text)
+    size = {'ldrb': 1, 'ldrh': 2}.get(ins.mnem, SIZE[r.reg[0]])
+    if ins.mnem in ('ldrb', 'ldrh') and r.reg[0] != 'w':
+        raise ExecError('ldrb/ldrh only into a w register')
+    if a.index:
+        if a.sym != 'uxtw' or (a.imm or 0) not in (0, size.bit_length() - 1):
+            raise ExecError('register offset only wM, uxtw #0 or #log2(size)')
+    elif ins.mnem == 'ldur':
+        if not -256 <= a.disp <= 255:
+            raise ExecError('ldur offset not a signed 9-bit immediate')
+    elif a.disp % size or not 0 <= a.disp < 4096 * size:
+        raise ExecError('offset not a scaled unsigned 12-bit immediate')
+    base, off = m.addr(a)
+    vec = r.reg[0] in 'qds'
+    if ins.mnem == 'str':
+        v = m.vec[int(r.reg[1:])] if vec else None
+        if vec:
+            for j in range(size // 4):
+                m.store(base, off + 4 * j, v[j], 4)
+        else:
+            m.store(base, off, m.rd_gpr(r.reg), size)
+        return
+    ds = [m.load(base, off + 4 * j, 4) for j in range(size // 4)] if size >= 4 else [m.load(base, off, size)]
+    if vec:
+        m.vec[int(r.reg[1:])] = ds + [BV(0, 32)] * (4 - len(ds))
+    else:
+        v = ds[0] if len(ds) == 1 else z3.Concat(*reversed(ds))
+        m.wr_gpr(r.reg, z3.ZeroExt(SIZE[r.reg[0]] * 8 - size * 8, v) if size < 4 else v)
+
+
+# vector elements of any size: 16 bytes, 8 halfwords, 4 dwords, 2 qwords; a 64-bit
+# arrangement (8b, 4h, 2s) reads the low half and its write clears the high half
+ARR = {'8b': (8, 8), '16b': (16, 8), '4h': (4, 16), '8h': (8, 16), '2s': (2, 32), '4s': (4, 32), '2d': (2, 64)}
+
+
+def elems(ds, bits):
+    n = 32 // bits if bits <= 32 else 1
+    if bits == 64:
+        return [z3.Concat(ds[2 * k + 1], ds[2 * k]) for k in range(2)]
+    return [z3.Extract(bits * (k % n) + bits - 1, bits * (k % n), ds[k // n]) for k in range(128 // bits)]
+
+
+def rd_elems(m, op):
+    n, bits = ARR[op.sym]
+    return elems(m.vr(op), bits)[:n]
+
+
+def wr_elems(m, op, es):
+    n, bits = ARR[op.sym]
+    es = list(es) + [BV(0, bits)] * (128 // bits - n)
+    if bits == 64:
+        ds = [d for e in es for d in (z3.Extract(31, 0, e), z3.Extract(63, 32, e))]
+    else:
+        k = 32 // bits
+        ds = [z3.Concat(*reversed(es[k * i:k * i + k])) if k > 1 else es[i] for i in range(4)]
+    m.vw(op, ds)
+
+
+def _cmhi_b(m, ins, ops):
+    d, a, b = ops
+    wr_elems(m, d, [z3.If(z3.UGT(x, y), BV(0xff, 8), BV(0, 8)) for x, y in zip(rd_elems(m, a), rd_elems(m, b))])
+
+
+def _ushr_b(m, ins, ops):
+    d, a, k = ops
+    if k.kind != 'imm' or not 1 <= k.imm <= 8:
+        raise ExecError('byte shift count not in 1..8')
+    wr_elems(m, d, [z3.LShR(x, k.imm) for x in rd_elems(m, a)])
+
+
+def zip_b(high):
+    def h(m, ins, ops):
+        d, a, b = ops
+        n = ARR[d.sym][0]
+        A, B = rd_elems(m, a), rd_elems(m, b)
+        wr_elems(m, d, [x for i in range(n // 2) for x in (A[high * n // 2 + i], B[high * n // 2 + i])])
+    return h
+
+
+# the byte arrangements beside the wider ones defined above
+BYTES = ('8b', '16b')
+TABLE['vcmhi'] = by_arrangement(dict.fromkeys(BYTES, _cmhi_b), TABLE['vcmhi'])
+TABLE['vushr'] = by_arrangement(dict.fromkeys(BYTES, _ushr_b), TABLE['vushr'])
+TABLE['vzip1'] = by_arrangement(dict.fromkeys(BYTES, zip_b(0)), TABLE['vzip1'])
+TABLE['vzip2'] = by_arrangement(dict.fromkeys(BYTES, zip_b(1)), TABLE['vzip2'])
+
+
+@sem('vaddp')
+def _addp(m, ins, ops):
+    """addp vD.16b, vN.16b, vM.16b: the sums of adjacent pairs, N's pairs first."""
+    d, a, b = ops
+    for o in ops:
+        arr(o, '16b')
+    es = rd_elems(m, a) + rd_elems(m, b)
+    wr_elems(m, d, [es[2 * i] + es[2 * i + 1] for i in range(16)])
+
+
+def sxtl(high):
+    """sxtl vD.<2n>, vN.<n>: the low half's elements sign-extended to twice their width;
+    sxtl2 (high): the high half's."""
+    def h(m, ins, ops):
+        d, a = ops
+        n, bits = arr(d, '8h', '4s', '2d') and ARR[d.sym]
+        arr(a, {(16, 0): '8b', (32, 0): '4h', (64, 0): '2s', (16, 1): '16b', (32, 1): '8h', (64, 1): '4s'}[bits, high])
+        es = elems(m.vr(a), bits // 2)[n * high:n * high + n]
+        wr_elems(m, d, [z3.SignExt(bits // 2, x) for x in es])
+    return h
+
+
+TABLE['vsxtl'], TABLE['vsxtl2'] = sxtl(0), sxtl(1)
+
+
+@sem('vmov')
+def _ins(m, ins, ops):
+    """mov vD.s[i], vN.s[j]: one dword element inserted, the others kept."""
+    d, a = ops
+    if d.kind != 'velem' or a.kind != 'velem' or d.sym != 's' or a.sym != 's' or \
+            not (0 <= d.imm <= 3 and 0 <= a.imm <= 3):
+        raise ExecError('mov of elements only vD.s[i], vN.s[j]')
+    ds = m.vr(d)
+    ds[d.imm] = m.vec[int(a.reg[1:])][a.imm]
+    m.vw(d, ds)
+
+
+
 def lookup(ins):
     mn = ins.mnem
     if mn in ('add', 'sub', 'and', 'orr', 'eor', 'bic', 'mul', 'abs') and ins.ops and ins.ops[0].kind == 'vreg':
         mn = 'v' + mn
-    elif ins.ops and ins.ops[0].kind in ('vreg', 'vlist') and mn != 'ld1r' or mn in ('addv', 'umaxv'):
+    elif ins.ops and ins.ops[0].kind in ('vreg', 'vlist', 'velem') and mn != 'ld1r' or mn in ('addv', 'umaxv'):
         mn = 'v' + mn
     if mn not in TABLE:
         raise ExecError('no semantics for %s' % ins.text)
@@ -837,16 +1091,31 @@ def lookup(ins):
 
 def known_insn(ins):
     try:
-        return ins.mnem in NOPS or ins.mnem in ('ret', 'b', 'b.ne', 'b.eq', 'cbz', 'cbnz') or bool(lookup(ins))
+        return ins.mnem in NOPS or ins.mnem == 'ret' or ins.mnem in BRANCHES or bool(lookup(ins))
     except ExecError:
         return False
 
 
+def plain_control(ins):
+    """'nop' for hint #34 (bti c) or #0, 'ret' for a return to x30, else None; another
+    hint or a return to another register is an error."""
+    if ins.mnem in NOPS:
+        if not (len(ins.ops) == 1 and ins.ops[0].imm in (34, 0)):
+            raise ExecError('hint other than bti c / nop')
+        return 'nop'
+    if ins.mnem == 'ret':
+        if ins.ops:
+            raise ExecError('ret to a register other than x30')
+        return 'ret'
+    return None
+
+
 # ------------------------------------------------------------------------ execution
-def run(unit, fname, args, frame=0, machine_cls=None, after=None):
+def run(unit, fname, args, frame=0, machine_cls=None, after=None, stop=None):
     """as executor.run, for AArch64; args: register (x0..) -> ('ptr', base) | ('val', term);
     machine_cls: an A64 subclass (ntt.py's exact products); after(m, ins), if given, runs
-    after every non-branch instruction."""
+    after every non-branch instruction; stop(m, ins), if given, ends the run before an
+    instruction (the Result's `stopped` is it)."""
     from .executor import Result
     fn = unit.functions.get(fname)
     if fn is None:
@@ -862,6 +1131,10 @@ def run(unit, fname, args, frame=0, machine_cls=None, after=None):
         if steps > MAX_STEPS:
             raise ExecError('%s: more than %d steps' % (fname, MAX_STEPS))
         mn = ins.mnem
+        if stop and stop(m, ins):
+            r = Result(m, back, steps)
+            r.stopped = ins
+            return r
         try:
             if mn in NOPS:
                 if mn == 'hint' and not (len(ins.ops) == 1 and ins.ops[0].imm in (34, 0)):
@@ -881,7 +1154,7 @@ def run(unit, fname, args, frame=0, machine_cls=None, after=None):
                         if not simp(m.vec[i][j]).eq(z3.BitVec('init_v%d_%d' % (i, j), 32)):
                             raise ExecError('callee-saved d%d (low half of v%d) not preserved at ret' % (i, i))
                 return Result(m, back, steps)
-            if mn in ('b', 'b.ne', 'b.eq', 'cbz', 'cbnz'):
+            if mn in BRANCHES:
                 if mn == 'b':
                     taken = True
                     tgt = resolve(fn, pc, ins.ops[0].sym)

@@ -96,6 +96,29 @@ FORMS += ['ldr x2, [x0]\n    fmov d2, x2', 'ldr x2, [x0, #24]\n    fmov d2, x2',
           'mov x3, x0\n    ldp d2, d3, [x3], #24\n    ldr d3, [x3]\n    str q3, [x1, #16]',
           'sub sp, sp, #112\n    mov x2, sp\n    add sp, sp, #112\n    mov x3, sp\n    sub x2, x3, x2\n'
           '    fmov d2, x2']
+# the samplers: byte compares, shifts, interleaves and pair sums, sign extensions, an
+# element insert, s/b/h loads, unscaled and register-offset addressing (the index a
+# constant, so the store lands in out[16..31]; x3's upper half set first, which uxtw drops),
+# ubfx, movk, cinc, shifted-register and bitmask-immediate forms, mul, lsr
+FORMS += ['cmhi v2.4s, v0.4s, v1.4s', 'cmhi v2.16b, v0.16b, v1.16b', 'addp v2.16b, v0.16b, v1.16b',
+          'zip1 v2.16b, v0.16b, v1.16b', 'zip2 v2.16b, v0.16b, v1.16b']
+FORMS += ['ushr v2.8b, v0.8b, #%d' % k for k in (1, 4, 8)] + ['ushr v2.16b, v0.16b, #3']
+FORMS += ['sxtl v2.8h, v0.8b', 'sxtl2 v2.8h, v0.16b', 'sxtl v2.4s, v0.4h', 'sxtl2 v2.4s, v0.8h',
+          'mov v2.s[2], v1.s[0]', 'mov v2.s[0], v1.s[3]']
+FORMS += ['ldr s2, [x0, #8]', 'ldr s2, [x0]', 'ldur q2, [x0, #8]', 'ldur q2, [x0, #3]']
+FORMS += [_gpr('ldrb w2, [x0, #%d]' % k) for k in (2, 7)] + [_gpr('ldrh w2, [x0, #%d]' % k) for k in (0, 6)]
+FORMS += [_gpr('mov w3, #5\n    str w2, [x1, w3, uxtw #2]'),
+          _gpr('mov x3, #5\n    add x3, x3, x3, lsl #32\n    str w2, [x1, w3, uxtw #2]')]
+FORMS += [_gpr('ubfx w2, w2, #%d, #%d' % (l, n)) for l, n in ((0, 4), (4, 4), (28, 4), (5, 27))]
+FORMS += [_gpr('movk w2, #127, lsl #16'), _gpr('movk w2, #4660')]
+FORMS += [_gpr('cmp w2, w3\n    cinc w2, w2, %s' % c) for c in ('lo', 'hs', 'hi')]
+FORMS += [_gpr('add x2, x2, x3, lsl #4', xform=True), _gpr('add x2, x2, w3, uxtw #2', xform=True),
+          _gpr('add x3, x3, x3, lsl #32\n    add x2, x2, w3, uxtw #2', xform=True),
+          _gpr('add w2, w2, w3'), _gpr('add w2, w2, w2, lsl #2'), _gpr('add w2, w2, w3, lsl #31'), _gpr('add w2, w2, #2'),
+          _gpr('sub w2, w2, w3, lsl #3')]
+FORMS += [_gpr('orr w2, w2, w3, lsl #16'), _gpr('and w2, w2, #0x7fffff'), _gpr('and w2, w3, #15'),
+          _gpr('mul w2, w2, w3'), _gpr('lsr w2, w2, #10'), _gpr('lsr w2, w3, #4')]
+FORMS += [_gpr('cmp x2, #%d' % k, xform=True, cond=c) for k in (3, 24) for c in ('lo', 'hs')]
 
 # v1's words for these forms: tbl indexes in [0, 20) (a fifth beyond the table), ushl
 # counts in [-40, 40] (beyond 32 both ways)
@@ -148,6 +171,8 @@ def form_key(ins):
             return '%s.%s' % (o.kind, o.sym)
         if o.kind == 'reg':
             return o.reg[0] if o.reg[0] in 'xwqdsbh' else o.reg
+        if o.kind == 'shift' or o.kind == 'mem' and o.index:
+            return '%s.%s' % (o.kind, o.sym)
         return o.kind
     return (ins.mnem,) + tuple(kind(o) for o in ins.ops)
 
@@ -259,10 +284,12 @@ def main(cases=16, seed=1, asm_dir='asm_out'):
     print('A64 differential: %d forms (%d used by the proved neon kernels, every one run), %d cases against '
           'qemu-aarch64, %d forms wrong or not run' % (len(FORMS), len(used), n, bad))
     # planted semantics errors must be caught: uzp1 given uzp2's, bcax given eor3's, cmp
-    # with its operands exchanged
+    # with its operands exchanged, the unsigned compare given the signed one's, zip1 .16b
+    # given zip2's
     cmp = a64.TABLE['cmp']
     plants = [('vuzp1', a64.TABLE['vuzp2'], 'uzp1 '), ('vbcax', a64.TABLE['veor3'], 'bcax '),
-              ('cmp', lambda m, ins, ops: cmp(m, ins, ops[::-1]), 'cmp w2, w3')]
+              ('cmp', lambda m, ins, ops: cmp(m, ins, ops[::-1]), 'cmp w2, w3'),
+              ('vcmhi', a64.TABLE['vcmgt'], 'cmhi v2.4s'), ('vzip1', a64.TABLE['vzip2'], 'zip1 v2.16b')]
     for key, wrong_sem, text in plants:
         saved = a64.TABLE[key]
         a64.TABLE[key] = wrong_sem

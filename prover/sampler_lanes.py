@@ -61,7 +61,36 @@ def candidates(kernel, byte, L):
     return out
 
 
+def run_step(rep, go):
+    """go(): the symbolic run to the first use of the accept pattern; its Result, or None
+    (the failure reported) if it raised or returned without stopping."""
+    try:
+        res = go()
+    except Exception as e:
+        rep.fail('execution to the accept pattern', str(e))
+        return None
+    if res.stopped is None:
+        rep.fail('execution to the accept pattern', 'returned without using an accept pattern')
+        return None
+    return res
+
+
+def buf_candidates(m, kernel, L):
+    """the FIPS 204 candidates of the step's buf bytes (the run's inputs, dwords buf[i])."""
+    return candidates(kernel, lambda o: z3.Extract(8 * (o % 4) + 7, 8 * (o % 4), m.input_var('buf', o // 4)), L)
+
+
+def holds(claims):
+    s = z3.Solver()
+    s.set('timeout', 20000)
+    s.add(z3.Not(z3.And(claims)))
+    return s.check() == z3.unsat
+
+
 def prove_lanes(unit, isa, rep, kernel):
+    if isa == 'neon':       # groups of 4 candidates, accept words in w10: sampler_a64.py
+        from . import sampler_a64
+        return sampler_a64.prove_lanes(unit, rep, kernel)
     t0 = time.time()
     L, w, vreg_, (kind, where) = LAYOUT[kernel][isa]
     fname = 'mldsa_%s_%s' % (kernel, isa)
@@ -69,21 +98,13 @@ def prove_lanes(unit, isa, rep, kernel):
 
     def after(m, ins):
         snaps.append((ins, [list(r) for r in m.vec], dict(m.gpr), list(m.k)))
-    try:
-        res = run(unit, fname, {'rdi': ('ptr', 'a'), 'rsi': ('val', z3.BitVecVal(0, 64)),
-                                'rdx': ('ptr', 'buf'), 'rcx': ('val', z3.BitVecVal(48, 64))},
-                  stop=pattern_dependent, after=after)
-    except Exception as e:
-        rep.fail('execution to the accept mask', str(e))
-        return
-    if res.stopped is None:
-        rep.fail('execution to the accept mask', 'returned without using an accept pattern')
+    res = run_step(rep, lambda: run(unit, fname, {'rdi': ('ptr', 'a'), 'rsi': ('val', z3.BitVecVal(0, 64)),
+                                                   'rdx': ('ptr', 'buf'), 'rcx': ('val', z3.BitVecVal(48, 64))},
+                                    stop=pattern_dependent, after=after))
+    if res is None:
         return
     m = res.m
-
-    def byte(o):
-        return z3.Extract(8 * (o % 4) + 7, 8 * (o % 4), m.input_var('buf', o // 4))
-    cands = candidates(kernel, byte, L)
+    cands = buf_candidates(m, kernel, L)
     tried = 0
     for ins, vec, gpr, k in snaps:
         mask = gpr[where] if kind == 'gpr' else k[where]
@@ -94,11 +115,8 @@ def prove_lanes(unit, isa, rep, kernel):
             claims.append((z3.Extract(j, j, mask) == 1) == ok)
         if mask.size() > L:
             claims.append(z3.Extract(mask.size() - 1, L, mask) == 0)
-        s = z3.Solver()
-        s.set('timeout', 20000)
-        s.add(z3.Not(z3.And(claims)))
         tried += 1
-        if s.check() == z3.unsat:
+        if holds(claims):
             reads = sorted({o + i for _, kk, b, o, n in m.trace if kk == 'r' and b == 'buf' for i in range(n)})
             rep.ok('per-lane value and accept predicate (FIPS 204 %s), all byte values'
                    % ('CoeffFromThreeBytes' if kernel == 'rej_uniform' else 'CoeffFromHalfByte'),

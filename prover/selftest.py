@@ -203,6 +203,20 @@ PLANTED = [
     ('neon', 'keccak_f1600_batch', 'keccak_f1600_batch_base', '    ldr q24, [x0, #384]  // A[4,4]\n',
      '    ldr q24, [x0, #384]  // A[4,4]\n    zip1 v0.2d, v0.2d, v1.2d\n',
      'base: state 1\'s A[0,0] replaced by state 0\'s A[1,0] (two states mixed)'),
+    # the neon samplers' vector step (sampler_a64.py): each group of 4 candidates
+    ('neon', 'rej_uniform', 'rej_uniform', 'cmhi v3.4s, v31.4s, v1.4s', 'cmhi v3.4s, v1.4s, v31.4s',
+     'the second register\'s accept compare reversed'),
+    ('neon', 'rej_uniform', 'rej_uniform', 'ldur q1, [x2, #8]', 'ldur q1, [x2, #9]',
+     'candidates 4..7 read a byte late'),
+    ('neon', 'rej_eta', 'rej_eta2', '.byte 2, 1, 0, 255, 254, 2, 1, 0, 255, 254, 2, 1, 0, 255, 254, 2',
+     '.byte 2, 1, 0, 255, 254, 2, 1, 0, 255, 254, 2, 1, 0, 255, 0, 2', 'eta = 2: the value of half-byte 14 is 0'),
+    ('neon', 'rej_eta', 'rej_eta4', '.byte 17, 18, 20, 24, 17, 18, 20, 24, 17, 18, 20, 24, 17, 18, 20, 24',
+     '.byte 17, 18, 20, 24, 17, 18, 20, 24, 17, 18, 20, 8, 17, 18, 20, 24',
+     'eta = 4: a kept half-byte 11 not counted (its weight lacks the 16)'),
+    ('neon', 'rej_eta', 'rej_eta2', 'sxtl2 v7.4s, v3.8h  // half-bytes 12..15', 'sxtl v7.4s, v3.4h  // half-bytes 12..15',
+     'eta = 2: half-bytes 12..15 take the values of 8..11 (the first function in the file is eta = 2\'s)'),
+    ('neon', 'rej_eta', 'rej_eta2', 'zip1 v0.16b, v0.16b, v1.16b', 'zip1 v0.16b, v1.16b, v0.16b',
+     'eta = 2: the high half-byte first'),
 ]
 
 # Instruction forms with a known answer: (what, code, register, expected value). Each runs
