@@ -282,9 +282,11 @@ HEADS = {
     ('rej_eta4', 'sse2'): {'10': (240, 8), '30': (255, 1)},
     ('rej_eta2', 'avx2'): {'10': (224, 16), '12': (248, 4), '30': (255, 1)},
     ('rej_eta4', 'avx2'): {'10': (224, 16), '12': (248, 4), '30': (255, 1)},
-    ('rej_eta2', 'avx512'): {'10': (192, 32), '12': (240, 8), '30': (255, 1)},
-    ('rej_eta4', 'avx512'): {'10': (192, 32), '12': (240, 8), '30': (255, 1)},
 }
+# not declared: avx512 rej_eta2/4 with {'10': (192, 32), '12': (240, 8), '30': (255, 1)}:
+# every store claim of the 64-candidate step was proved, but the invariant at head 10
+# after a step (count <= 192, by the branch on a count that vpsadbw sums from the
+# compare mask itself, not the packs' fresh masks) did not finish in 20 + 60 s
 STATE = ('rax', 'rdx', 'rcx')
 
 
