@@ -23,13 +23,22 @@ cnt_j < 256]:
   - at `ret`: %eax = the count and the spec has stopped (count >= 256 or fewer bytes than
     a group left); at a head: its invariant, and %rcx = len - p'.
 By induction over the steps, a[n..count) holds the accepted candidates of buf in order,
-exactly the spec's output, and the returned count is the spec's."""
+exactly the spec's output, and the returned count is the spec's.
+
+The claim a'[cnt_j] = v_j is proved store by store (store_claims), never by reading the
+array: the stores of a step may overlap (rej_eta's four left-packs per step), and a
+later one only writes at or past the count the earlier ones reached. A loop head
+without a declared invariant (sse2 rej_uniform's one-by-one pass over the 4 of a step,
+counted by a constant) is unrolled. Before a left-pack (vpermd by .Lleft_pack rows,
+vpcompressd) its source lanes and mask become fresh variables (abstract_pack): the
+pack's rank and count claims are proved about them alone, and lemmas, proved from their
+definitions, tie them to the candidates."""
 import functools
 import time
 import z3
 from . import semantics as S
 from .executor import resolve
-from .machine import Machine, ExecError, CALLEE_SAVED, simp
+from .machine import Machine, ExecError, CALLEE_SAVED, simp, vreg
 
 from .lanes import Failure, free_vars
 
@@ -48,7 +57,8 @@ class SymMachine(Machine):
         for b in ('a', 'buf', 'rodata'):
             self.base(b)
         self.rows = {}
-        self.wlog = []
+        self.stores = []
+        self.defs, self.packs, self.masks = [], [], {}
         ro = z3.K(W64, z3.BitVecVal(0, 8))
         for i, b in enumerate(unit.rodata):
             if b:
@@ -58,7 +68,8 @@ class SymMachine(Machine):
     def clone(self):
         c = object.__new__(SymMachine)
         c.__dict__.update(self.__dict__)
-        c.axioms, c.rows, c.wlog = list(self.axioms), dict(self.rows), list(self.wlog)
+        c.axioms, c.rows, c.stores = list(self.axioms), dict(self.rows), list(self.stores)
+        c.defs, c.packs, c.masks = list(self.defs), list(self.packs), dict(self.masks)
         c.gpr, c.flags, c.arr = dict(self.gpr), dict(self.flags), dict(self.arr)
         c.vec, c.k, c.trace = [list(r) for r in self.vec], list(self.k), list(self.trace)
         return c
@@ -97,6 +108,7 @@ class SymMachine(Machine):
             if o is not None and scale == rowlen and o <= k < o + rowlen:
                 col = k - o
                 x8 = z3.ZeroExt(8 - x.size(), x) if x.size() < 8 else x
+                x8 = self.fresh_mask(x8)
                 pc = popcount(x8)
                 if lab == '.Lpopcount':
                     return pc
@@ -111,25 +123,53 @@ class SymMachine(Machine):
                 return self.rows[key][1]
         raise ExecError('table read at a symbolic offset outside .Lleft_pack / .Lpopcount: %s' % off)
 
+    def fresh(self, name, definition):
+        SymMachine.nrow += 1
+        f = z3.BitVec('%s%d' % (name, SymMachine.nrow), definition.size())
+        self.defs.append(f == definition)
+        return f
+
+    def fresh_mask(self, x):
+        """a table row's index (the accept mask of a left-pack) as a fresh variable, the
+        same one for every read of the same index, defined apart (self.defs)."""
+        if all(v.startswith(('kmask', 'mask')) for v in free_vars(x)):
+            self.last_mask = x              # already of fresh variables alone
+            return x
+        if x.get_id() not in self.masks:
+            self.masks[x.get_id()] = self.fresh('mask', x)
+        self.last_mask = self.masks[x.get_id()]
+        return self.last_mask
+
+    def abstract_pack(self, mn, ops):
+        """before a left-pack (vpermd by table rows, vpcompressd): its source lanes and
+        its mask become fresh variables, their definitions kept apart (self.defs). The
+        pack's claims are proved from lemmas about the fresh variables (mask bit i =
+        [candidate i kept], source lane i = its value where kept), which are proved from
+        the definitions: proved for every value the variables may take, they hold for the
+        defined one."""
+        src = ops[2] if mn == 'vpermd' else ops[1]
+        if src.kind != 'reg':
+            raise ExecError('%s from memory not abstracted' % mn)
+        r, n = vreg(src.reg)
+        lanes = []
+        for i in range(n):
+            self.vec[r][i] = self.fresh('lane', self.vec[r][i])
+            lanes.append(self.vec[r][i])
+        if mn == 'vpcompressd':
+            kr, k = int(ops[0].mask[1:]), self.k[int(ops[0].mask[1:])]
+            mask = self.fresh('kmask', simp(z3.Extract(n - 1, 0, k)))     # the bits it reads
+            self.k[kr] = simp(z3.Concat(z3.Extract(k.size() - 1, n, k), mask)) if k.size() > n else mask
+        else:
+            mask = self.last_mask
+        self.packs.append((mask, lanes))
+
     def store(self, base, off, value, nbytes):
         if base not in ('a',):
             raise ExecError('store to %s' % base)
         self.trace.append((self.step, 'w', base, self._off(off, 0), nbytes))
+        self.stores.append((self.step, self._off(off, 0), simp(value), nbytes, simp(z3.Extract(31, 0, self.gpr['rax']))))
         for i in range(nbytes):
             self.arr[base] = z3.Store(self.arr[base], self._off(off, i), simp(z3.Extract(8 * i + 7, 8 * i, value)))
-            self.wlog.append((self._off(off, i), simp(z3.Extract(8 * i + 7, 8 * i, value))))
-
-    def read_a(self, off):
-        """the byte of a at off after the step: the last write whose offset differs from
-        off by 0, when every later write differs by a nonzero constant (so the array's
-        Select is that value); else the Select itself."""
-        for w_off, v in reversed(self.wlog):
-            d = simp(w_off - off)
-            if not z3.is_bv_value(d):
-                return z3.Select(self.arr['a'], off)
-            if d.as_long() == 0:
-                return v
-        return z3.Select(self.arr['a'], off)
 
 
 def popcount(x):
@@ -222,6 +262,8 @@ def explore(unit, fn, m, pc, heads, first=True):
             if not mn.startswith('v') and len(ops) == nops - 1 and nops >= 3:
                 ops.insert(1, ops[0])
             try:
+                if mn in ('vpermd', 'vpcompressd'):
+                    m.abstract_pack(mn, ops)
                 h(m, ins, ops)
             except ExecError as e:
                 raise ExecError('line %d (%s): %s' % (ins.line, ins.text, e))
@@ -234,16 +276,168 @@ GROUP = {'rej_uniform': (3, 1, 3), 'rej_eta2': (1, 2, 1), 'rej_eta4': (1, 2, 1)}
 # (kernel, isa) -> {loop head label: (cmax, rmin)}: the invariants, proved at each arrival
 HEADS = {
     ('rej_uniform', 'avx2'): {'10': (248, 24), '30': (255, 3)},
-}
-# not yet: the eta loops (four left-packs per step whose stores overlap), avx512
-# rej_uniform (16 candidates per step: 136 rank claims of up to 20 s each, unfinished
-# after 20 minutes) and sse2 (a branch on the accept pattern inside the step)
-TRIED = {
+    ('rej_uniform', 'sse2'): {'10': (252, 14), '30': (255, 3)},
     ('rej_uniform', 'avx512'): {'10': (240, 48), '12': (248, 24), '30': (255, 3)},
+    ('rej_eta2', 'sse2'): {'10': (240, 8), '30': (255, 1)},
+    ('rej_eta4', 'sse2'): {'10': (240, 8), '30': (255, 1)},
     ('rej_eta2', 'avx2'): {'10': (224, 16), '12': (248, 4), '30': (255, 1)},
     ('rej_eta4', 'avx2'): {'10': (224, 16), '12': (248, 4), '30': (255, 1)},
 }
+# not declared: avx512 rej_eta2/4 with {'10': (192, 32), '12': (240, 8), '30': (255, 1)}:
+# every store claim of the 64-candidate step was proved, but the invariant at head 10
+# after a step (count <= 192, by the branch on a count that vpsadbw sums from the
+# compare mask itself, not the packs' fresh masks) did not finish in 20 + 60 s
 STATE = ('rax', 'rdx', 'rcx')
+
+
+def vector_stores(stores):
+    """the writes of each instruction as one store: (offset, its dwords in order, %eax then)."""
+    out, last = [], None
+    for step, off, val, nb, count in stores:
+        if nb != 4:
+            raise Failure('a store of %d bytes to a: not whole dwords' % nb)
+        if step == last:
+            d = simp(off - out[-1][0])
+            if not (z3.is_bv_value(d) and d.as_long() == 4 * len(out[-1][1])):
+                raise Failure('one instruction stores dwords that do not follow each other')
+            out[-1][1].append(val)
+        else:
+            out.append((off, [val], count))
+        last = step
+    return out
+
+
+def store_claims(kernel, m, c, p, G, c2, unguarded):
+    """the step's output claims, store by store. The step's stores to a, in order, are
+    whole dwords: store s of W_s dwords at a[K_s] takes the next W_s candidates, group s
+    = [g_s, g_s + W_s). Claimed: K_s = cnt_{g_s}; for j in group s with live_j, the
+    stored dword at lane cnt_j - cnt_{g_s} (split by that rank) is v_j; the groups' counts
+    rise (cnt_{g_{s+1}} <= cnt_{g_t} for t > s); candidates past the last group are not
+    live; the new count is cnt_G. With every write in [4 c, 1024) (claimed with the reads)
+    these give the whole-step claim: for a live j in group s, a'[cnt_j] is written by
+    store s (its rank is below W_s) and by no later store t, which starts at cnt_{g_t} >=
+    cnt_{g_{s+1}} > cnt_j and does not wrap. No claim reads the array a itself.
+
+    unguarded (c + G <= 256 proved at the head): no count reaches 256 within the step,
+    so cnt_j = c + the accepted among candidates 0 .. j-1, and K_s = cnt_{g_s} is
+    claimed by differences, group by group: store s is at a[K_s] with K_s its %eax,
+    K_0 - c = 0, K_{s+1} - K_s = the accepted of group s and the new count - K_last = the
+    accepted of the last group; K_s = cnt_{g_s} follows by induction over s."""
+    from .sampler_lanes import candidates
+
+    def byte(o):
+        return z3.Select(m.arr['buf'], p + o)
+    cands = candidates(kernel, byte, G)
+    one, zero = z3.BitVecVal(1, 32), z3.BitVecVal(0, 32)
+    cnt = [c]
+    for v, ok in cands:
+        cnt.append(cnt[-1] + z3.If(ok if unguarded else z3.And(ok, z3.ULT(cnt[-1], 256)), one, zero))
+
+    vs = vector_stores(m.stores)
+    if m.packs and (len(m.packs) != len(vs) or not unguarded):
+        raise Failure('%d left-packs and %d stores in a step whose count %s reach 256' % (
+            len(m.packs), len(vs), 'cannot' if unguarded else 'may'))
+    # a left-packed step's claims speak of each pack's fresh mask and source lanes; the
+    # lemmas tie them to the candidates (mask bit i = ok_{g+i}, source lane i = v_{g+i}
+    # where kept), so that a claim about bits and lanes is the claim about ok and v
+    ind, val = {}, {}
+    g = 0
+    for s, (off, lanes, K) in enumerate(vs):
+        for j in range(g, min(g + len(lanes), G)):
+            if m.packs:
+                mask, src = m.packs[s]
+                ind[j], val[j] = z3.Extract(j - g, j - g, mask) == 1, src[j - g]
+        g += len(lanes)
+    for j, (v, ok) in enumerate(cands):
+        ind.setdefault(j, ok)
+        val.setdefault(j, v if v.size() == 32 else z3.SignExt(32 - v.size(), v))
+
+    def kept(a, b):         # cnt_b - cnt_a, unguarded: the accepted among a .. b-1 alone
+        return simp(sum([z3.If(ind[i], one, zero) for i in range(a, b)], zero)) if unguarded \
+            else cnt[b] - cnt[a]
+    claims, g = [], 0
+    starts, counts = [], []
+    lemmas = []
+    for s, (off, lanes, K) in enumerate(vs):
+        W = min(len(lanes), G - g)
+        if W <= 0:
+            raise Failure('store %d past the %d candidates of the step' % (s, G))
+        starts.append(g)
+        counts.append(K)
+        if unguarded:
+            claims.append(('store %d at a[4 %%eax]' % s, off == z3.ZeroExt(32, K) * 4))
+        else:
+            claims.append(('store %d at a[cnt_%d]' % (s, g), off == z3.ZeroExt(32, cnt[g]) * 4))
+        for j in range(g, g + W):
+            v, ok = cands[j]
+            v32 = v if v.size() == 32 else z3.SignExt(32 - v.size(), v)
+            if m.packs:
+                lemmas.append(('left-pack %d: mask bit %d = [candidate %d kept]' % (s, j - g, j), ind[j] == ok))
+                lemmas.append(('left-pack %d: source lane %d = candidate %d where kept' % (s, j - g, j),
+                               z3.Implies(ok, val[j] == v32)))
+            live = ind[j] if unguarded else z3.And(ok, z3.ULT(cnt[j], 256))
+            rank = kept(g, j)
+            for r in range(j - g + 1):
+                claims.append(('candidate %d, %d kept before it in store %d: its lane %d' % (j, r, s, r),
+                               z3.Implies(z3.And(live, rank == r), lanes[r] == val[j])))
+            if not unguarded:
+                claims.append(('candidate %d: cnt_%d - cnt_%d in [0, %d]' % (j, j, g, j - g),
+                               z3.ULE(rank, j - g)))
+        g += W
+    starts.append(g)
+    if unguarded:
+        if g != G:
+            raise Failure('the stores hold %d of the %d candidates' % (g, G))
+        for s, (a, b) in enumerate(zip([c] + counts, counts + [c2])):
+            claims.append(('count %s - count %s = the accepted of candidates %d .. %d'
+                           % ('at store %d' % s if s < len(counts) else 'after', 'at store %d' % (s - 1) if s else 'c',
+                              ([0] + starts)[s], starts[s] - 1 if s < len(counts) else G - 1),
+                           simp(b - a) == kept(([0] + starts)[s], starts[s] if s < len(counts) else G)))
+        return claims, lemmas
+    for s in range(len(starts) - 1):
+        for t in range(s + 1, len(starts) - 1):
+            claims.append(('store %d starts at or past the kept part of store %d' % (t, s),
+                           z3.ULE(cnt[starts[s + 1]], cnt[starts[t]])))
+    for j in range(g, G):
+        claims.append(('candidate %d (past the stores) not live' % j,
+                       z3.Not(z3.And(cands[j][1], z3.ULT(cnt[j], 256)))))
+    claims.append(('count = c + accepted', c2 == cnt[G]))
+    return claims, lemmas
+
+
+# the state's variables: every claim and fact has them, they link nothing
+STATE_VARS = {'buf', 'p', 'len', 'c', 'n'}
+
+
+# the claims that hold by the path's condition (the branches to the head or ret)
+PATH_CLAIMS = ('at head', '%eax upper half zero')
+
+
+_VARS = {}
+
+
+def names(e):
+    """free_vars(e)'s names, remembered by term (the paths share most of their terms)."""
+    hit = _VARS.get(e.get_id())
+    if hit is None:
+        hit = _VARS[e.get_id()] = (e, frozenset(free_vars(e)))   # e kept: its id stays its own
+    return hit[1]
+
+
+def relevant(axioms, claim):
+    """the axioms (each with its free variables) that share a variable other than the
+    state's with the claim or with one of those, transitively."""
+    linked, out, rest = set(names(claim)) - STATE_VARS, [], [(a, v - STATE_VARS) for a, v in axioms]
+    grew = True
+    while grew:
+        grew = False
+        for x in list(rest):
+            if x[1] & linked:
+                out.append(x[0])
+                linked |= x[1]
+                rest.remove(x)
+                grew = True
+    return out
 
 
 def valid(f, what, timeout_ms=60000):
@@ -280,8 +474,9 @@ def prove_loop(unit, isa, rep, kernel):
         if len(cands) != 1 or cands[0] not in heads:
             raise Failure('label %s is not one loop head' % lab)
         heads[cands[0]] = (lab, inv)
-    if any(v is None for v in heads.values()):
-        raise Failure('a loop head without a declared invariant')
+    # a loop without a declared invariant (sse2's one-by-one pass over the 4 of a step,
+    # counted by a constant) is unrolled: explore follows it, and fails past its step bound
+    heads = {pc: v for pc, v in heads.items() if v is not None}
     bad = check_tables(unit)
     if bad:
         raise Failure('table rows wrong: %s' % bad[:3])
@@ -350,27 +545,21 @@ def prove_loop(unit, isa, rep, kernel):
             raise Failure('%s: bytes consumed %s, not a constant number of whole groups' % (where, d))
         G = d.as_long() // gbytes * per
         c2 = z3.Extract(31, 0, rax)
-
-        def byte(o):
-            return z3.Select(m.arr['buf'], p + o)
-        from .sampler_lanes import candidates
-        cands = candidates(kernel, byte, G)
         claims = []
-        cnt = c
-        for j, (v, ok) in enumerate(cands):
-            v32 = v if v.size() == 32 else z3.SignExt(32 - v.size(), v)
-            live = z3.And(ok, z3.ULT(cnt, 256))
-            off = z3.ZeroExt(32, cnt) * 4
-            got = z3.Concat(*[z3.Select(m.arr['a'], off + (3 - i)) for i in range(4)])
-            # split by the rank cnt_j - c (0 .. j, every case below, and no other: the last claim)
-            for r in range(j + 1):
-                o = simp(z3.ZeroExt(32, c + r) * 4)
-                got_r = z3.Concat(*[m.read_a(simp(o + (3 - i))) for i in range(4)])
-                claims.append(('candidate %d, %d kept before it: stored at a[c + %d]' % (j, r, r),
-                               z3.Implies(z3.And(live, cnt == c + r), got_r == v32)))
-            claims.append(('candidate %d: cnt_%d - c in [0, %d]' % (j, j, j), z3.ULE(cnt - c, j)))
-            cnt = cnt + z3.If(live, z3.BitVecVal(1, 32), z3.BitVecVal(0, 32))
-        claims.append(('count = c + accepted', c2 == cnt))
+        if end == 'ret' and sum(len(x[1]) for x in vector_stores(m.stores)) > G:
+            # stopped inside a group (the count reached 256 at its first half-byte, buf
+            # not advanced): the group is the spec's too, if it lies within buf
+            G += per
+            p2 = simp(p2 + gbytes)
+            claims.append(('the group stopped in lies within buf', z3.ULE(p2, L)))
+        # no count reaches 256 within the step: a claim about the invariant alone
+        unguarded = G <= 256
+        try:
+            valid(z3.Implies(inv, z3.ULE(c, 256 - G)), 'c + G <= 256', timeout_ms=20000)
+        except Failure:
+            unguarded = False
+        out, lemmas = store_claims(kernel, m, c, p, G, c2, unguarded)
+        claims += out
         for _, kind, base, off, nb in m.trace:
             if base == 'buf':
                 claims.append(('read buf[%s, +%d) within [0, len)' % (off, nb),
@@ -386,7 +575,7 @@ def prove_loop(unit, isa, rep, kernel):
                                   z3.Or(z3.UGE(c2, 256), z3.ULT(L - p2, stop_left)))))
             for r in CALLEE_SAVED + ['rsp']:
                 claims.append(('%s restored' % r, m.gpr[r] == entry.init[r]))
-            for i in range(16):
+            for i in range(16 if isa != 'sse2' else 0):     # sse2 code has no upper halves to clear
                 up = [simp(x) for x in m.vec[i][4:8]]
                 if not all(z3.is_bv_value(x) and x.as_long() == 0 for x in up):
                     raise Failure('%s: upper half of ymm%d not zero at ret' % (where, i))
@@ -399,21 +588,43 @@ def prove_loop(unit, isa, rep, kernel):
             claims.append(('the %d kept registers kept' % len(kept), z3.And(*[
                 (m.gpr[key[1]] if key[0] == 'g' else m.vec[key[1]][key[2]]) == v for key, v in kept.items()])))
         t1 = time.time()
-        base = z3.And(inv, *m.axioms)
-        for what, c_ in claims:
-            # first without the path condition (the step's body is shared by the paths
-            # that part after it: the claim is the same term, proved once)
-            key = z3.Implies(base, c_)
-            if key.get_id() in proved:
+        ax = [(a, names(a)) for a in m.axioms]
+        full = [(a, names(a)) for a in m.axioms + m.defs]
+        lem = [c_ for _, c_ in lemmas]
+        for what, c_ in lemmas + claims:
+            t2 = time.time()
+            if what.startswith(PATH_CLAIMS):
+                # the head's guards and the stop: true on this path, by its condition
+                keys = [z3.Implies(z3.And(inv, *relevant(f, z3.And(cond, c_)), cond), c_) for f in (ax, full)]
+                if not any(k.get_id() in proved for k in keys):
+                    try:
+                        valid(keys[0], what, timeout_ms=20000)
+                    except Failure:
+                        valid(keys[1], '%s: %s' % (where, what))
+                        keys = keys[1:]
+                    proved[keys[0].get_id()] = keys[0]
+                    if DEBUG:
+                        print('%6.2f s %s (by the path condition)' % (time.time() - t2, what))
                 continue
-            try:
-                t2 = time.time()
-                valid(key, what, timeout_ms=20000)
-                if DEBUG:
-                    print('%6.2f s %s' % (time.time() - t2, what))
-                proved[key.get_id()] = key
-            except Failure:
-                valid(z3.Implies(pre, c_), '%s: %s' % (where, what))
+            # first without the path condition (the step's body is shared by the paths
+            # that part after it: the claim is the same term, proved once) and with only
+            # the facts about its variables (fewer hypotheses: a stronger claim); first
+            # from the table facts alone, without the definitions of the fresh variables
+            tries = [z3.Implies(z3.And(inv, *relevant(full, c_)), c_)]
+            if m.defs and not what.startswith('left-pack'):
+                tries.insert(0, z3.Implies(z3.And(inv, *relevant(ax, c_)), c_))
+            if any(k.get_id() in proved for k in tries):
+                continue
+            for i, key in enumerate(tries):
+                try:
+                    valid(key, what, timeout_ms=20000)
+                    proved[key.get_id()] = key
+                    break
+                except Failure:
+                    if i + 1 == len(tries):
+                        valid(z3.Implies(z3.And(pre, *m.defs, *lem), c_), '%s: %s' % (where, what))
+            if DEBUG:
+                print('%6.2f s %s%s' % (time.time() - t2, what, '' if i == 0 else ' (second try)'))
         nobl += 1
         rep.ok('step %s (%d candidates)' % (where, G), '%d claims' % len(claims), time.time() - t1)
     rep.ok('whole loop: %d paths between the entry, %d loop heads and ret' % (nobl, len(heads)),

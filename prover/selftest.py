@@ -57,6 +57,16 @@ PLANTED = [
      'the vector step advances buf by 7 groups after storing 8'),
     ('avx2', 'rej_uniform', 'rej_uniform', '    .byte 0, 1, 0, 0, 0, 0, 0, 0\n', '    .byte 1, 0, 0, 0, 0, 0, 0, 0\n',
      '.Lleft_pack row 3 swapped (the loop proof states the rows as facts: they are checked first)'),
+    # the other samplers' whole loops, store by store (sampler_loop.py)
+    ('avx2', 'rej_eta', 'rej_eta2', 'vmovdqu %ymm1, (%rdi,%rax,4)', 'vmovdqu %ymm1, 4(%rdi,%rax,4)',
+     'eta = 2: the second left-packed vector of a step stored one dword late'),
+    ('avx2', 'rej_eta', 'rej_eta2', '    vmovdqu %ymm2, (%rdi,%rax,4)\n    movzbl (%r9,%r11), %r11d\n    add %r11d, %eax\n',
+     '    vmovdqu %ymm2, (%rdi,%rax,4)\n    movzbl (%r9,%r11), %r11d\n',
+     'eta = 2: the third left-pack\'s count not added (the fourth store overwrites its kept dwords)'),
+    ('sse2', 'rej_eta', 'rej_eta2', '    cmp $256, %eax\n    jae 31f\n', '    cmp $257, %eax\n    jae 31f\n',
+     'eta = 2: the one-by-one step goes on to the high half-byte at count 256 (writes a[256])'),
+    ('sse2', 'rej_uniform', 'rej_uniform', 'mov $4, %r11d', 'mov $3, %r11d',
+     'after a rejection only 3 of the 4 candidates are taken one by one, 4 groups consumed'),
     # Keccak-f[1600] (keccak.py): each must differ from FIPS 202 at some round start or at ret
     ('avx2', 'keccak_f1600_x1', 'keccak_f1600_x1', 'rol $44, %r8', 'rol $45, %r8',
      'Keccak: rho rotation of A[1,1] by 45 instead of 44'),
