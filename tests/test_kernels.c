@@ -1796,35 +1796,39 @@ END_TEST
 /* ------------------------------------------------------------------------------------ */
 /* pack_w1                                                                                */
 
-/* The contract's domain is [0, 2^b): its edges (all 0, all 2^b - 1, alternating, one
- * coefficient at the top on a zero background and the reverse), then random values. */
-static void pack_w1_test(int g) {
-  const unsigned b = g ? 4 : 6;
-  const size_t nbytes = N * b / 8;
-  const int32_t top = (1 << b) - 1;
-  int32_t a[N], got[48], exp[48];
+/* An encoder over its contract's domain [lo, hi] per coefficient: both ends everywhere,
+ * alternating, one coefficient at one end on a background of the other, then random
+ * values; every output byte compared with the reference. */
+static void encoder_test(k_pack under_test, k_pack ref, int32_t lo, int32_t hi, size_t nbytes,
+                         const char *param) {
+  int32_t a[N], got[160], exp[160];
   for (long it = 0; it < g_iters + 4 + 2 * N; ++it) {
-    const char *what = "random coefficients in [0, 2^b)";
+    const char *what = "random coefficients in [lo, hi]";
     for (size_t i = 0; i < N; ++i) {
-      if (it == 0) a[i] = 0, what = "all 0";
-      else if (it == 1) a[i] = top, what = "all 2^b - 1";
-      else if (it == 2) a[i] = i & 1 ? top : 0, what = "alternating 0, 2^b - 1";
-      else if (it == 3) a[i] = i & 1 ? 0 : top, what = "alternating 2^b - 1, 0";
-      else if (it < 4 + 2 * (long)N) /* one coefficient differs from the rest */
-        a[i] = ((long)i == (it - 4) / 2) == ((it - 4) % 2 == 0) ? top : 0,
-        what = (it - 4) % 2 ? "one coefficient 0, the others 2^b - 1"
-                            : "one coefficient 2^b - 1, the others 0";
+      if (it == 0) a[i] = lo, what = "all lo";
+      else if (it == 1) a[i] = hi, what = "all hi";
+      else if (it == 2) a[i] = i & 1 ? hi : lo, what = "alternating lo, hi";
+      else if (it == 3) a[i] = i & 1 ? lo : hi, what = "alternating hi, lo";
+      else if (it < 4 + 2 * (long)N)
+        a[i] = ((long)i == (it - 4) / 2) == ((it - 4) % 2 == 0) ? hi : lo,
+        what = (it - 4) % 2 ? "one coefficient lo, the others hi" : "one coefficient hi, the others lo";
       else
-        a[i] = (int32_t)(rng() & (uint32_t)top);
+        a[i] = lo + (int32_t)(rng() % (uint64_t)((int64_t)hi - lo + 1));
     }
     C.nin = 0;
     set_in(0, "a", a, N);
-    snprintf(C.param, sizeof C.param, "b = %u", b);
+    snprintf(C.param, sizeof C.param, "%s, coefficients in [%" PRId32 ", %" PRId32 "]", param, lo, hi);
     CASE("%s #%ld", what, it);
-    run_pack(T->pack_w1[g], (int)(it % NPL), a, (uint8_t *)got, nbytes);
-    REF->pack_w1[g]((uint8_t *)exp, a);
+    run_pack(under_test, (int)(it % NPL), a, (uint8_t *)got, nbytes);
+    ref((uint8_t *)exp, a);
     expect_exact("out (as words)", exp, got, nbytes / 4);
   }
+}
+
+/* pack_w1: w1 in [0, 2^b) */
+static void pack_w1_test(int g) {
+  const unsigned b = g ? 4 : 6;
+  encoder_test(T->pack_w1[g], REF->pack_w1[g], 0, (1 << b) - 1, N * b / 8, g ? "b = 4" : "b = 6");
 }
 
 START_TEST(test_pack_w1_g88) {
@@ -1839,35 +1843,11 @@ START_TEST(test_pack_w1_g32) {
 }
 END_TEST
 
-/* pack_z: the contract's domain is [-gamma1 + 1, gamma1] (fields gamma1 - z in [0, 2^b)):
- * both ends everywhere, alternating, one coefficient at an end on the other end's
- * background, then random values. */
+/* pack_z: z in [-gamma1 + 1, gamma1] (fields gamma1 - z in [0, 2^b)) */
 static void pack_z_test(int g) {
-  const int32_t gamma1 = g ? 1 << 19 : 1 << 17, lo = -gamma1 + 1;
-  const size_t nbytes = g ? 640 : 576;
-  int32_t z[N], got[160], exp[160];
-  for (long it = 0; it < g_iters + 4 + 2 * N; ++it) {
-    const char *what = "random coefficients in [-gamma1 + 1, gamma1]";
-    for (size_t i = 0; i < N; ++i) {
-      if (it == 0) z[i] = lo, what = "all -gamma1 + 1 (fields 2^b - 1)";
-      else if (it == 1) z[i] = gamma1, what = "all gamma1 (fields 0)";
-      else if (it == 2) z[i] = i & 1 ? gamma1 : lo, what = "alternating -gamma1 + 1, gamma1";
-      else if (it == 3) z[i] = i & 1 ? lo : gamma1, what = "alternating gamma1, -gamma1 + 1";
-      else if (it < 4 + 2 * (long)N) /* one coefficient at one end, the others at the other */
-        z[i] = ((long)i == (it - 4) / 2) == ((it - 4) % 2 == 0) ? lo : gamma1,
-        what = (it - 4) % 2 ? "one coefficient gamma1, the others -gamma1 + 1"
-                            : "one coefficient -gamma1 + 1, the others gamma1";
-      else
-        z[i] = (int32_t)(rng() % (uint64_t)(2 * gamma1)) + lo;
-    }
-    C.nin = 0;
-    set_in(0, "z", z, N);
-    snprintf(C.param, sizeof C.param, "gamma1 = 2^%d", g ? 19 : 17);
-    CASE("%s #%ld", what, it);
-    run_pack(T->pack_z[g], (int)(it % NPL), z, (uint8_t *)got, nbytes);
-    REF->pack_z[g]((uint8_t *)exp, z);
-    expect_exact("out (as words)", exp, got, nbytes / 4);
-  }
+  const int32_t gamma1 = g ? 1 << 19 : 1 << 17;
+  encoder_test(T->pack_z[g], REF->pack_z[g], -gamma1 + 1, gamma1, g ? 640 : 576,
+               g ? "gamma1 = 2^19" : "gamma1 = 2^17");
 }
 
 START_TEST(test_pack_z_g17) {
