@@ -648,7 +648,7 @@ def _address(m, ins, mem, post, size, pair):
             raise ExecError('post-index only as [xN], #imm')
         if not lo <= post.imm <= hi or pair and post.imm % size:
             raise ExecError('post-index %d out of range' % post.imm)
-        return m.split_addr(reg), reg + BV(post.imm % (1 << 64), 64)
+        return m.addr(mem), reg + BV(post.imm % (1 << 64), 64)
     if mem.kind == 'mempre':
         if not lo <= mem.disp <= hi or pair and mem.disp % size:
             raise ExecError('pre-index %d out of range' % mem.disp)
@@ -656,7 +656,7 @@ def _address(m, ins, mem, post, size, pair):
     if pair and (mem.disp % size or not lo <= mem.disp <= hi) or \
             not pair and (mem.disp % size or not 0 <= mem.disp < 4096 * size):
         raise ExecError('offset %d not a scaled immediate of the form' % mem.disp)
-    return m.split_addr(reg + mem.disp), None
+    return m.addr(mem), None
 
 
 def _load_reg(m, r, base, off):
@@ -939,22 +939,21 @@ def _cinc(m, ins, ops):
     m.wr_gpr(d.reg, z3.If(CONDS[c.sym](m.flags), x + 1, x))
 
 
-# loads and stores of one register: size by the register (b/h by the mnemonic), the
-# offset scaled unsigned 12-bit (ldr/str), signed 9-bit unscaled (ldur), or a w register
-# extended and shifted by 0 or log2(size)
-SIZE = {'q': 16, 'd': 8, 's': 4, 'w': 4, 'x': 8}
-_ldst_qd = TABLE['ldr']
+# loads and stores of one register beside _transfer's: s and w registers, b/h by the
+# mnemonic, the offset scaled unsigned 12-bit (ldr/str), signed 9-bit unscaled (ldur), or
+# a w register extended and shifted by 0 or log2(size)
+ONE_SIZE = {'q': 16, 'd': 8, 's': 4, 'w': 4, 'x': 8}
 
 
 @sem('ldr', 'str', 'ldrb', 'ldrh', 'ldur')
 def _ldst_one(m, ins, ops):
     r, a = ops[0], ops[1]
-    if ins.mnem in ('ldr', 'str') and r.kind == 'reg' and r.reg[0] in 'qd' and a.kind == 'mem' \
-            and not a.index and not (r.reg[0] == 'd' and ins.mnem == 'str'):
-        return _ldst_qd(m, ins, ops)
-    if len(ops) != 2 or r.kind != 'reg' or a.kind != 'mem' or r.reg[0] not in SIZE:
+    if ins.mnem in ('ldr', 'str') and r.kind == 'reg' and r.reg[0] in SIZE and \
+            not (a.kind == 'mem' and a.index):
+        return _transfer(m, ins, ops)
+    if len(ops) != 2 or r.kind != 'reg' or a.kind != 'mem' or r.reg[0] not in ONE_SIZE:
         raise ExecError('%s has no semantics here' % ins.text)
-    size = {'ldrb': 1, 'ldrh': 2}.get(ins.mnem, SIZE[r.reg[0]])
+    size = {'ldrb': 1, 'ldrh': 2}.get(ins.mnem, ONE_SIZE[r.reg[0]])
     if ins.mnem in ('ldrb', 'ldrh') and r.reg[0] != 'w':
         raise ExecError('ldrb/ldrh only into a w register')
     if a.index:
@@ -980,7 +979,7 @@ def _ldst_one(m, ins, ops):
         m.vec[int(r.reg[1:])] = ds + [BV(0, 32)] * (4 - len(ds))
     else:
         v = ds[0] if len(ds) == 1 else z3.Concat(*reversed(ds))
-        m.wr_gpr(r.reg, z3.ZeroExt(SIZE[r.reg[0]] * 8 - size * 8, v) if size < 4 else v)
+        m.wr_gpr(r.reg, z3.ZeroExt(ONE_SIZE[r.reg[0]] * 8 - size * 8, v) if size < 4 else v)
 
 
 # vector elements of any size: 16 bytes, 8 halfwords, 4 dwords, 2 qwords; a 64-bit

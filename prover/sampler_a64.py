@@ -161,7 +161,17 @@ class SymA64(SymMachine, a64.A64):
     any other .rodata read at a symbolic offset an error."""
     def __init__(self, unit, args, frame=0):
         super().__init__(unit, args, frame)
-        self.side, self.marks = [], {}
+        self.side, self.marks, self.wlog = [], {}, []
+
+    def store(self, base, off, value, nbytes):
+        """a store to a, each byte also logged (offset, value) for read_a."""
+        if base != 'a':
+            raise ExecError('store to %s' % base)
+        self.trace.append((self.step, 'w', base, self._off(off, 0), nbytes))
+        for i in range(nbytes):
+            byte = simp(z3.Extract(8 * i + 7, 8 * i, value))
+            self.arr[base] = z3.Store(self.arr[base], self._off(off, i), byte)
+            self.wlog.append((self._off(off, i), byte))
 
     def clone(self):
         c = object.__new__(SymA64)
