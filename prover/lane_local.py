@@ -69,6 +69,8 @@ class LaneCheck:
         if mn not in LOCAL and mn not in SPECIAL:
             self.fail(ins, 'not a lane-local instruction')
         self.vector_steps.add(m.step)
+        if mn in BY_IMMEDIATE and ins.ops[0].kind != 'imm':
+            self.fail(ins, 'a count or selector that is not an immediate (psllq %xmm: lane 0 for all)')
         for k, op in enumerate(ins.ops):
             if op.mask or op.zero:
                 self.fail(ins, 'an opmask')
