@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """python3 -m prover [--isa I] [--kernel K] [--asm-dir D] [--self-test] [--mutate N]
-                   [--differential [--cases N] [--sample K]] [--keccak-batch]  (x86 on this CPU, A64 under qemu-aarch64)
+                   [--differential [--cases N] [--sample K]]  (x86 on this CPU, A64 under qemu-aarch64)
 
 Proves what asm_out/ holds (the .S text, not the generator), prints per ISA x kernel what
 was proved and the time, and exits 1 on any failed or unfinished obligation (also on an
@@ -26,14 +26,11 @@ ELEMENTWISE = ['add', 'sub', 'reduce32', 'caddq', 'shiftl', 'power2round', 'deco
 # Kernels in asm_out that are not proved, with the reason (on the ISAs where keccak.py
 # has no description of them); every other function in asm_out must have an obligation.
 NOT_PROVED = {
-    'keccak_f1600_batch': 'Keccak: tested, not proved (prover/keccak.py\'s method runs on it, '
-                          'but the proof takes many minutes and was not completed)',
     'keccak_f1600_x1': 'Keccak: tested, not proved',
 }
 
 
 KECCAK = ['keccak_f1600_x1', 'keccak_f1600_batch']
-KECCAK_BATCH = False        # --keccak-batch: the batched Keccak kernels in a full run too
 
 
 def neon_key(n):
@@ -169,11 +166,7 @@ def prove_isa(asm_dir, isa, only=None, out=print):
             if k in sampler_lanes.OBLIGATIONS:
                 sampler_lanes.OBLIGATIONS[k](unit(file_of(k)), isa, rep)
             elif k in KECCAK:
-                if k == 'keccak_f1600_batch' and not (KECCAK_BATCH or only):
-                    rep.gap('Keccak-f[1600] = FIPS 202', 'proved by `ci/prove --keccak-batch` or '
-                            '`ci/prove --kernel keccak_f1600_batch` (sse2 80 s, avx2 5 min: not in the default run)')
-                else:
-                    keccak.prove_kernel_x86(unit(k), isa, k, rep)
+                keccak.prove_kernel_x86(unit(k), isa, k, rep)
             elif k in codecs.OBLIGATIONS:
                 codecs.OBLIGATIONS[k](unit(file_of(k)), isa, rep)
             elif k in ('ntt_reorder', 'ntt', 'invntt_tomont'):
@@ -224,8 +217,6 @@ def in_parallel(a):
     from concurrent.futures import ThreadPoolExecutor
     t0 = time.time()
     base = [sys.executable, '-u', '-m', 'prover', '--asm-dir', a.asm_dir, '--no-composition']
-    if a.keccak_batch:
-        base.append('--keccak-batch')
 
     def one(isa):
         p = subprocess.run(base + ['--isa', isa], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -263,16 +254,12 @@ def main(argv=None):
     ap.add_argument('--mutate', type=int, default=0, metavar='N')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--differential', action='store_true')
-    ap.add_argument('--keccak-batch', action='store_true',
-                    help='also prove the batched Keccak kernels (minutes per ISA)')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1, metavar='N',
                     help='the full run: ISAs proved in N processes at once (default: the CPUs)')
     ap.add_argument('--no-composition', action='store_true', help=argparse.SUPPRESS)
     ap.add_argument('--cases', type=int, default=16)
     ap.add_argument('--sample', type=int, default=0, metavar='K')
     a = ap.parse_args(argv)
-    global KECCAK_BATCH
-    KECCAK_BATCH = a.keccak_batch
     from . import sampler_a64
     sampler_a64.WHOLE_LOOP = bool(a.kernel)     # neon rej_uniform's whole loop: minutes, when named
     if a.differential:

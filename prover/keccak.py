@@ -21,9 +21,11 @@ the first arrival the input state itself), and is then replaced by a fresh state
 This is sound: the fresh S_k stands for the value just proved, and every later claim is
 proved for all S_k. At ret the state in memory must be the last R rounds of the last cut
 state, and R times the number of cuts must be 24: by induction the output is
-Keccak-f[1600] of the input, for every input. With W states (the batched kernels) every
-state has its own variables, and each output lane is compared with the spec of its own
-state only, so a lane mixing another state's bits fails."""
+Keccak-f[1600] of the input, for every input. The x86 batches (W states, one per 64-bit
+lane) run with one symbolic state in all W lanes under the lane lemma checked on that run
+(lane_local.py: lane s of the output is a function G_s of state s alone); every lane of
+every output state is proved equal to the spec, so G_s is Keccak-f[1600] for each s. The
+neon batches give every state its own variables, each compared with its own spec."""
 import time
 
 import z3
@@ -463,10 +465,14 @@ class Cutter:
     guess: each location so matched is then proved equal to it for all values, and
     replaced by the same function of fresh variables. Locations not matched keep their
     terms (sound: they are then functions of older variables, which every later proof
-    also quantifies over)."""
+    also quantifies over). lane_of(loc), for a batch run on one state shared by its
+    `lanes` lanes: the lane a location belongs to (None: none), so that a lane left out
+    fails at the cut where it is lost, not at ret (the claim itself is at_end's)."""
 
-    def __init__(self, nstates, access, places, rotations=False):
+    def __init__(self, nstates, access, places, rotations=False, lane_of=None, lanes=1):
         self.W = nstates
+        self.lane_of = lane_of
+        self.lanes = lanes
         self.access = access
         self.places = places
         self.rotations = rotations
@@ -530,8 +536,12 @@ class Cutter:
                 keys.append(table.get(v))
             if len(keys) == 2 and keys[0] is not None and keys[0] == keys[1]:
                 found.append((loc, t, keys[0]))
-        lanes = {(j, i) for _, _, (j, kind, i, r, inv) in found if kind == 'lane'}
-        missing = [(j, i) for j in range(self.W) for i in range(25) if (j, i) not in lanes]
+        if self.lane_of:
+            lanes = {(self.lane_of(loc), i) for loc, _, (j, kind, i, r, inv) in found if kind == 'lane'}
+            missing = [(j, i) for j in range(self.lanes) for i in range(25) if (j, i) not in lanes]
+        else:
+            lanes = {(j, i) for _, _, (j, kind, i, r, inv) in found if kind == 'lane'}
+            missing = [(j, i) for j in range(self.W) for i in range(25) if (j, i) not in lanes]
         what = 'start of round %d' % self.cuts if self.cuts else 'entry'
         if missing:
             raise KeccakFailure('%s: lane %d of state %d is in no register or memory cell' % (
@@ -579,13 +589,15 @@ class Cutter:
     def at_round(self, m):
         self.at_cut(m, self.expected(), self.var_of_state)
 
-    def at_end(self, got_states):
-        """got_states[j][i]: lane i of state j in memory at ret."""
+    def at_end(self, got_states, spec_of=lambda j: j):
+        """got_states[j][i]: lane i of state j in memory at ret, to equal the spec of the
+        symbolic state spec_of(j) (0 for every j when the lanes share one)."""
         if self.cuts != ROUNDS:
             raise KeccakFailure('%d round starts reached: not 24 rounds' % self.cuts)
         want_p, want_z = self.expected()
-        pairs = [('state %d lane %d' % (j, i), got_states[j][i], want_p[j][i], lambda j=j, i=i: want_z[j][i])
-                 for j in range(self.W) for i in range(25)]
+        pairs = [('state %d lane %d' % (j, i), got_states[j][i], want_p[spec_of(j)][i],
+                  lambda j=j, i=i: want_z[spec_of(j)][i])
+                 for j in range(len(got_states)) for i in range(25)]
         self.secs += prove_equal(pairs, 'at ret (round 23)', Normalizer())
 
 
@@ -670,10 +682,25 @@ def x86_places(frame, size):
     return places
 
 
+def shared_states_machine(base_cls, W):
+    """a Machine whose state buffer holds one symbolic state in all W lanes: the input
+    dword of lane i of any state is lane i of state 0's (the instance of the lane lemma,
+    lane_local.py, in which every lane's computation is proved)."""
+    class SharedStates(base_cls):
+        def input_var(self, base, idx):
+            if base == 's':
+                q = idx // 2                    # lane q // W of state q % W
+                idx = 2 * W * (q // W) + idx % 2
+            return base_cls.input_var(self, base, idx)
+    return SharedStates
+
+
 def prove_x86(unit, fname, kd):
     """kd: the kernel description (KERNELS_X86): states W, stack frame, and the offset of
-    lane i of state j in the buffer (the C side's layout)."""
+    lane i of state j in the buffer (the C side's layout). A batch (W > 1) runs on one
+    symbolic state shared by its W lanes, under the lane lemma checked on that run."""
     from .executor import run
+    from .lane_local import LaneCheck
     from .machine import Machine
     fn = unit.functions.get(fname)
     if fn is None:
@@ -681,21 +708,28 @@ def prove_x86(unit, fname, kd):
     starts = {id(i) for i in round_starts(unit, fn)}
     Wn = kd['states']
     size = 200 * Wn
-    cut = Cutter(Wn, x86_access, x86_places(kd['frame'], size))
     off = kd['offset']
+    lanes = LaneCheck(Wn) if Wn > 1 else None
+    cut = Cutter(1, x86_access, x86_places(kd['frame'], size), lane_of=lanes and lanes.lane_of, lanes=Wn)
+    machine = kd.get('machine') or Machine
+    if lanes:
+        machine = shared_states_machine(machine, Wn)
 
     def stop(m, ins):
+        if lanes:
+            lanes.check(m, ins)
         if id(ins) in starts:
             cut.at(m, off)
         return False
     t = time.time()
-    res = run(unit, fname, {'rdi': ('ptr', 's')}, stop=stop, frame=kd['frame'],
-              machine_cls=kd.get('machine') or Machine)
+    res = run(unit, fname, {'rdi': ('ptr', 's')}, stop=stop, frame=kd['frame'], machine_cls=machine)
     m = res.m
     check_bounds(m.trace, 's', size)
+    if lanes:
+        lanes.check_trace(m.trace)
     t_exec = time.time() - t - cut.secs
     got = [[x86_access(m, Loc('mem', 's', off(j, i))) for i in range(25)] for j in range(Wn)]
-    cut.at_end(got)
+    cut.at_end(got, lambda j: 0)
     return cut, res, t_exec
 
 
@@ -708,12 +742,6 @@ KERNELS_X86 = {
     ('avx512', 'keccak_f1600_x1'): dict(states=1, frame=0, offset=lambda j, i: 8 * i),
     ('avx2', 'keccak_f1600_batch'): dict(states=4, frame=8 + 800 + 24, offset=lambda j, i: 8 * (4 * i + j),
                                          entry_mods=(8, 24)),
-}
-
-# The same method on the wider batches: it runs, but a proof takes many minutes per ISA on
-# this machine and was not completed, so these stay declared gaps (__main__.NOT_PROVED);
-# `python3 -m prover.keccak avx512` tries it.
-UNFINISHED_X86 = {
     ('avx512', 'keccak_f1600_batch'): dict(states=8, frame=0, offset=lambda j, i: 8 * (8 * i + j)),
 }
 
@@ -741,7 +769,7 @@ def prove_into(rep, states, run):
 
 def prove_kernel_x86(unit, isa, kernel, rep):
     """the obligations of one x86 Keccak kernel, into rep."""
-    kd = KERNELS_X86.get((isa, kernel)) or UNFINISHED_X86[(isa, kernel)]
+    kd = KERNELS_X86[(isa, kernel)]
     fname = 'mldsa_%s_%s' % (kernel, isa)
     mods = kd.get('entry_mods')
 
@@ -752,7 +780,11 @@ def prove_kernel_x86(unit, isa, kernel, rep):
             need = {(8 + 16 * t) % a for t in range(4)} if a > 16 else set()
             if not need <= {x % a for x in mods or ()}:
                 raise KeccakFailure('%%rsp aligned to %d: entry residues %s not all proved' % (a, sorted(need)))
-        return cut, res, t_exec, '; per entry %%rsp residue %s' % (mods,) if mods else ''
+        note = '; per entry %%rsp residue %s' % (mods,) if mods else ''
+        if kd['states'] > 1:
+            note += '; every instruction lane-local (lane_local.py), so one symbolic state in all %d lanes' \
+                % kd['states']
+        return cut, res, t_exec, note
     res = prove_into(rep, kd['states'], run)
     if res is not None:
         rep.ok('memory and ABI', 'state buffer [0, %d) only, stack within the %d-byte frame, '

@@ -84,6 +84,21 @@ PLANTED = [
     ('avx2', 'keccak_f1600_batch', 'keccak_f1600_batch', '.Lkeccak_rol8:  # vpshufb: rotate each quadword left by 8 bits\n    .byte 7, 0,',
      '.Lkeccak_rol8:  # vpshufb: rotate each quadword left by 8 bits\n    .byte 15, 0,',
      'Keccak batch: the rotate-by-8 table takes a byte of the next state'),
+    # the batches run one symbolic state in all lanes: a lane mixing states must fail the
+    # lane lemma (lane_local.py), a lane computed wrongly the proof of its lane
+    ('sse2', 'keccak_f1600_batch', 'keccak_f1600_batch', 'movdqu %xmm15, 352(%rdi)', 'movdqu %xmm15, 360(%rdi)',
+     'Keccak batch: a lane stored one state late (state 1\'s lane i where state 0\'s belongs)'),
+    ('avx512', 'keccak_f1600_batch', 'keccak_f1600_batch', 'vprolq $44, %zmm6, %zmm6', 'vprolq $45, %zmm6, %zmm6',
+     'Keccak batch: rho rotation of one register off by one'),
+    ('avx512', 'keccak_f1600_batch', 'keccak_f1600_batch', 'vprolq $44, %zmm6, %zmm6\n',
+     'vprolq $44, %zmm6, %zmm6\n    vpshufd $0x4e, %zmm6, %zmm6\n',
+     'Keccak batch: two states\' lanes swapped in one register (vpshufd across quadwords)'),
+    ('avx2', 'keccak_f1600_batch', 'keccak_f1600_batch',
+     '12, 13, 14\n.Lkeccak_rol56:', '12, 14, 13\n.Lkeccak_rol56:',
+     'Keccak batch: the rotate-by-8 table swaps two bytes of state 3\'s quadword only'),
+    ('avx2', 'keccak_f1600_batch', 'keccak_f1600_batch', 'vpbroadcastq 0(%rax), %ymm15',
+     'vpbroadcastq 0(%rax), %ymm15\n    vpaddq %ymm15, %ymm15, %ymm15',
+     'Keccak batch: a round constant doubled in every lane'),
     ('avx2', 'keccak_f1600_x1', 'keccak_f1600_x1', '    pop %rbx\n', '    pop %rbx\n    mov %rdi, 200(%rdi)\n',
      'Keccak: a write one lane past the state buffer'),
     # what the assembler reads, not the text as the prover once read it
