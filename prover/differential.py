@@ -316,7 +316,7 @@ EXPLICIT_FORMS = [
     (['vmovdqu32 40(%rdi), %xmm0'], 'z', 'z0'), (['vmovdqu32 40(%rdi), %ymm0'], 'z', 'z0'),
     (['vmovdqu32 40(%rdi), %zmm0'], 'z', 'z0'), (['vmovdqu32 40(%rdi), %zmm20', 'vmovdqa64 %zmm20, %zmm0'], 'z', 'z0'),
     (['vmovdqu32 %zmm1, (%rsi)'], 'z', 'out64'), (['vextracti32x4 $3, %zmm1, (%rsi)'], 'z', 'out16'), (['vmovdqu32 %zmm17, (%rsi)'], 'z', 'out64'),
-    (['vmovdqa32 %zmm1, %zmm0{%k1}'], 'z', 'z0'), (['vmovdqa32 %zmm1, %zmm0{%k1}{z}'], 'z', 'z0'), (['vmovdqa32 %zmm17, %zmm0{%k1}{z}'], 'z', 'z0'),
+    (['vmovdqa32 %zmm1, %zmm0'], 'z', 'z0'), (['vmovdqa32 %zmm1, %zmm0{%k1}'], 'z', 'z0'), (['vmovdqa32 %zmm1, %zmm0{%k1}{z}'], 'z', 'z0'), (['vmovdqa32 %zmm17, %zmm0{%k1}{z}'], 'z', 'z0'),
     (['vmovdqu8 %zmm1, %zmm0{%k1}{z}'], 'k64', 'z0'), (['vmovdqu8 %xmm1, %xmm0{%k1}{z}'], 'k64', 'z0'),
     (['vbroadcasti32x4 64(%rdi), %zmm0'], 'z', 'z0'),
     (['vinserti32x4 $1, 40(%rdi), %ymm1, %ymm0'], 'z', 'z0'),
