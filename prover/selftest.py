@@ -538,6 +538,19 @@ def run_one(path, text, isa, k):
     return rep
 
 
+def run_planted(job):
+    """one entry of PLANTED: (planted at all, rejected, the first failed item's message)."""
+    asm_dir, isa, f, k, old, new, what = job
+    path = os.path.join(asm_dir, isa, f + '.S')
+    with open(path) as fh:
+        text = fh.read()
+    mut = plant(text, old, new)
+    if mut is None:
+        return False, False, ''
+    rep = run_one(path, mut, isa, k)
+    return True, not rep.passed, next((it[4] for it in rep.items if not it[3]), '')
+
+
 def main(asm_dir):
     from . import lanes
     lanes.DEFAULT_TIMEOUT_MS = 20000
@@ -571,20 +584,19 @@ def main(asm_dir):
     bad += check_lift()
     bad += check_rewrite()
     bad += check_normal_forms()
-    for isa, f, k, old, new, what in PLANTED:
-        path = os.path.join(asm_dir, isa, f + '.S')
-        with open(path) as fh:
-            text = fh.read()
-        mut = plant(text, old, new)
-        if mut is None:
-            print('self-test: %s %s: could not plant "%s" (the kernel changed?)' % (isa, k, what))
-            bad += 1
-            continue
-        rep = run_one(path, mut, isa, k)
-        why = next((it[4] for it in rep.items if not it[3]), '')
-        caught = not rep.passed
-        print('self-test: %-7s %-22s planted bug (%s) %s%s' %
-              (isa, k, what, 'rejected' if caught else 'ACCEPTED', ': ' + why[:140] if why else ''), flush=True)
-        bad += not caught
+    # the planted bugs run in as many processes as there are CPUs, reported in order
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    jobs = [(asm_dir,) + entry for entry in PLANTED]
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1,
+                             mp_context=multiprocessing.get_context('fork')) as ex:
+        for (_, isa, f, k, old, new, what), (planted, caught, why) in zip(jobs, ex.map(run_planted, jobs)):
+            if not planted:
+                print('self-test: %s %s: could not plant "%s" (the kernel changed?)' % (isa, k, what))
+                bad += 1
+                continue
+            print('self-test: %-7s %-22s planted bug (%s) %s%s' %
+                  (isa, k, what, 'rejected' if caught else 'ACCEPTED', ': ' + why[:140] if why else ''), flush=True)
+            bad += not caught
     print('self-test: %s' % ('passed' if not bad else '%d problems' % bad))
     return 1 if bad else 0
