@@ -260,8 +260,6 @@ def main(argv=None):
     ap.add_argument('--cases', type=int, default=16)
     ap.add_argument('--sample', type=int, default=0, metavar='K')
     a = ap.parse_args(argv)
-    from . import sampler_a64
-    sampler_a64.WHOLE_LOOP = bool(a.kernel)     # neon rej_uniform's whole loop: minutes, when named
     if a.differential:
         from .differential import main as diff
         from .a64diff import main as diff_a64
