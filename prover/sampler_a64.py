@@ -37,7 +37,8 @@ from .executor import resolve
 from .lanes import Failure
 from .machine import ExecError, simp
 from .sampler_lanes import buf_candidates, holds, run_step
-from .sampler_loop import DEBUG, GROUP, SymMachine, names, popcount, relevant, store_claims, valid
+from .sampler_loop import (DEBUG, GROUP, FreeBytes, SymMachine, access_claims, names, popcount, relevant,
+                           store_claims)
 
 # kernel -> (candidates per vector step, [(value register, bit offset of the group's
 # accept word in x10) per group of 4 candidates])
@@ -228,23 +229,6 @@ class SymA64(SymMachine, a64.A64):
         return False
 
 
-def bv_vars(e):
-    """the bit-vector variables of e; None if e has a term of another sort than
-    bit-vector or Boolean (an array)."""
-    out, seen, todo = {}, set(), [e]
-    while todo:
-        t = todo.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if not (z3.is_bv(t) or z3.is_bool(t)):
-            return None
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED and z3.is_bv(t):
-            out[t.get_id()] = t
-        todo += t.children()
-    return list(out.values())
-
-
 def target(fn, pc):
     ins = fn.insns[pc]
     return resolve(fn, pc, ins.ops[-1].sym)
@@ -339,55 +323,6 @@ def same_everywhere(machines):
     return out
 
 
-def access_claims(m, c, L):
-    """every read of buf within [0, len), every write of a within [4 c, 1024), every
-    .rodata read at a symbolic offset within .rodata; no other memory touched."""
-    claims = []
-    for _, kind, base, off, nb in m.trace:
-        if base == 'buf':
-            claims.append(('read buf[%s, +%d) within [0, len)' % (off, nb),
-                           z3.ULE(z3.ZeroExt(1, off) + nb, z3.ZeroExt(1, L))))
-        elif base == 'a' and kind == 'w':
-            claims.append(('write a[%s, +%d) within [4 c, 1024)' % (off, nb), z3.And(
-                z3.ULE(z3.ZeroExt(32, c) * 4, off), z3.ULE(z3.ZeroExt(1, off) + nb, 1024))))
-        elif base == 'rodata' and not z3.is_bv_value(simp(off)):
-            claims.append(('table read .rodata[%s, +%d) within .rodata' % (off, nb),
-                           z3.ULE(z3.ZeroExt(1, off) + nb, len(m.unit.rodata))))
-        elif base != 'rodata':
-            raise Failure('access to %s' % base)
-    return claims
-
-
-def buf_bytes(e, buf):
-    """each read of buf in e, Select(buf, i), paired with a byte variable of its own: a
-    claim proved of free bytes holds of buf's (and is plain bit-vector logic, which Z3
-    bit-blasts, not array logic)."""
-    out, seen, todo = [], set(), [e]
-    while todo:
-        t = todo.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if z3.is_select(t) and t.arg(0).eq(buf):
-            out.append((t, z3.BitVec('buf@%s' % simp(t.arg(1)), 8)))     # one variable per offset
-        else:
-            todo += t.children()
-    return out
-
-
-def bv_valid(f, what, timeout_ms=120000):
-    """f is valid, by bit-blasting (Z3's QF_BV solver) where f has no arrays left, else
-    by valid()."""
-    if bv_vars(f) is None:
-        return valid(f, what, timeout_ms=timeout_ms)
-    s = z3.SolverFor('QF_BV')
-    s.set('timeout', timeout_ms)
-    s.add(z3.Not(f))
-    r = s.check()
-    if r != z3.unsat:
-        raise Failure('%s: %s' % (what, 'counterexample' if r == z3.sat else 'unfinished (Z3 %s)' % s.reason_unknown()))
-
-
 def prove_claims(m, inv, cond, claims, where):
     """each claim of a path, buf's bytes free bytes: first from the facts that share a
     variable with it (the tbl facts: a claim about a pack's fresh mask and source lanes
@@ -397,6 +332,7 @@ def prove_claims(m, inv, cond, claims, where):
     holds of the path."""
     ax = [(a, names(a)) for a in m.axioms]
     full = ax + [(d, names(d)) for d in m.defs]
+    prove = FreeBytes([inv, cond] + m.axioms + m.defs + [c_ for _, c_ in claims], m.arr['buf']).valid
     for what, c_ in claims:
         tries = [relevant(facts, z3.And(cond, c_)) for facts in (ax, full)]
         if len(tries[1]) == len(tries[0]):
@@ -404,8 +340,7 @@ def prove_claims(m, inv, cond, claims, where):
         for i, facts in enumerate(tries):
             f = z3.Implies(z3.And(inv, cond, *facts), c_)
             try:
-                bv_valid(z3.substitute(f, *buf_bytes(f, m.arr['buf'])), '%s: %s' % (where, what),
-                         20000 if i + 1 < len(tries) else 120000)
+                prove(f, '%s: %s' % (where, what), 20000 if i + 1 < len(tries) else 120000)
                 break
             except Failure:
                 if i + 1 == len(tries):
@@ -486,7 +421,7 @@ def prove_loop(unit, rep, kernel):
         # the stores are claimed by their differences (store_claims)
         unguarded = G <= 256 and holds([z3.Implies(inv, z3.ULE(c, 256 - G))])
         out, lemmas = store_claims(kernel, m, c, p, G, c2, unguarded)
-        claims = lemmas + out + access_claims(m, c, L) + m.side
+        claims = lemmas + out + access_claims(m, c, p, L) + m.side
         if end == 'ret':
             claims.append(('x0 = the count, upper half zero; the spec has stopped (count >= 256 or no '
                            'whole group left)', z3.And(z3.Extract(63, 32, m.gpr['x0']) == 0,

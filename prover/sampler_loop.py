@@ -129,6 +129,19 @@ class SymMachine(Machine):
         self.defs.append(f == definition)
         return f
 
+    def name_count(self):
+        """the count (%eax) after an instruction that added a term of the step's bytes (a
+        popcount, an accept bit): a fresh variable, defined apart (self.defs). The branch
+        on it and the claims about it then speak of one variable: Z3 would otherwise have
+        to prove two differently summed forms of 64 accept bits equal, which bit-blasting
+        does slowly."""
+        rax = simp(self.gpr['rax'])
+        upper = simp(z3.Extract(63, 32, rax))
+        low = simp(z3.Extract(31, 0, rax))
+        if not (z3.is_bv_value(upper) and upper.as_long() == 0) or set(free_vars(low)) <= {'c', 'n'}:
+            return
+        self.gpr['rax'] = z3.ZeroExt(32, self.fresh('count', low))
+
     def fresh_mask(self, x):
         """a table row's index (the accept mask of a left-pack) as a fresh variable, the
         same one for every read of the same index, defined apart (self.defs)."""
@@ -267,6 +280,8 @@ def explore(unit, fn, m, pc, heads, first=True):
                 h(m, ins, ops)
             except ExecError as e:
                 raise ExecError('line %d (%s): %s' % (ins.line, ins.text, e))
+            if ins.ops and ins.ops[-1].kind == 'reg' and ins.ops[-1].reg in ('eax', 'rax'):
+                m.name_count()
             pc += 1
     return out
 
@@ -282,11 +297,9 @@ HEADS = {
     ('rej_eta4', 'sse2'): {'10': (240, 8), '30': (255, 1)},
     ('rej_eta2', 'avx2'): {'10': (224, 16), '12': (248, 4), '30': (255, 1)},
     ('rej_eta4', 'avx2'): {'10': (224, 16), '12': (248, 4), '30': (255, 1)},
+    ('rej_eta2', 'avx512'): {'10': (192, 32), '12': (240, 8), '30': (255, 1)},
+    ('rej_eta4', 'avx512'): {'10': (192, 32), '12': (240, 8), '30': (255, 1)},
 }
-# not declared: avx512 rej_eta2/4 with {'10': (192, 32), '12': (240, 8), '30': (255, 1)}:
-# every store claim of the 64-candidate step was proved, but the invariant at head 10
-# after a step (count <= 192, by the branch on a count that vpsadbw sums from the
-# compare mask itself, not the packs' fresh masks) did not finish in 20 + 60 s
 STATE = ('rax', 'rdx', 'rcx')
 
 
@@ -427,17 +440,29 @@ def names(e):
 def relevant(axioms, claim):
     """the axioms (each with its free variables) that share a variable other than the
     state's with the claim or with one of those, transitively."""
-    linked, out, rest = set(names(claim)) - STATE_VARS, [], [(a, v - STATE_VARS) for a, v in axioms]
+    linked = set(names(claim)) - STATE_VARS
+    rest = [(i, v - STATE_VARS) for i, (_, v) in enumerate(axioms)]
+    taken = set()
     grew = True
     while grew:
         grew = False
-        for x in list(rest):
-            if x[1] & linked:
-                out.append(x[0])
-                linked |= x[1]
-                rest.remove(x)
+        left = []
+        for i, v in rest:
+            if v & linked:
+                taken.add(i)
+                linked |= v
                 grew = True
-    return out
+            else:
+                left.append((i, v))
+        rest = left
+    return [axioms[i][0] for i in sorted(taken)]
+
+
+def offset_name(off, origin, name):
+    """off for a claim's name: origin + k where the difference is a constant, else a
+    placeholder (printing a count term of 64 candidates takes Z3 a second)."""
+    d = simp(off - origin)
+    return '%s + %d' % (name, d.as_signed_long()) if z3.is_bv_value(d) else '%s + a count' % name
 
 
 def valid(f, what, timeout_ms=60000):
@@ -452,6 +477,86 @@ def valid(f, what, timeout_ms=60000):
         raise Failure('%s: counterexample %s' % (what, ', '.join(
             '%s=%s' % (d.name(), mdl[d]) for d in mdl.decls() if d.arity() == 0)[:300]))
     raise Failure('%s: unfinished (Z3 %s)' % (what, s.reason_unknown()))
+
+
+def bv_vars(e):
+    """the bit-vector variables of e; None if e has a term of another sort than
+    bit-vector or Boolean (an array)."""
+    out, seen, todo = {}, set(), [e]
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if not (z3.is_bv(t) or z3.is_bool(t)):
+            return None
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED and z3.is_bv(t):
+            out[t.get_id()] = t
+        todo += t.children()
+    return list(out.values())
+
+
+def access_claims(m, c, p, L):
+    """every read of buf within [0, len), every write of a within [4 c, 1024), every
+    .rodata read at a symbolic offset within .rodata; no other memory touched."""
+    claims = []
+    for _, kind, base, off, nb in m.trace:
+        if base == 'buf':
+            claims.append(('read buf[%s, +%d) within [0, len)' % (offset_name(off, p, 'p'), nb),
+                           z3.ULE(z3.ZeroExt(1, off) + nb, z3.ZeroExt(1, L))))
+        elif base == 'a' and kind == 'w':
+            claims.append(('write a[%s, +%d) within [4 c, 1024)'
+                           % (offset_name(off, z3.ZeroExt(32, c) * 4, '4 c'), nb), z3.And(
+                z3.ULE(z3.ZeroExt(32, c) * 4, off), z3.ULE(z3.ZeroExt(1, off) + nb, 1024))))
+        elif base == 'rodata' and not z3.is_bv_value(simp(off)):
+            claims.append(('table read .rodata[%s, +%d) within .rodata' % (off, nb),
+                           z3.ULE(z3.ZeroExt(1, off) + nb, len(m.unit.rodata))))
+        elif base != 'rodata':
+            raise Failure('access to %s' % base)
+    return claims
+
+
+def buf_bytes(e, buf):
+    """each read of buf in e, Select(buf, i), paired with a byte variable of its own: a
+    claim proved of free bytes holds of buf's (and is plain bit-vector logic, which Z3
+    bit-blasts, not array logic)."""
+    out, seen, todo = [], set(), [e]
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_select(t) and t.arg(0).eq(buf):
+            out.append((t, z3.BitVec('buf@%s' % simp(t.arg(1)), 8)))     # one variable per offset
+        else:
+            todo += t.children()
+    return out
+
+
+def bv_valid(f, what, timeout_ms=120000, pure=None):
+    """f is valid, by bit-blasting (Z3's QF_BV solver) where f has no arrays left (pure:
+    known of f already), else by valid()."""
+    if not pure if pure is not None else bv_vars(f) is None:
+        return valid(f, what, timeout_ms=timeout_ms)
+    s = z3.SolverFor('QF_BV')
+    s.set('timeout', timeout_ms)
+    s.add(z3.Not(f))
+    r = s.check()
+    if r != z3.unsat:
+        raise Failure('%s: %s' % (what, 'counterexample' if r == z3.sat else 'unfinished (Z3 %s)' % s.reason_unknown()))
+
+
+class FreeBytes:
+    """a path's claims proved with buf's bytes as free bytes (buf_bytes, bv_valid), the
+    reads of buf found and the absence of other arrays checked once for all the path's
+    terms, not per claim (each claim is a part of them)."""
+    def __init__(self, terms, buf):
+        whole = z3.And(*terms)
+        self.pairs = buf_bytes(whole, buf)
+        self.pure = bv_vars(z3.substitute(whole, *self.pairs) if self.pairs else whole) is not None
+
+    def valid(self, f, what, timeout_ms=120000):
+        bv_valid(z3.substitute(f, *self.pairs) if self.pairs else f, what, timeout_ms, self.pure)
 
 
 def prove_loop(unit, isa, rep, kernel):
@@ -560,15 +665,7 @@ def prove_loop(unit, isa, rep, kernel):
             unguarded = False
         out, lemmas = store_claims(kernel, m, c, p, G, c2, unguarded)
         claims += out
-        for _, kind, base, off, nb in m.trace:
-            if base == 'buf':
-                claims.append(('read buf[%s, +%d) within [0, len)' % (off, nb),
-                               z3.ULE(z3.ZeroExt(1, off) + nb, z3.ZeroExt(1, L))))
-            elif base == 'a' and kind == 'w':
-                claims.append(('write a[%s, +%d) within [4 c, 1024)' % (off, nb), z3.And(
-                    z3.ULE(z3.ZeroExt(32, c) * 4, off), z3.ULE(z3.ZeroExt(1, off) + nb, 1024))))
-            elif base not in ('rodata',):
-                raise Failure('%s: access to %s' % (where, base))
+        claims += access_claims(m, c, p, L)
         if end == 'ret':
             claims.append(('%eax upper half zero, the spec has stopped (count >= 256 or no whole group left)',
                            z3.And(z3.Extract(63, 32, rax) == 0,
@@ -588,19 +685,26 @@ def prove_loop(unit, isa, rep, kernel):
             claims.append(('the %d kept registers kept' % len(kept), z3.And(*[
                 (m.gpr[key[1]] if key[0] == 'g' else m.vec[key[1]][key[2]]) == v for key, v in kept.items()])))
         t1 = time.time()
+
+        # bit-vector logic: store_claims never reads a, .rodata at a constant offset is its byte
+        prove = FreeBytes([inv, cond] + m.axioms + m.defs + [c_ for _, c_ in lemmas + claims],
+                          m.arr['buf']).valid
         ax = [(a, names(a)) for a in m.axioms]
         full = [(a, names(a)) for a in m.axioms + m.defs]
         lem = [c_ for _, c_ in lemmas]
-        for what, c_ in lemmas + claims:
+        for n_, (what, c_) in enumerate(lemmas + claims):
             t2 = time.time()
+            # a claim may rest on the lemmas (each proved here from the definitions); a
+            # lemma may not (it would assume itself)
+            hyps = lem if n_ >= len(lemmas) else []
             if what.startswith(PATH_CLAIMS):
                 # the head's guards and the stop: true on this path, by its condition
                 keys = [z3.Implies(z3.And(inv, *relevant(f, z3.And(cond, c_)), cond), c_) for f in (ax, full)]
                 if not any(k.get_id() in proved for k in keys):
                     try:
-                        valid(keys[0], what, timeout_ms=20000)
+                        prove(keys[0], what, timeout_ms=20000)
                     except Failure:
-                        valid(keys[1], '%s: %s' % (where, what))
+                        prove(keys[1], '%s: %s' % (where, what))
                         keys = keys[1:]
                     proved[keys[0].get_id()] = keys[0]
                     if DEBUG:
@@ -617,12 +721,12 @@ def prove_loop(unit, isa, rep, kernel):
                 continue
             for i, key in enumerate(tries):
                 try:
-                    valid(key, what, timeout_ms=20000)
+                    prove(key, what, timeout_ms=20000)
                     proved[key.get_id()] = key
                     break
                 except Failure:
                     if i + 1 == len(tries):
-                        valid(z3.Implies(z3.And(pre, *m.defs, *lem), c_), '%s: %s' % (where, what))
+                        prove(z3.Implies(z3.And(pre, *m.defs, *hyps), c_), '%s: %s' % (where, what))
             if DEBUG:
                 print('%6.2f s %s%s' % (time.time() - t2, what, '' if i == 0 else ' (second try)'))
         nobl += 1
