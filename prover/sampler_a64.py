@@ -37,7 +37,7 @@ from .executor import resolve
 from .lanes import Failure
 from .machine import ExecError, simp
 from .sampler_lanes import buf_candidates, holds, run_step
-from .sampler_loop import (DEBUG, GROUP, FreeBytes, SymMachine, access_claims, names, popcount, relevant,
+from .sampler_loop import (DEBUG, GROUP, FreeBytes, SymMachine, access_claims, explore, names, popcount, relevant,
                            store_claims)
 
 # kernel -> (candidates per vector step, [(value register, bit offset of the group's
@@ -162,6 +162,27 @@ class SymA64(SymMachine, a64.A64):
         super().__init__(unit, args, frame)
         self.side, self.marks = [], {}
 
+    def control(self, fn, pc, ins):
+        """as SymMachine.control, for A64: b, b.cond, cbz/cbnz, ret, hint."""
+        kind = a64.plain_control(ins)
+        if kind:
+            return kind, None, None
+        mn = ins.mnem
+        if mn not in a64.BRANCHES:
+            return None, None, None
+        tgt = target(fn, pc)
+        if mn == 'b':
+            return 'jump', tgt, None
+        if mn.startswith('b.'):
+            if not self.flags:
+                raise ExecError('line %d: branch before any flag was set' % ins.line)
+            return 'branch', tgt, a64.CONDS[mn[2:]](self.flags)
+        return 'branch', tgt, (self.rd_gpr(ins.ops[0].reg) == 0) == (mn == 'cbz')
+
+    def execute(self, ins):
+        if not self.left_pack(ins):
+            a64.lookup(ins)(self, ins, ins.ops)
+
     def store(self, base, off, value, nbytes):
         if base != 'a':
             raise ExecError('store to %s' % base)
@@ -236,58 +257,6 @@ def target(fn, pc):
 
 # the count register (the count at each store, for store_claims)
 COUNT = 'w1'
-
-
-def explore(fn, m, pc, heads):
-    """every path from pc to the next head or `ret`: (path condition, machine, end); a
-    path splits at a branch on a non-constant condition only."""
-    out, work, steps = [], [(m, pc, [], True)], 0
-    while work:
-        m, pc, cond, first = work.pop()
-        while True:
-            if pc in heads and not first:
-                out.append((z3.And(*cond) if cond else z3.BoolVal(True), m, pc))
-                break
-            first = False
-            steps += 1
-            if steps > 20000:
-                raise ExecError('more than 20000 steps between cut points')
-            ins = fn.insns[pc]
-            mn = ins.mnem
-            m.step += 1
-            kind = a64.plain_control(ins)
-            if kind == 'nop':
-                pc += 1
-                continue
-            if kind == 'ret':
-                out.append((z3.And(*cond) if cond else z3.BoolVal(True), m, 'ret'))
-                break
-            if mn in a64.BRANCHES:
-                tgt = target(fn, pc)
-                if mn == 'b':
-                    pc = tgt
-                    continue
-                if mn.startswith('b.'):
-                    if not m.flags:
-                        raise ExecError('line %d: branch before any flag was set' % ins.line)
-                    c = simp(a64.CONDS[mn[2:]](m.flags))
-                else:
-                    c = simp((m.rd_gpr(ins.ops[0].reg) == 0) == (mn == 'cbz'))
-                if z3.is_true(c):
-                    pc = tgt
-                elif z3.is_false(c):
-                    pc += 1
-                else:
-                    work.append((m.clone(), pc + 1, cond + [z3.Not(c)], False))
-                    cond, pc = cond + [c], tgt
-                continue
-            try:
-                if not m.left_pack(ins):
-                    a64.lookup(ins)(m, ins, ins.ops)
-            except ExecError as e:
-                raise ExecError('line %d (%s): %s' % (ins.line, ins.text, e))
-            pc += 1
-    return out
 
 
 def head_machine(unit, entry, kept, c, p, L):

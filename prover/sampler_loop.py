@@ -129,6 +129,37 @@ class SymMachine(Machine):
         self.defs.append(f == definition)
         return f
 
+    def control(self, fn, pc, ins):
+        """(kind, target, condition): 'nop', 'ret', 'jump' to target, 'branch' to target
+        when condition holds, or None for an instruction to execute."""
+        mn = ins.mnem
+        if mn in S.NOPS:
+            return 'nop', None, None
+        if mn in ('ret', 'retq'):
+            return 'ret', None, None
+        if mn == 'jmp' or mn in S.BRANCHES:
+            tgt = resolve(fn, pc, ins.ops[0].sym)
+            if mn == 'jmp':
+                return 'jump', tgt, None
+            if not self.flags:
+                raise ExecError('line %d: branch before any flag was set' % ins.line)
+            return 'branch', tgt, S.BRANCHES[mn](self.flags)
+        return None, None, None
+
+    def execute(self, ins):
+        """ins by its semantics; a left-pack's source and mask abstracted first, the count
+        named after an instruction that writes it."""
+        mn = ins.mnem
+        nops, h = S.lookup(mn)
+        ops = list(reversed(ins.ops))
+        if not mn.startswith('v') and len(ops) == nops - 1 and nops >= 3:
+            ops.insert(1, ops[0])
+        if mn in ('vpermd', 'vpcompressd'):
+            self.abstract_pack(mn, ops)
+        h(self, ins, ops)
+        if ins.ops and ins.ops[-1].kind == 'reg' and ins.ops[-1].reg in ('eax', 'rax'):
+            self.name_count()
+
     def name_count(self):
         """the count (%eax) after an instruction that added a term of the step's bytes (a
         popcount, an accept bit): a fresh variable, defined apart (self.defs). The branch
@@ -228,11 +259,12 @@ def check_tables(unit):
     return bad
 
 
-def explore(unit, fn, m, pc, heads, first=True):
-    """every path from pc to a head (not pc itself on the first instruction) or ret:
-    a list of (path condition, machine, end: head pc or 'ret')."""
-    out, work = [], [(m, pc, [], first)]
-    steps = 0
+def explore(fn, m, pc, heads):
+    """every path from pc to a head (not pc itself on the first instruction) or ret: a
+    list of (path condition, machine, end: head pc or 'ret'). A path splits at a branch
+    on a non-constant condition only; the machine decodes control flow (m.control) and
+    runs every other instruction (m.execute)."""
+    out, work, steps = [], [(m, pc, [], True)], 0
     while work:
         m, pc, cond, first = work.pop()
         while True:
@@ -244,44 +276,29 @@ def explore(unit, fn, m, pc, heads, first=True):
             if steps > 20000:
                 raise ExecError('more than 20000 steps between cut points')
             ins = fn.insns[pc]
-            mn = ins.mnem
             m.step += 1
-            if mn in S.NOPS:
-                pc += 1
-                continue
-            if mn in ('ret', 'retq'):
+            kind, tgt, c = m.control(fn, pc, ins)
+            if kind == 'ret':
                 out.append((z3.And(*cond) if cond else z3.BoolVal(True), m, 'ret'))
                 break
-            if mn == 'jmp' or mn in S.BRANCHES:
-                tgt = resolve(fn, pc, ins.ops[0].sym)
-                if mn == 'jmp':
-                    pc = tgt
-                    continue
-                if not m.flags:
-                    raise ExecError('line %d: branch before any flag was set' % ins.line)
-                c = simp(S.BRANCHES[mn](m.flags))
+            if kind == 'branch':
+                c = simp(c)
                 if z3.is_true(c):
                     pc = tgt
                 elif z3.is_false(c):
                     pc += 1
                 else:
-                    m2 = m.clone()
-                    work.append((m2, pc + 1, cond + [z3.Not(c)], False))
-                    cond = cond + [c]
-                    pc = tgt
+                    work.append((m.clone(), pc + 1, cond + [z3.Not(c)], False))
+                    cond, pc = cond + [c], tgt
                 continue
-            nops, h = S.lookup(mn)
-            ops = list(reversed(ins.ops))
-            if not mn.startswith('v') and len(ops) == nops - 1 and nops >= 3:
-                ops.insert(1, ops[0])
-            try:
-                if mn in ('vpermd', 'vpcompressd'):
-                    m.abstract_pack(mn, ops)
-                h(m, ins, ops)
-            except ExecError as e:
-                raise ExecError('line %d (%s): %s' % (ins.line, ins.text, e))
-            if ins.ops and ins.ops[-1].kind == 'reg' and ins.ops[-1].reg in ('eax', 'rax'):
-                m.name_count()
+            if kind == 'jump':
+                pc = tgt
+                continue
+            if kind != 'nop':
+                try:
+                    m.execute(ins)
+                except ExecError as e:
+                    raise ExecError('line %d (%s): %s' % (ins.line, ins.text, e))
             pc += 1
     return out
 
@@ -591,7 +608,7 @@ def prove_loop(unit, isa, rep, kernel):
                               'rdx': ('ptr', 'buf'), 'rcx': ('val', L)})
     buf0 = entry.base('buf')
     paths = [('entry', n, z3.BitVecVal(0, 64), z3.BoolVal(True), p) for p in
-             explore(unit, fn, entry, 0, heads)]
+             explore(fn, entry, 0, heads)]
     # the registers that keep their entry value at every head: a fixpoint from "all"
     kept = None
     for _ in range(4):
@@ -634,7 +651,7 @@ def prove_loop(unit, isa, rep, kernel):
             m.gpr['rcx'] = L - p
             m.init = dict(entry.init)
             inv = z3.And(z3.ULE(c, cmax), z3.ULE(p, L), z3.UGE(L - p, rmin))
-            paths += [(lab, c, p, inv, x) for x in explore(unit, fn, m, hpc, heads)]
+            paths += [(lab, c, p, inv, x) for x in explore(fn, m, hpc, heads)]
     nobl = 0
     proved = {}
     for src, c, p, inv, (cond, m, end) in paths:
