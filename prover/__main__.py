@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import asm, codecs, keccak, keccak_a64, kernels, ntt, reorder, sampler_lanes, semantics
+from . import asm, codecs, keccak, keccak_a64, kernels, ntt, pool, reorder, sampler_lanes, semantics
 from .kernels import Report
 
 ISAS = ['sse2', 'avx2', 'avx512']
@@ -209,32 +209,30 @@ SUMMARY = re.compile(r'^(\d+) kernel runs, (\d+) obligations proved, (\d+) faile
                      r'(\d+) declared gaps')
 
 
+def prove_one_isa(job):
+    """one ISA of the full run, in a worker: (exit code, what it printed)."""
+    asm_dir, isa = job
+    return pool.printed(main, ['--asm-dir', asm_dir, '--no-composition', '--isa', isa])
+
+
 def in_parallel(a):
     """The full run as one process per ISA, a.jobs at a time, each printed whole in ISA
     order when it ends; then sign.c's chains. The summary adds up the processes'."""
-    import subprocess
-    from concurrent.futures import ThreadPoolExecutor
     t0 = time.time()
-    base = [sys.executable, '-u', '-m', 'prover', '--asm-dir', a.asm_dir, '--no-composition']
-
-    def one(isa):
-        p = subprocess.run(base + ['--isa', isa], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True, cwd=os.getcwd())
-        return p.returncode, p.stdout
     totals, rc = [0, 0, 0, 0], 0
-    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        for isa, (code, text) in zip(ISAS + ['neon'], ex.map(one, ISAS + ['neon'])):
-            lines = text.rstrip('\n').split('\n')
-            for line in lines:
-                m = SUMMARY.match(line)
-                if m:
-                    totals = [t + int(x) for t, x in zip(totals, m.groups())]
-                elif not line.startswith('FAILED: ') and line:
-                    print(line)
-            for line in lines:
-                if line.startswith('FAILED: '):
-                    print(line)
-            rc |= code != 0
+    isas = ISAS + ['neon']
+    for code, text in pool.in_order(prove_one_isa, [(a.asm_dir, isa) for isa in isas], a.jobs):
+        lines = text.rstrip('\n').split('\n')
+        for line in lines:
+            m = SUMMARY.match(line)
+            if m:
+                totals = [t + int(x) for t, x in zip(totals, m.groups())]
+            elif not line.startswith('FAILED: ') and line:
+                print(line)
+        for line in lines:
+            if line.startswith('FAILED: '):
+                print(line)
+        rc |= code != 0
     from .composition import main as comp
     print()
     rc |= comp() != 0

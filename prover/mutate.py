@@ -29,7 +29,7 @@ import random
 import re
 import time
 
-from . import asm, codecs, kernels, lanes, ntt, reorder
+from . import asm, codecs, kernels, lanes, ntt, pool, reorder
 from .kernels import Report
 
 COMMUTATIVE = set()
@@ -167,16 +167,26 @@ def judge(text, path, isa, k, ntt_text):
     return rep
 
 
+def judge_job(job):
+    """one mutant, in a worker: (passed, the failed items' messages, seconds)."""
+    asm_dir, text, path, isa, k = job
+    t = time.time()
+    with open(os.path.join(asm_dir, isa, 'ntt.S')) as f:
+        ntt_text = f.read()
+    rep = judge(text, path, isa, k, ntt_text)
+    return rep.passed, [it[4] for it in rep.items if not it[3]], time.time() - t
+
+
 def main(asm_dir, n, seed, isas, only=None):
     rnd = random.Random(seed)
     lanes.DEFAULT_TIMEOUT_MS = 10000
-    pool = []
+    sites = []
     data = []
     for isa in isas:
         for path, fn, k in targets(asm_dir, isa, only):
             if only and k not in only:
                 continue
-            pool += [(isa, path, fn, k, ins) for ins in fn.insns if not CONTROL.match(ins.mnem)]
+            sites += [(isa, path, fn, k, ins) for ins in fn.insns if not CONTROL.match(ins.mnem)]
             with open(path) as f:
                 lines = f.read().split('\n')
             # the .rodata lines under a label this function reads
@@ -191,16 +201,14 @@ def main(asm_dir, n, seed, isas, only=None):
                 elif w and sec == '.rodata' and label in used and \
                         w[0] in ('.long', '.int', '.word', '.short', '.byte', '.quad'):
                     data.append((isa, path, fn, k, line_no))
-    texts = {}
-    killed, survivors, kinds = 0, [], {}
-    t0 = time.time()
-    done = 0
-    while done < n:
+    # the mutants are drawn first (the same ones for a seed), then judged in parallel
+    texts, drawn = {}, []
+    for _ in range(n):
         if data and rnd.random() < 0.1:
             isa, path, fn, k, line_no = rnd.choice(data)
             ins = None
         else:
-            isa, path, fn, k, ins = rnd.choice(pool)
+            isa, path, fn, k, ins = rnd.choice(sites)
             line_no = ins.line
         if path not in texts:
             with open(path) as f:
@@ -209,29 +217,29 @@ def main(asm_dir, n, seed, isas, only=None):
         if ins is None:
             kind, new = rodata_mutant(lines[line_no - 1], rnd)
         else:
-            cands = mutants_of(lines[line_no - 1], ins, rnd, isa)
-            kind, new = rnd.choice(cands)
+            kind, new = rnd.choice(mutants_of(lines[line_no - 1], ins, rnd, isa))
         lines2 = list(lines)
         lines2[line_no - 1] = new
-        with open(os.path.join(asm_dir, isa, 'ntt.S')) as f:
-            ntt_text = f.read()
-        t1 = time.time()
-        rep = judge('\n'.join(lines2), path, isa, k, ntt_text)
-        done += 1
+        drawn.append((isa, path, k, line_no, ins.text if ins else lines[line_no - 1].strip(), kind, new,
+                      '\n'.join(lines2)))
+    killed, survivors, kinds = 0, [], {}
+    t0 = time.time()
+    jobs = [(asm_dir, text, path, isa, k) for isa, path, k, _, _, _, _, text in drawn]
+    for done, ((isa, path, k, line_no, was, kind, new, _), (passed, fails, secs)) in \
+            enumerate(zip(drawn, pool.in_order(judge_job, jobs)), 1):
         st = kinds.setdefault(kind, [0, 0])
         st[0] += 1
-        fails = [it[4] for it in rep.items if not it[3]]
-        if rep.passed or all('unfinished' in f for f in fails):
+        if passed or all('unfinished' in f for f in fails):
             # a declared gap, or any obligation, left unfinished is no rejection
-            survivors.append((isa, k, line_no, ins.text if ins else lines[line_no - 1].strip(), kind, new.strip()))
+            survivors.append((isa, k, line_no, was, kind, new.strip()))
             verdict = 'SURVIVED' + (' (unfinished: %s)' % fails[0][:80] if fails else '')
         else:
             killed += 1
             st[1] += 1
-            why = next((it[4] for it in rep.items if not it[3]), '')
-            verdict = 'killed: ' + why[:110]
+            verdict = 'killed: ' + fails[0][:110]
         print('%4d %-7s %-22s %4d %-6s %-45s %5.1f s %s' % (done, isa, k, line_no, kind, new.strip()[:45],
-                                                          time.time() - t1, verdict), flush=True)
+                                                          secs, verdict), flush=True)
+    done = len(drawn)
     rate = killed / max(1, done)
     print()
     for kind, (a, b) in sorted(kinds.items()):

@@ -5,7 +5,7 @@ semantics fact the product abstraction relies on, by Z3 over the integers."""
 import os
 import z3
 
-from . import asm, codecs, keccak, keccak_a64, kernels, ntt, reorder, sampler_lanes
+from . import asm, codecs, keccak, keccak_a64, kernels, ntt, pool, reorder, sampler_lanes
 from .kernels import Report
 
 # (isa, file, kernel, line substring, replacement, what the bug is)
@@ -617,18 +617,14 @@ def main(asm_dir):
     bad += check_rewrite()
     bad += check_normal_forms()
     # the planted bugs run in as many processes as there are CPUs, reported in order
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
     jobs = [(asm_dir,) + entry for entry in PLANTED]
-    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1,
-                             mp_context=multiprocessing.get_context('fork')) as ex:
-        for (_, isa, f, k, old, new, what), (planted, caught, why) in zip(jobs, ex.map(run_planted, jobs)):
-            if not planted:
-                print('self-test: %s %s: could not plant "%s" (the kernel changed?)' % (isa, k, what))
-                bad += 1
-                continue
-            print('self-test: %-7s %-22s planted bug (%s) %s%s' %
-                  (isa, k, what, 'rejected' if caught else 'ACCEPTED', ': ' + why[:140] if why else ''), flush=True)
-            bad += not caught
+    for (_, isa, f, k, old, new, what), (planted, caught, why) in zip(jobs, pool.in_order(run_planted, jobs)):
+        if not planted:
+            print('self-test: %s %s: could not plant "%s" (the kernel changed?)' % (isa, k, what))
+            bad += 1
+            continue
+        print('self-test: %-7s %-22s planted bug (%s) %s%s' %
+              (isa, k, what, 'rejected' if caught else 'ACCEPTED', ': ' + why[:140] if why else ''), flush=True)
+        bad += not caught
     print('self-test: %s' % ('passed' if not bad else '%d problems' % bad))
     return 1 if bad else 0
