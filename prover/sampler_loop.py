@@ -395,7 +395,7 @@ def store_claims(kernel, m, c, p, G, c2, unguarded):
         starts.append(g)
         counts.append(K)
         if unguarded:
-            claims.append(('store %d at a[4 %%eax]' % s, off == z3.ZeroExt(32, K) * 4))
+            claims.append(('store %d at a[4 * the count register then]' % s, off == z3.ZeroExt(32, K) * 4))
         else:
             claims.append(('store %d at a[cnt_%d]' % (s, g), off == z3.ZeroExt(32, cnt[g]) * 4))
         for j in range(g, g + W):
