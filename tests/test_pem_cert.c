@@ -6,6 +6,7 @@
  * directory is the argument) and inputs built here. A plain test with the headers of src/.
  * Every input is copied to a heap block of its exact size, so that ASan sees any read
  * past in_len. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,31 @@ static void load(text *t, const char *name) {
   }
   t->n = fread(t->d, 1, sizeof t->d, f);
   fclose(f);
+}
+
+/* The DER file `name` from its hex form, `name`.hex: `#` lines, then hex digits (any
+ * whitespace between bytes). Anything else fails the test. */
+static void load_der(text *t, const char *name) {
+  char hex[64];
+  snprintf(hex, sizeof hex, "%s.hex", name);
+  text h;
+  load(&h, hex);
+  t->n = 0;
+  for (size_t i = 0; i < h.n;) {
+    if (h.d[i] == '#') {
+      while (i < h.n && h.d[i] != '\n') ++i;
+    } else if (isspace(h.d[i])) {
+      ++i;
+    } else {
+      if (i + 1 >= h.n || !isxdigit(h.d[i]) || !isxdigit(h.d[i + 1]) || t->n >= sizeof t->d) {
+        printf("%s: not hex at byte %zu\n", hex, i);
+        exit(1);
+      }
+      char pair[3] = {(char)h.d[i], (char)h.d[i + 1], 0};
+      t->d[t->n++] = (uint8_t)strtoul(pair, NULL, 16);
+      i += 2;
+    }
+  }
 }
 
 /* Replaces the first `from` in t by `to`; 0 when absent. */
@@ -281,17 +307,17 @@ static void openssl_files(void) {
             memcmp(pk_cert, key_pk, 1312) == 0,
         "certificate of the pkcs12 bag holds the key's public key");
 
-  load(&t, "mldsa44-bare-seed.der");
+  load_der(&t, "mldsa44-bare-seed.der");
   check(priv(&t, &p, sk, &sk_len, seed, &has) == MLDSA_OK && p == MLDSA_44 && has == 1 &&
             memcmp(seed, seed_bag, 32) == 0 && sk_len == key_sk_len &&
             memcmp(sk, key_sk, sk_len) == 0,
         "bare seed (OpenSSL 3.5 bare-seed): the seed form");
-  load(&t, "mldsa44-bare-priv.der");
+  load_der(&t, "mldsa44-bare-priv.der");
   check(priv(&t, &p, sk, &sk_len, seed, &has) == MLDSA_OK && p == MLDSA_44 && has == 0 &&
             sk_len == key_sk_len && memcmp(sk, key_sk, sk_len) == 0,
         "bare expanded key (OpenSSL 3.5 bare-priv): the expanded form");
   /* a bare value of another size is no form at all */
-  load(&t, "mldsa44-bare-seed.der");
+  load_der(&t, "mldsa44-bare-seed.der");
   static text cut;
   cut.n = 0;
   const uint8_t head[] = {0x30, 0x31};
@@ -307,8 +333,8 @@ static void openssl_files(void) {
             n == 54 && t.d[20] == 0x80,
         "the seed form written is RFC 9881's");
 
-  load(&c, "mldsa44-cert.der");
-  load(&t, "mldsa44-pub.der");
+  load_der(&c, "mldsa44-cert.der");
+  load_der(&t, "mldsa44-pub.der");
   check(pub(&t, 0, &p, pk_spki, &pk_len) == MLDSA_OK, "SPKI of OpenSSL");
   check(pub(&c, 1, &p, pk, &pk_len) == MLDSA_OK && p == MLDSA_44 && pk_len == 1312 &&
             memcmp(pk, pk_spki, 1312) == 0,
@@ -318,10 +344,10 @@ static void openssl_files(void) {
         "certificate (PEM)");
   check(pub(&t, 0, &p, pk, &pk_len) == MLDSA_ERR_ENCODING, "certificate to the SPKI decoder");
   check(pub(&bag, 0, &p, pk, &pk_len) == MLDSA_ERR_ENCODING, "bag to the SPKI decoder");
-  load(&t, "mldsa44-pub.der");
+  load_der(&t, "mldsa44-pub.der");
   check(pub(&t, 1, &p, pk, &pk_len) == MLDSA_ERR_ENCODING && p == 0 && pk_len == 0,
         "SPKI to the certificate reader");
-  load(&t, "ed25519-cert.der");
+  load_der(&t, "ed25519-cert.der");
   check(pub(&t, 1, &p, pk, &pk_len) == MLDSA_ERR_ENCODING, "Ed25519 certificate");
 
   /* every truncation, a trailing byte, a changed outer length: refused, never overread */
