@@ -190,15 +190,8 @@ class SymA64(SymMachine, a64.A64):
         self.stores.append((self.step, self._off(off, 0), simp(value), nbytes,
                             self.rd_gpr(COUNT)))
 
-    def clone(self):
-        c = object.__new__(SymA64)
-        c.__dict__.update(self.__dict__)
-        for k in ('side', 'axioms', 'trace', 'stores', 'defs', 'packs'):
-            setattr(c, k, list(getattr(self, k)))
-        for k in ('marks', 'rows', 'masks', 'gpr', 'flags', 'arr', 'pages'):
-            setattr(c, k, dict(getattr(self, k)))
-        c.vec = [list(r) for r in self.vec]
-        return c
+    LISTS = tuple(n for n in SymMachine.LISTS if n != 'k') + ('side',)     # no opmasks
+    DICTS = SymMachine.DICTS + ('marks', 'pages')
 
     def table_load(self, off, nbytes):
         raise ExecError('a .rodata read at a symbolic offset other than a .Lleft_pack row')

@@ -65,13 +65,18 @@ class SymMachine(Machine):
                 ro = z3.Store(ro, z3.BitVecVal(i, 64), z3.BitVecVal(b, 8))
         self.arr = {'rodata': ro, 'buf': z3.Array('buf', W64, W8), 'a': z3.Array('a_mem', W64, W8)}
 
+    # the state a path changes: copied when it splits (the terms themselves are shared)
+    LISTS = ('axioms', 'stores', 'defs', 'packs', 'k', 'trace')
+    DICTS = ('rows', 'masks', 'gpr', 'flags', 'arr')
+
     def clone(self):
-        c = object.__new__(SymMachine)
+        c = object.__new__(type(self))
         c.__dict__.update(self.__dict__)
-        c.axioms, c.rows, c.stores = list(self.axioms), dict(self.rows), list(self.stores)
-        c.defs, c.packs, c.masks = list(self.defs), list(self.packs), dict(self.masks)
-        c.gpr, c.flags, c.arr = dict(self.gpr), dict(self.flags), dict(self.arr)
-        c.vec, c.k, c.trace = [list(r) for r in self.vec], list(self.k), list(self.trace)
+        for name in self.LISTS:
+            setattr(c, name, list(getattr(self, name)))
+        for name in self.DICTS:
+            setattr(c, name, dict(getattr(self, name)))
+        c.vec = [list(r) for r in self.vec]
         return c
 
     def split_addr(self, a):
