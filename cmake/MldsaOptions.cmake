@@ -9,8 +9,26 @@ set(MLDSA_PARAMS "${MLDSA_ALL_PARAMS}" CACHE STRING
   "Parameter sets to compile (a subset of 44;65;87); the others return MLDSA_ERR_PARAM")
 
 # The generated assembly exists for x86-64 (sse2, avx2, avx512) and AArch64 on Linux
-# (neon: its dispatch reads getauxval).
-if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+# (neon: its dispatch reads getauxval). MLDSA_ASM_DIR is the one place that says where a
+# target's kernels are: asm_out/<isa>/*.S (ELF, System V ABI), or on Windows x64
+# asm_out/win64/<isa>/*.S (COFF, Microsoft x64 ABI; same file and symbol names), which a
+# Windows build uses as soon as the generator writes them; until then Windows builds the
+# portable C alone (the System V kernels would break the Windows callee-saved registers).
+# macOS has no Mach-O kernels yet: portable C there too.
+set(MLDSA_ASM_DIR ${CMAKE_CURRENT_LIST_DIR}/../asm_out)
+get_filename_component(MLDSA_ASM_DIR ${MLDSA_ASM_DIR} ABSOLUTE)
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND WIN32)
+  set(MLDSA_ASM_DIR ${MLDSA_ASM_DIR}/win64)
+  if(IS_DIRECTORY ${MLDSA_ASM_DIR})
+    set(MLDSA_ASM_DEFAULT ON)
+  else()
+    set(MLDSA_ASM_DEFAULT OFF)
+  endif()
+  set(_asm_isas sse2 avx2 avx512)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND APPLE)
+  set(MLDSA_ASM_DEFAULT OFF)
+  set(_asm_isas)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(MLDSA_ASM_DEFAULT ON)
   set(_asm_isas sse2 avx2 avx512)
 elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$" AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
@@ -22,6 +40,10 @@ else()
 endif()
 option(MLDSA_ASM "Use the generated assembly kernels (OFF: portable C only)"
   ${MLDSA_ASM_DEFAULT})
+if(MLDSA_ASM AND _asm_isas AND NOT IS_DIRECTORY ${MLDSA_ASM_DIR})
+  message(FATAL_ERROR "MLDSA_ASM=ON: no kernels for this target in ${MLDSA_ASM_DIR} "
+    "(python3 -m gen writes them; -DMLDSA_ASM=OFF builds the portable C alone)")
+endif()
 if(MLDSA_ASM)
   set(MLDSA_ALL_ISAS scalar ${_asm_isas})
 else()

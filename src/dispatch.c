@@ -2,13 +2,13 @@
 /* Run-time choice of the arithmetic backend: the best ISA that the CPU and OS support,
  * capped by MLDSA_ISA in the environment (an unknown value is ignored). The choice is
  * made once, thread-safely, and is the only global state of the library. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api_list.h"
 #include "backend.h"
 #include "cpu.h"
+#include "once.h"
 #include "util.h"
 
 typedef struct {
@@ -26,7 +26,7 @@ typedef struct {
 static const isa_entry isas[] = {MLDSA_FOR_EACH_ISA(ISA_ENTRY)};
 #define NUM_ISAS (sizeof isas / sizeof isas[0])
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static mldsa_once_flag once = MLDSA_ONCE_INIT;
 static const isa_entry *chosen;
 
 /* Every ISA the project knows for this architecture, weakest first: MLDSA_ISA names a cap
@@ -56,7 +56,7 @@ static void choose(void) {
 }
 
 static const isa_entry *chosen_isa(void) {
-  pthread_once(&once, choose);
+  mldsa_once(&once, choose);
   return chosen;
 }
 

@@ -1,25 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The neon Keccak entries: one body or the other (keccak_neon.h), chosen at the first
- * call. The choice depends on AT_HWCAP alone, so threads racing on the first call all
- * compute the same pointer; the atomics make the race well-defined, relaxed order
+ * call. The choice depends on mldsa_cpu_has_neon_sha3 alone (src/cpu.c: AT_HWCAP, or a
+ * sysctl on macOS), so threads racing on the first call all compute the same pointer; the atomics make the race well-defined, relaxed order
  * suffices (the pointer is the only shared datum and the code it points to is static). */
 #include "keccak_neon.h"
 
 #if defined(MLDSA_HAVE_NEON)
 #include <stdatomic.h>
 #include <stddef.h>
-#include <sys/auxv.h>
 
 #include "fips202.h"
 #include "fips202x.h"
-#include "isa_gates.h"
 
 typedef void (*keccak_fn)(uint64_t *);
-
-int mldsa_cpu_has_neon_sha3(void) {
-  unsigned long need = MLDSA_HWCAP_SHA3;
-  return (getauxval(AT_HWCAP) & need) == need;
-}
 
 const char *mldsa_keccak_neon_body(void) { return mldsa_cpu_has_neon_sha3() ? "sha3" : "base"; }
 

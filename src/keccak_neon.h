@@ -15,7 +15,8 @@ void mldsa_keccak_f1600_x1_neon_sha3(uint64_t s[25]); /* needs FEAT_SHA3 */
 void mldsa_keccak_f1600_batch_neon_base(uint64_t *states);
 void mldsa_keccak_f1600_batch_neon_sha3(uint64_t *states); /* needs FEAT_SHA3 */
 
-/* 1 when the CPU has the Armv8.2 SHA3 instructions (AT_HWCAP & MLDSA_HWCAP_SHA3). */
+/* 1 when the CPU has the Armv8.2 SHA3 instructions (src/cpu.c: AT_HWCAP & MLDSA_HWCAP_SHA3
+ * on Linux and FreeBSD, sysctl hw.optional.arm.FEAT_SHA3 on macOS). */
 int mldsa_cpu_has_neon_sha3(void);
 
 /* "sha3" or "base": the body the neon entries call on this CPU. */

@@ -1,12 +1,57 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* OS randomness: getrandom(2) with no flags (blocks until the kernel's pool is seeded,
- * never GRND_NONBLOCK or GRND_INSECURE), retried on EINTR and short reads. Any other
- * failure is reported: there is no fallback (no /dev/urandom, no weaker source). */
+/* OS randomness. One loop for every OS, over a source with the contract of Linux's
+ * getrandom(2): it returns how many bytes it delivered (possibly fewer than asked), or -1
+ * with errno set. EINTR and short reads are retried; any other failure is reported (the
+ * caller's MLDSA_ERR_RANDOM): there is no fallback (no /dev/urandom, no weaker source).
+ *
+ *   Linux             getrandom(2) with no flags: blocks until the kernel's pool is seeded,
+ *                     never GRND_NONBLOCK or GRND_INSECURE.
+ *   Windows           BCryptGenRandom(NULL, ..., BCRYPT_USE_SYSTEM_PREFERRED_RNG) (bcrypt.dll,
+ *                     Vista and later), at most ULONG_MAX bytes a call (ULONG is 32 bits).
+ *   macOS, BSDs       getentropy(2), at most 256 bytes a call (its limit).
+ *
+ * The test variants of the library replace the source through the seam of seams.h
+ * (MLDSA_SEAM_GETRANDOM); MLDSA_OS_GETRANDOM names the real one. */
 #include <errno.h>
-#include <sys/random.h>
 
 #include "seams.h"
 #include "util.h"
+
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+/* windows.h first: bcrypt.h needs its types */
+#include <bcrypt.h>
+#include <limits.h>
+
+#ifndef BCRYPT_SUCCESS
+#define BCRYPT_SUCCESS(status) (((NTSTATUS)(status)) >= 0)
+#endif
+
+ssize_t mldsa_os_getrandom(void *buf, size_t len, unsigned int flags) {
+  (void)flags;
+  ULONG n = len > ULONG_MAX ? ULONG_MAX : (ULONG)len;
+  if (!BCRYPT_SUCCESS(BCryptGenRandom(NULL, buf, n, BCRYPT_USE_SYSTEM_PREFERRED_RNG))) {
+    errno = EIO;
+    return -1;
+  }
+  return (ssize_t)n;
+}
+#elif !defined(__linux__)
+#include <unistd.h> /* getentropy: the BSDs */
+#if defined(__APPLE__)
+#include <sys/random.h> /* getentropy: macOS 10.12 and later */
+#endif
+
+ssize_t mldsa_os_getrandom(void *buf, size_t len, unsigned int flags) {
+  (void)flags;
+  size_t n = len > 256 ? 256 : len;
+  if (getentropy(buf, n) != 0) return -1;
+  return (ssize_t)n;
+}
+#endif
 
 int mldsa_randombytes(uint8_t *buf, size_t len) {
   while (len > 0) {

@@ -19,12 +19,28 @@ enum {
   MLDSA_SEAM_SELFTEST_PAIRWISE
 };
 
-#ifdef MLDSA_TEST_SEAMS
 #include <stddef.h>
+#if defined(_MSC_VER)
+#include <basetsd.h>
+typedef SSIZE_T ssize_t; /* MinGW's and every POSIX sys/types.h have it */
+#else
 #include <sys/types.h>
+#endif
 
-/* The OS randomness source of mldsa_randombytes: getrandom(2) unless a test installs
- * another (to fail, return short reads, EINTR). */
+/* The OS randomness source of mldsa_randombytes, with getrandom(2)'s contract (the count
+ * delivered, or -1 with errno): getrandom itself on Linux, elsewhere an adapter in
+ * randombytes.c over BCryptGenRandom (Windows) or getentropy (macOS, the BSDs). */
+#if defined(__linux__)
+#include <sys/random.h>
+#define MLDSA_OS_GETRANDOM getrandom
+#else
+ssize_t mldsa_os_getrandom(void *buf, size_t len, unsigned int flags);
+#define MLDSA_OS_GETRANDOM mldsa_os_getrandom
+#endif
+
+#ifdef MLDSA_TEST_SEAMS
+/* The source mldsa_randombytes calls: MLDSA_OS_GETRANDOM unless a test installs another
+ * (to fail, return short reads, EINTR). */
 extern ssize_t (*mldsa_seam_getrandom)(void *buf, size_t len, unsigned int flags);
 /* Signing: attempts made since the test last cleared it; every attempt rejected while
  * reject_all is set; while fault_z is set, one bit of z flipped after the accepted attempt
@@ -44,7 +60,7 @@ extern int mldsa_seam_selftest_fault;
 #define MLDSA_SEAM_PROBE() (mldsa_seam_kernel_probe ? mldsa_seam_kernel_probe() : (void)0)
 #define MLDSA_SEAM_SELFTEST(step) (mldsa_seam_selftest_fault == (step))
 #else
-#define MLDSA_SEAM_GETRANDOM getrandom
+#define MLDSA_SEAM_GETRANDOM MLDSA_OS_GETRANDOM
 #define MLDSA_SEAM_COUNT_ATTEMPT() ((void)0)
 #define MLDSA_SEAM_REJECT(accepted) (accepted)
 #define MLDSA_SEAM_FAULT_Z(z) ((void)0)

@@ -16,13 +16,13 @@
  * tests (12 KiB for ML-DSA-87) are static, under a mutex: concurrent mldsa_selftest calls
  * run one after another. The pairwise test needs only a signature (4.5 KiB), on the stack.
  * The keys of the known-answer tests are public test vectors; they are wiped all the same. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
 #include "api_list.h"
 #include "backend.h"
 #include "fips202.h"
+#include "once.h"
 #include "seams.h"
 #include "selftest.h"
 #include "selftest_kat.h"
@@ -44,7 +44,7 @@ static const mldsa_selftest_kat kats[] = {
 };
 #define NUM_KATS (sizeof kats / sizeof kats[0])
 
-static pthread_mutex_t scratch_lock = PTHREAD_MUTEX_INITIALIZER;
+static mldsa_mutex scratch_lock = MLDSA_MUTEX_INIT;
 static struct {
   uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES];
   uint8_t sk[MLDSA_MAX_SECRET_KEY_BYTES];
@@ -124,16 +124,16 @@ static int kat_one(const mldsa_selftest_kat *k) {
 /* Every set's known-answer tests; MLDSA_OK or MLDSA_ERR_SELFTEST. */
 static int run_kats(void) {
   int ret = MLDSA_OK;
-  pthread_mutex_lock(&scratch_lock);
+  mldsa_mutex_lock(&scratch_lock);
   for (size_t i = 0; i < NUM_KATS && ret == MLDSA_OK; ++i) ret = kat_one(&kats[i]);
   mldsa_zeroize(&scratch, sizeof scratch);
-  pthread_mutex_unlock(&scratch_lock);
+  mldsa_mutex_unlock(&scratch_lock);
   return ret;
 }
 
 #ifdef MLDSA_SELFTEST
 static atomic_int failed; /* 1 once any self-test of this process failed: never cleared */
-static pthread_once_t power_on = PTHREAD_ONCE_INIT;
+static mldsa_once_flag power_on = MLDSA_ONCE_INIT;
 
 static void fail(void) { atomic_store_explicit(&failed, 1, memory_order_release); }
 
@@ -142,7 +142,7 @@ static void power_on_tests(void) {
 }
 
 int mldsa_selftest_ready(void) {
-  pthread_once(&power_on, power_on_tests);
+  mldsa_once(&power_on, power_on_tests);
   return atomic_load_explicit(&failed, memory_order_acquire) ? MLDSA_ERR_SELFTEST : MLDSA_OK;
 }
 

@@ -6,8 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Marks the functions of include/mldsa.h: the only symbols the shared library exports. */
+/* Marks the functions of include/mldsa.h: the only symbols the shared library exports.
+ * On Windows the DLL's module definition file (generated from include/mldsa.h by
+ * CMakeLists.txt) says what it exports; ELF and Mach-O go by visibility. */
+#if defined(_WIN32)
+#define MLDSA_API
+#else
 #define MLDSA_API __attribute__((visibility("default")))
+#endif
 
 /* Overwrite len bytes with zeros in a way the compiler may not elide. */
 void mldsa_zeroize(void *p, size_t len);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Randomness failures, through the public API of a test variant of the library whose OS
- * source (getrandom) is replaced by the seam of src/seams.h:
+ * source (getrandom on Linux, MLDSA_OS_GETRANDOM) is replaced by the seam of src/seams.h:
  *
  * - the source fails (EIO, ENOSYS, EAGAIN; at once or after a partial read), or returns 0
  *   bytes: mldsa_keygen and every hedged signing call return MLDSA_ERR_RANDOM with every
@@ -16,7 +16,6 @@
 #include <check.h>
 #include <errno.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "mldsa.h"
 #include "seams.h"
@@ -74,7 +73,7 @@ static const uint8_t msg[] = "randomness", ctx[] = "ctx", mu[64] = {1}, digest[3
 
 static void fixture(int set, uint8_t *pk_out, uint8_t *sk_out) {
   uint8_t seed[32] = {(uint8_t)set, 7};
-  mldsa_seam_getrandom = getrandom;
+  mldsa_seam_getrandom = MLDSA_OS_GETRANDOM;
   ck_assert_int_eq(mldsa_keygen_from_seed(sets[set].p, pk_out, sets[set].pk, sk_out, sets[set].sk,
                                           seed),
                    MLDSA_OK);
@@ -163,7 +162,7 @@ START_TEST(test_source_fails) {
     ck_assert_int_eq(sign_with(set, which, sig, zero), MLDSA_OK);
     ck_assert_msg(calls == 0, "%s: deterministic signing asked the OS", sign_names[which]);
   }
-  mldsa_seam_getrandom = getrandom;
+  mldsa_seam_getrandom = MLDSA_OS_GETRANDOM;
 }
 END_TEST
 
@@ -195,7 +194,7 @@ START_TEST(test_source_retried) {
                 delivered_len);
   uint8_t seed[32], pk3[2592], sk3[4896];
   memcpy(seed, delivered, 32);
-  mldsa_seam_getrandom = getrandom;
+  mldsa_seam_getrandom = MLDSA_OS_GETRANDOM;
   ck_assert_int_eq(mldsa_keygen_from_seed(sets[set].p, pk3, sets[set].pk, sk3, sets[set].sk, seed),
                    MLDSA_OK);
   ck_assert_msg(memcmp(pk2, pk3, sets[set].pk) == 0 && memcmp(sk2, sk3, sets[set].sk) == 0,
@@ -209,13 +208,13 @@ START_TEST(test_source_retried) {
                   sign_names[which], delivered_len);
     uint8_t rnd[32];
     memcpy(rnd, delivered, 32);
-    mldsa_seam_getrandom = getrandom;
+    mldsa_seam_getrandom = MLDSA_OS_GETRANDOM;
     ck_assert_int_eq(sign_with(set, which, sig2, rnd), MLDSA_OK);
     ck_assert_msg(memcmp(sig, sig2, sets[set].sig) == 0,
                   "%s: %s: not the signature of the bytes delivered", retries[r].what,
                   sign_names[which]);
   }
-  mldsa_seam_getrandom = getrandom;
+  mldsa_seam_getrandom = MLDSA_OS_GETRANDOM;
 }
 END_TEST
 
