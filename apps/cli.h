@@ -21,8 +21,16 @@
 #define CLI_BAD_SIGNATURE 1
 #define CLI_ERROR 2
 
+/* The printf format the C runtime's vsnprintf understands: MinGW's headers name theirs
+ * (gnu_printf with __USE_MINGW_ANSI_STDIO, CMakeLists.txt), elsewhere printf. */
+#if defined(__MINGW_PRINTF_FORMAT)
+#define CLI_PRINTF_FORMAT __MINGW_PRINTF_FORMAT
+#else
+#define CLI_PRINTF_FORMAT printf
+#endif
+
 /* Prints "mldsa: <message>" and a newline on stderr; returns CLI_ERROR. */
-int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_error(const char *fmt, ...) __attribute__((format(CLI_PRINTF_FORMAT, 1, 2)));
 
 /* ---- buffers (cli_io.c) ---- */
 

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_os.h"
 
 enum { LIST_MAX = 64 << 20 }; /* bytes of a list file */
 
@@ -193,7 +194,7 @@ int cli_verify_batch(mldsa_param p, const uint8_t *pk, size_t pk_len, const char
    * holds only public values (no wipe needed). */
   mldsa_prepared_public_key *pp = NULL;
   if (ret == CLI_OK) {
-    pp = aligned_alloc(64, sizeof *pp);
+    pp = cli_os_aligned_alloc(sizeof *pp);
     if (pp == NULL) ret = cli_error("--pub: out of memory for the prepared key");
   }
   if (ret == CLI_OK) {
@@ -223,7 +224,7 @@ int cli_verify_batch(mldsa_param p, const uint8_t *pk, size_t pk_len, const char
           "verify), %ld ERROR",
           shown(list_path), pairs, pairs == 1 ? "" : "s", ok, bad, errors);
   }
-  free(pp);
+  cli_os_aligned_free(pp);
   free(b.p);
   return ret;
 }

@@ -1,18 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-#define _GNU_SOURCE /* mkostemp, renameat2 */
 /* File input and output for the command-line tool, with read(2)/write(2) only (no stdio
- * buffer ever holds file contents), buffers wiped before they are freed, and strict hex. */
+ * buffer ever holds file contents), buffers wiped before they are freed, and strict hex.
+ * What differs between POSIX and Windows is in cli_os.c. */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_os.h"
 
 int cli_error(const char *fmt, ...) {
   char line[1024];
@@ -68,7 +67,8 @@ static ssize_t read_full(int fd, uint8_t *p, size_t n) {
 }
 
 /* Writes the reason of a failure into why (CLI_WHY_BYTES); returns CLI_ERROR. */
-static int why_error(char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int why_error(char *why, const char *fmt, ...)
+    __attribute__((format(CLI_PRINTF_FORMAT, 2, 3)));
 static int why_error(char *why, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -81,7 +81,7 @@ int cli_read_all_quiet(const char *path, size_t max, cli_buf *out, char why[CLI_
   out->p = NULL;
   out->len = out->cap = 0;
   why[0] = 0;
-  int fd = is_stdio(path) ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+  int fd = is_stdio(path) ? STDIN_FILENO : cli_os_open_read(path);
   if (fd < 0) return why_error(why, "cannot open: %s", strerror(errno));
   uint8_t *buf = calloc(1, max + 1); /* cli_secret_alloc without its message */
   if (buf == NULL) {
@@ -115,7 +115,7 @@ int cli_read_chunks_quiet(const char *path, int (*consume)(void *ctx, const uint
                           void *ctx, char why[CLI_WHY_BYTES]) {
   enum { CHUNK = 1 << 16 };
   why[0] = 0;
-  int fd = is_stdio(path) ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+  int fd = is_stdio(path) ? STDIN_FILENO : cli_os_open_read(path);
   if (fd < 0) return why_error(why, "cannot open: %s", strerror(errno));
   uint8_t *chunk = malloc(CHUNK); /* message bytes: not secret */
   int ret = chunk ? CLI_OK : why_error(why, "out of memory (%d bytes)", CHUNK);
@@ -162,7 +162,7 @@ typedef struct {
   int replace;    /* OUT_TEMP: an existing regular file is replaced */
   int fd;         /* OUT_TEMP: the temporary file until it is complete; else -1 */
   char *tmp;      /* OUT_TEMP: its path (heap), NULL once it is gone or renamed */
-  struct stat st; /* OUT_TEMP: the temporary file's identity */
+  cli_os_file st; /* OUT_TEMP: the temporary file's identity */
   int committed;
   size_t slot; /* its index in live_temps */
 } output_state;
@@ -177,52 +177,16 @@ static char *volatile live_temps[MAX_OUTPUTS];
 
 static void remove_temps_and_die(int sig) {
   for (size_t i = 0; i < MAX_OUTPUTS; ++i)
-    if (live_temps[i]) unlink(live_temps[i]);
+    if (live_temps[i]) cli_os_remove(live_temps[i]);
   signal(sig, SIG_DFL);
   raise(sig);
-}
-
-static void catch_terminating_signals(void) {
-  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; ++i) {
-    struct sigaction old, sa;
-    if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue; /* nohup */
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = remove_temps_and_die;
-    sigfillset(&sa.sa_mask);
-    sigaction(sigs[i], &sa, NULL);
-  }
-}
-
-/* A temporary file next to path: "<dir>/.<base>.XXXXXX", created 0600 with O_EXCL
- * (mkostemp). The path in *tmp (heap) and the descriptor, or -1 with errno set. */
-static int make_temp(const char *path, char **tmp) {
-  const char *slash = strrchr(path, '/');
-  size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-  const char *base = path + dir_len;
-  if (strlen(base) > 200) base = "mldsa"; /* keep within NAME_MAX */
-  size_t n = dir_len + 1 + strlen(base) + 8;
-  *tmp = malloc(n); /* a file name: not secret */
-  if (*tmp == NULL) {
-    errno = ENOMEM;
-    return -1;
-  }
-  snprintf(*tmp, n, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
-  int fd = mkostemp(*tmp, O_CLOEXEC);
-  if (fd < 0) {
-    int err = errno;
-    free(*tmp);
-    *tmp = NULL;
-    errno = err;
-  }
-  return fd;
 }
 
 static void drop_temp(output_state *s) {
   if (s->fd >= 0) close(s->fd);
   s->fd = -1;
   if (s->tmp) {
-    unlink(s->tmp);
+    cli_os_remove(s->tmp);
     live_temps[s->slot] = NULL;
     free(s->tmp);
     s->tmp = NULL;
@@ -236,36 +200,37 @@ static int prepare_output(output_state *s) {
   if (is_stdio(o->path)) {
     s->kind = OUT_STDOUT;
     if (!o->secret) return CLI_OK;
-    struct stat st;
-    if (isatty(STDOUT_FILENO))
+    cli_os_file st;
+    if (cli_os_is_terminal(STDOUT_FILENO))
       return cli_error(
           "%s: standard output is a terminal; a private key is never written to a "
           "terminal (use %s FILE)",
           o->what, o->what);
-    if (fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & (S_IRGRP | S_IROTH)))
+    /* (mode 0 on Windows, which has no permission bits: no warning there) */
+    if (cli_os_fstat(STDOUT_FILENO, &st) == 0 && st.kind == CLI_OS_REGULAR && (st.mode & 044))
       cli_error(
           "warning: %s: standard output is a regular file of mode %04o, which lets %s read "
           "the private key written there (use %s FILE, created 0600)",
-          o->what, (unsigned)(st.st_mode & 07777),
-          (st.st_mode & S_IRGRP) && (st.st_mode & S_IROTH) ? "group and others"
-          : (st.st_mode & S_IRGRP)                         ? "its group"
-                                                           : "others",
+          o->what, st.mode,
+          (st.mode & 040) && (st.mode & 04) ? "group and others"
+          : (st.mode & 040)                 ? "its group"
+                                            : "others",
           o->what);
     return CLI_OK;
   }
   if (o->path[0] == 0) return cli_error("%s: an empty file name", o->what);
-  struct stat st;
-  if (lstat(o->path, &st) == 0) {
+  cli_os_file st;
+  if (cli_os_stat(o->path, 0, &st) == 0) {
     if (o->secret) {
       if (!o->force)
         return cli_error("%s %s: file exists; a secret key is never overwritten (use --force)",
                          o->what, o->path);
-      if (!S_ISREG(st.st_mode))
+      if (st.kind != CLI_OS_REGULAR)
         return cli_error("%s %s: not a regular file; --force replaces regular files only", o->what,
                          o->path);
-    } else if (S_ISDIR(st.st_mode)) {
+    } else if (st.kind == CLI_OS_DIRECTORY) {
       return cli_error("%s %s: is a directory", o->what, o->path);
-    } else if (!S_ISREG(st.st_mode)) {
+    } else if (st.kind != CLI_OS_REGULAR) {
       s->kind = OUT_DIRECT; /* a device, FIFO or symbolic link: written through, as it is */
       return CLI_OK;
     }
@@ -274,19 +239,10 @@ static int prepare_output(output_state *s) {
     return cli_error("%s %s: cannot create: %s", o->what, o->path, strerror(errno));
   }
   s->kind = OUT_TEMP;
-  s->fd = make_temp(o->path, &s->tmp);
+  s->fd = cli_os_make_temp(o->path, o->secret, &s->tmp);
   if (s->fd < 0) return cli_error("%s %s: cannot create: %s", o->what, o->path, strerror(errno));
   live_temps[s->slot] = s->tmp;
-  if (!o->secret) { /* a public file: 0644 less the umask, as open(2) would have made it */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(s->fd, 0644 & ~mask) != 0) {
-      int err = errno;
-      drop_temp(s);
-      return cli_error("%s %s: cannot create: %s", o->what, o->path, strerror(err));
-    }
-  }
-  if (fstat(s->fd, &s->st) != 0) {
+  if (cli_os_fstat(s->fd, &s->st) != 0) {
     int err = errno;
     drop_temp(s);
     return cli_error("%s %s: cannot create: %s", o->what, o->path, strerror(err));
@@ -302,7 +258,7 @@ static int write_output(output_state *s) {
     return CLI_OK;
   }
   if (s->kind == OUT_DIRECT) {
-    int fd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = cli_os_open_write(o->path);
     if (fd < 0) return cli_error("%s %s: cannot open: %s", o->what, o->path, strerror(errno));
     int ok = write_full(fd, o->p, o->n) == 0;
     int err = errno;
@@ -312,7 +268,7 @@ static int write_output(output_state *s) {
     }
     return ok ? CLI_OK : cli_error("%s %s: cannot write: %s", o->what, o->path, strerror(err));
   }
-  int ok = write_full(s->fd, o->p, o->n) == 0 && fsync(s->fd) == 0;
+  int ok = write_full(s->fd, o->p, o->n) == 0 && cli_os_sync(s->fd) == 0;
   int err = errno;
   if (close(s->fd) != 0 && ok) {
     ok = 0;
@@ -323,23 +279,10 @@ static int write_output(output_state *s) {
 }
 
 /* Renames the temporary file into place; a new secret file never replaces one that
- * appeared meanwhile (RENAME_NOREPLACE, or link(2) where the file system lacks it). */
+ * appeared meanwhile (cli_os_rename without replace). */
 static int commit_output(output_state *s) {
   const cli_output *o = s->spec;
-  int rc;
-  if (s->replace || !o->secret) {
-    rc = rename(s->tmp, o->path);
-  } else {
-    rc = -1;
-    errno = EINVAL;
-#ifdef RENAME_NOREPLACE
-    rc = renameat2(AT_FDCWD, s->tmp, AT_FDCWD, o->path, RENAME_NOREPLACE);
-#endif
-    if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {
-      rc = link(s->tmp, o->path);
-      if (rc == 0) unlink(s->tmp);
-    }
-  }
+  int rc = cli_os_rename(s->tmp, o->path, s->replace || !o->secret);
   if (rc != 0) {
     if (errno == EEXIST)
       return cli_error(
@@ -360,17 +303,17 @@ static int commit_output(output_state *s) {
  * output failed (only while the name still holds the file this run made). */
 static void undo_output(output_state *s) {
   drop_temp(s);
-  struct stat st;
-  if (s->committed && !s->replace && lstat(s->spec->path, &st) == 0 && st.st_dev == s->st.st_dev &&
-      st.st_ino == s->st.st_ino)
-    unlink(s->spec->path);
+  cli_os_file st;
+  if (s->committed && !s->replace && cli_os_stat(s->spec->path, 0, &st) == 0 &&
+      st.dev == s->st.dev && st.id == s->st.id)
+    cli_os_remove(s->spec->path);
 }
 
 int cli_write_outputs(const cli_output *outs, size_t count) {
   output_state st[MAX_OUTPUTS];
   if (count > MAX_OUTPUTS) return cli_error("too many outputs");
   memset(st, 0, sizeof st);
-  catch_terminating_signals();
+  cli_os_catch_terminating_signals(remove_temps_and_die);
   int ret = CLI_OK;
   size_t prepared = 0;
   for (; ret == CLI_OK && prepared < count; ++prepared) {
@@ -406,42 +349,42 @@ int cli_write_file(const char *path, const char *what, const uint8_t *p, size_t 
 
 typedef struct {
   int exists, regular, parent_known;
-  struct stat st, parent;
+  cli_os_file st, parent;
   const char *base;
 } file_id;
 
 static void identify(const char *path, int output, file_id *id) {
   memset(id, 0, sizeof *id);
   if (is_stdio(path)) {
-    id->exists = fstat(output ? STDOUT_FILENO : STDIN_FILENO, &id->st) == 0;
+    id->exists = cli_os_fstat(output ? STDOUT_FILENO : STDIN_FILENO, &id->st) == 0;
   } else {
-    id->exists = stat(path, &id->st) == 0;
+    id->exists = cli_os_stat(path, 1, &id->st) == 0;
   }
-  id->regular = id->exists && S_ISREG(id->st.st_mode);
+  id->regular = id->exists && id->st.kind == CLI_OS_REGULAR;
   if (id->exists || is_stdio(path)) return;
-  /* not yet there: the directory it would be made in, and its name there */
-  const char *slash = strrchr(path, '/');
-  id->base = slash ? slash + 1 : path;
-  if (slash == NULL) {
-    id->parent_known = stat(".", &id->parent) == 0;
+  /* not yet there: the directory it would be made in (named with its separator: "/",
+   * "dir/", and on Windows "C:" or "C:\" stay what they mean), and its name there */
+  size_t n = cli_os_dir_len(path);
+  id->base = path + n;
+  if (n == 0) {
+    id->parent_known = cli_os_stat(".", 1, &id->parent) == 0;
   } else {
-    size_t n = slash == path ? 1 : (size_t)(slash - path);
     char *dir = malloc(n + 1);
     if (dir == NULL) return;
     memcpy(dir, path, n);
     dir[n] = 0;
-    id->parent_known = stat(dir, &id->parent) == 0;
+    id->parent_known = cli_os_stat(dir, 1, &id->parent) == 0;
     free(dir);
   }
 }
 
 static int same_file(const cli_file *a, const file_id *ia, const cli_file *b, const file_id *ib) {
   if (ia->regular && ib->regular)
-    return ia->st.st_dev == ib->st.st_dev && ia->st.st_ino == ib->st.st_ino;
+    return ia->st.dev == ib->st.dev && ia->st.id == ib->st.id;
   if (ia->exists || ib->exists || is_stdio(a->path) || is_stdio(b->path)) return 0;
   if (strcmp(a->path, b->path) == 0) return 1;
-  return ia->parent_known && ib->parent_known && ia->parent.st_dev == ib->parent.st_dev &&
-         ia->parent.st_ino == ib->parent.st_ino && strcmp(ia->base, ib->base) == 0;
+  return ia->parent_known && ib->parent_known && ia->parent.dev == ib->parent.dev &&
+         ia->parent.id == ib->parent.id && cli_os_same_name(ia->base, ib->base);
 }
 
 static const char *shown_as(const char *path, int output) {

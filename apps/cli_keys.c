@@ -2,7 +2,6 @@
 /* Key files for the command-line tool: detection (PEM, DER, or raw by its exact length),
  * checking on load, error messages that say what was expected and what was found, and
  * writing keys in every format and form. */
-#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,10 +31,17 @@ static int check_want(const char *what, const char *path, mldsa_param want, mlds
 
 /* ---- saying why an encoding was refused ---- */
 
+/* The first occurrence of needle in hay, or NULL (memmem, which not every C library has). */
+static const char *find(const uint8_t *hay, size_t hay_len, const char *needle, size_t n) {
+  for (size_t i = 0; n <= hay_len && i <= hay_len - n; ++i)
+    if (memcmp(hay + i, needle, n) == 0) return (const char *)hay + i;
+  return NULL;
+}
+
 /* The label of the first PEM block in in (after "-----BEGIN ", up to "-----"), or "". */
 static void pem_label(const cli_buf *in, char *label, size_t cap) {
   static const char begin[] = "-----BEGIN ";
-  const char *at = memmem(in->p, in->len, begin, sizeof begin - 1);
+  const char *at = find(in->p, in->len, begin, sizeof begin - 1);
   size_t n = 0;
   if (at != NULL) {
     const char *start = at + sizeof begin - 1;

@@ -63,6 +63,17 @@
 #include "mcdt.h"
 #include "mldsa.h"
 
+/* 64-byte aligned heap blocks (the prepared keys): C11's aligned_alloc, or on Windows, whose
+ * C runtime has none, _aligned_malloc (freed by _aligned_free). */
+#if defined(_WIN32)
+#include <malloc.h>
+#define bench_aligned_alloc(n) _aligned_malloc((n), 64)
+#define bench_aligned_free _aligned_free
+#else
+#define bench_aligned_alloc(n) aligned_alloc(64, (n))
+#define bench_aligned_free free
+#endif
+
 typedef struct {
   const char *name;
   int (*supported)(void);
@@ -276,8 +287,8 @@ static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, s
   uint8_t seed[32], msg[32], mu[64], rnd[32] = {0};
   char what[64];
   /* Prepared keys: caller memory with the alignment of their types. */
-  mldsa_prepared_public_key *pp = aligned_alloc(64, sizeof *pp);
-  mldsa_prepared_secret_key *ps = aligned_alloc(64, sizeof *ps);
+  mldsa_prepared_public_key *pp = bench_aligned_alloc(sizeof *pp);
+  mldsa_prepared_secret_key *ps = bench_aligned_alloc(sizeof *ps);
   if (!pk || !sk || !sig || !t || !pp || !ps) abort();
 #if defined(MLDSA_KECCAK_COUNTING)
   if (limit_on) limit_model((size_t)(isa - isas), param, b, runs);
@@ -298,8 +309,8 @@ static void bench_ops(const bench_isa *isa, int param, const mldsa_backend *b, s
           (message_mu_tr(b, mu, pp_tr, msg, 32), b->verify_prepared(pp, sig, mu)));
   bench_batches(isa, param, b, pk, pp, ps, runs);
   memset(ps, 0, sizeof *ps);
-  free(pp);
-  free(ps);
+  bench_aligned_free(pp);
+  bench_aligned_free(ps);
   free(pk);
   free(sk);
   free(sig);
@@ -744,8 +755,8 @@ static void keccak_counts(const mldsa_backend *b, mldsa_keccak_counts c[N_OPS], 
     }
   }
   c[OP_VERIFY] = mldsa_keccak_counter;
-  mldsa_prepared_public_key *pp = aligned_alloc(64, sizeof *pp);
-  mldsa_prepared_secret_key *ps = aligned_alloc(64, sizeof *ps);
+  mldsa_prepared_public_key *pp = bench_aligned_alloc(sizeof *pp);
+  mldsa_prepared_secret_key *ps = bench_aligned_alloc(sizeof *ps);
   if (!pp || !ps) abort();
   b->prepare_public(pp, pk);
   if (b->prepare_secret(ps, sk) != 0) abort();
@@ -780,8 +791,8 @@ static void keccak_counts(const mldsa_backend *b, mldsa_keccak_counts c[N_OPS], 
   if (bench_verify_batch(b, pp, vpi, n) != 0) abort();
   c[OP_VERIFY_PREPARED_BATCH] = mldsa_keccak_counter;
   memset(ps, 0, sizeof *ps);
-  free(pp);
-  free(ps);
+  bench_aligned_free(pp);
+  bench_aligned_free(ps);
   free(sig);
   free(out);
   free(msgs);
@@ -976,7 +987,7 @@ static double *batch_sign_attempts(const mldsa_backend *b, size_t runs, uint32_t
   static const uint8_t rnd[32];
   uint8_t mu[64];
   double *a = malloc(runs * sizeof *a);
-  mldsa_prepared_secret_key *ps = aligned_alloc(64, sizeof *ps);
+  mldsa_prepared_secret_key *ps = bench_aligned_alloc(sizeof *ps);
   if (!a || !ps) abort();
   fill(seed, sizeof seed, key_seed);
   b->keygen(pk, sk, seed);
@@ -993,7 +1004,7 @@ static double *batch_sign_attempts(const mldsa_backend *b, size_t runs, uint32_t
     a[j] = ((double)mldsa_keccak_counter.x1 / BATCH_ITEMS - 2) / (ctilde_perms + 1);
   }
   memset(ps, 0, sizeof *ps);
-  free(ps);
+  bench_aligned_free(ps);
   return a;
 }
 

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* mldsa: the command-line tool. Commands, options and help; the work is in cli_io.c (files
  * without stdio, wiped buffers), cli_keys.c (key files), cli_message.c (messages, streamed
- * through mu) and cli_batch.c (verify --batch).
+ * through mu), cli_batch.c (verify --batch) and cli_os.c (what POSIX and Windows do
+ * differently).
  *
  * Exit status: 0 success, 1 the signature does not verify, 2 anything else (with one line
  * on stderr naming the file or option and what was expected and found). */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_os.h"
 
 
 typedef struct {
@@ -425,20 +425,6 @@ static int parse_options(const command *c, int argc, char **argv, options *o) {
   return CLI_OK;
 }
 
-/* A standard descriptor that is closed (mldsa ... >&-) is opened on /dev/null in the
- * direction that fails: every write to a closed standard output then fails with EBADF
- * and is reported, and no file this run opens takes its number. */
-static void guard_standard_fds(void) {
-  for (int fd = 0; fd <= 2; ++fd) {
-    if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
-    int n = open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
-    if (n >= 0 && n != fd) {
-      dup2(n, fd);
-      close(n);
-    }
-  }
-}
-
 static const command *find_command(const char *name) {
   for (size_t i = 0; i < N_COMMANDS; ++i)
     if (strcmp(name, commands[i].name) == 0) return &commands[i];
@@ -451,10 +437,12 @@ static int command_help(const command *c) {
 }
 
 int main(int argc, char **argv) {
-  guard_standard_fds();
-  /* a closed pipe is an error with a message (EPIPE), not a silent death by SIGPIPE that
-   * would leave temporary files behind */
-  signal(SIGPIPE, SIG_IGN);
+  /* A standard descriptor that is closed (mldsa ... >&-) is opened on the null device in
+   * the direction that fails: every write to a closed standard output then fails and is
+   * reported, and no file this run opens takes its number. A closed pipe is an error with
+   * a message (EPIPE), not a silent death by SIGPIPE that would leave temporary files
+   * behind. On Windows, standard input and output in binary mode. */
+  cli_os_init();
   if (argc < 2) {
     print_help();
     flush_stdout();
