@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # The test suites' dependencies (only when tests are built; the library needs none of
-# them): Check and cJSON through pkg-config, OpenSSL's libcrypto, zlib, Python 3.
+# them): Check and cJSON through pkg-config, OpenSSL's libcrypto, zlib, Python 3. On
+# Windows (MinGW-w64) libgcrypt stands in for OpenSSL as the tests' digest oracle
+# (tests/test_digest.c): MLDSA_TEST_DIGEST_LIBS and MLDSA_TEST_DIGEST_DEFINITIONS say which.
 # MLDSA_TESTS_REQUIRED (BUILD_TESTING=ON given): a missing one is a configure error.
 # Otherwise (BUILD_TESTING not given): the tests are left out with one line saying why.
 if(MLDSA_BUILD_TESTS AND MLDSA_FULL_TESTS)
   set(_mldsa_missing)
-  if(MLDSA_STATIC_TESTS) # static archives first (libcjson has none: its .so is taken)
+  if(MLDSA_STATIC_TESTS AND WIN32) # static archives, not import libraries (.dll.a)
+    set(CMAKE_FIND_LIBRARY_SUFFIXES .a)
+  elseif(MLDSA_STATIC_TESTS) # static archives first (libcjson has none: its .so is taken)
     set(CMAKE_FIND_LIBRARY_SUFFIXES .a .so)
     set(OPENSSL_USE_STATIC_LIBS TRUE)
     set(ZLIB_USE_STATIC_LIBS ON)
@@ -23,9 +27,23 @@ if(MLDSA_BUILD_TESTS AND MLDSA_FULL_TESTS)
   if(NOT CJSON_FOUND)
     list(APPEND _mldsa_missing "cJSON (libcjson-dev)")
   endif()
-  find_package(OpenSSL QUIET)
-  if(NOT OPENSSL_FOUND)
-    list(APPEND _mldsa_missing "OpenSSL (libssl-dev)")
+  if(WIN32)
+    if(PKG_CONFIG_FOUND)
+      pkg_check_modules(GCRYPT QUIET IMPORTED_TARGET libgcrypt)
+    endif()
+    if(NOT GCRYPT_FOUND)
+      list(APPEND _mldsa_missing "libgcrypt (libgcrypt-mingw-w64-dev)")
+    endif()
+    # libgcrypt's static archive needs libgpg-error's, which needs Winsock
+    set(MLDSA_TEST_DIGEST_LIBS PkgConfig::GCRYPT gpg-error ws2_32)
+    set(MLDSA_TEST_DIGEST_DEFINITIONS MLDSA_TEST_DIGEST_GCRYPT)
+  else()
+    find_package(OpenSSL QUIET)
+    if(NOT OPENSSL_FOUND)
+      list(APPEND _mldsa_missing "OpenSSL (libssl-dev)")
+    endif()
+    set(MLDSA_TEST_DIGEST_LIBS OpenSSL::Crypto)
+    set(MLDSA_TEST_DIGEST_DEFINITIONS)
   endif()
   find_package(ZLIB QUIET)
   if(NOT ZLIB_FOUND)

@@ -5,8 +5,9 @@
  *
  * Each sigGen and sigVer vector also runs through the other paths to the same result:
  * - prepared keys: every vector through mldsa_sign_mu_prepared / mldsa_verify_mu_prepared
- *   with mu = SHAKE256(tr || M') computed here with OpenSSL (M' framed per interface), and
- *   the pure ones also through mldsa_sign_prepared / mldsa_verify_prepared;
+ *   with mu = SHAKE256(tr || M') computed here with the tests' own digests (test_digest.h:
+ *   OpenSSL, or libgcrypt on Windows; M' framed per interface), and the pure ones also
+ *   through mldsa_sign_prepared / mldsa_verify_prepared;
  * - streaming mu: the pure ones through mldsa_mu_init / _init_secret, mldsa_mu_update in
  *   pieces whose sizes vary per vector (1 byte, around the SHAKE256 rate, larger), and
  *   mldsa_mu_final, then mldsa_sign_mu / mldsa_verify_mu.
@@ -28,18 +29,18 @@
 #define _DEFAULT_SOURCE
 #include <check.h>
 #include <cjson/cJSON.h>
-#include <openssl/evp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "mldsa.h"
 #include "test_common.h"
+#include "test_mman.h"
+#include "test_digest.h"
 
 /* ---------------------------------------------------------------- vector files */
 
@@ -281,26 +282,17 @@ static const hash_alg hash_algs[] = {
     {"SHAKE-256", "SHAKE256", MLDSA_SHAKE256, 64, 1, 0x0C},
 };
 
-/* PH(message) with OpenSSL; the table entry of hashAlg. */
+/* PH(message) with the tests' own digests (test_digest.h); the table entry of hashAlg. */
 static const hash_alg *prehash(const char *name, const uint8_t *msg, size_t msg_len,
                                uint8_t digest[64]) {
   const hash_alg *h = NULL;
   for (size_t i = 0; i < sizeof hash_algs / sizeof hash_algs[0]; ++i)
     if (strcmp(name, hash_algs[i].acvp) == 0) h = &hash_algs[i];
   ck_assert_msg(h != NULL, "%s: hashAlg \"%s\" is not one the test knows", where, name);
-  const EVP_MD *md = EVP_get_digestbyname(h->evp);
-  ck_assert_msg(md != NULL, "%s: OpenSSL has no digest %s", where, h->evp);
-  EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-  ck_assert_msg(ctx != NULL, "%s: EVP_MD_CTX_new failed", where);
-  int ok = EVP_DigestInit_ex(ctx, md, NULL) && EVP_DigestUpdate(ctx, msg, msg_len);
-  if (ok && h->xof) {
-    ok = EVP_DigestFinalXOF(ctx, digest, h->len);
-  } else if (ok) {
-    unsigned n = 0;
-    ok = EVP_DigestFinal_ex(ctx, digest, &n) && n == h->len;
-  }
-  EVP_MD_CTX_free(ctx);
-  ck_assert_msg(ok, "%s: OpenSSL %s failed", where, h->evp);
+  const uint8_t *in[1] = {msg};
+  const size_t in_len[1] = {msg_len};
+  ck_assert_msg(mldsa_test_digest(h->evp, digest, h->len, 1, in, in_len), "%s: %s %s failed",
+                where, mldsa_test_digest_backend, h->evp);
   return h;
 }
 
@@ -339,20 +331,17 @@ static void frame_prehash(framed *f, const uint8_t *ctx, size_t ctx_len, const h
   f->body_len = h->len;
 }
 
-/* SHAKE256(a || b || c, outlen) with OpenSSL: the test's own mu and tr. */
-static void openssl_shake256(uint8_t *out, size_t outlen, const uint8_t *a, size_t alen,
+/* SHAKE256(a || b || c, outlen) with the tests' own digests: the test's own mu and tr. */
+static void oracle_shake256(uint8_t *out, size_t outlen, const uint8_t *a, size_t alen,
                              const uint8_t *b, size_t blen, const uint8_t *c, size_t clen) {
-  EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-  ck_assert_msg(ctx != NULL, "%s: EVP_MD_CTX_new failed", where);
-  int ok = EVP_DigestInit_ex(ctx, EVP_shake256(), NULL) && EVP_DigestUpdate(ctx, a, alen) &&
-           EVP_DigestUpdate(ctx, b, blen) && EVP_DigestUpdate(ctx, c, clen) &&
-           EVP_DigestFinalXOF(ctx, out, outlen);
-  EVP_MD_CTX_free(ctx);
-  ck_assert_msg(ok, "%s: OpenSSL SHAKE256 failed", where);
+  const uint8_t *in[3] = {a, b, c};
+  const size_t in_len[3] = {alen, blen, clen};
+  ck_assert_msg(mldsa_test_digest("SHAKE256", out, outlen, 3, in, in_len), "%s: %s SHAKE256 failed",
+                where, mldsa_test_digest_backend);
 }
 
 static void reference_mu(uint8_t mu[64], const uint8_t tr[64], const framed *f) {
-  openssl_shake256(mu, 64, tr, 64, f->prefix, f->prefix_len, f->body, f->body_len);
+  oracle_shake256(mu, 64, tr, 64, f->prefix, f->prefix_len, f->body, f->body_len);
 }
 
 /* mu of the pure interface through the streaming API, msg fed in pieces whose sizes
@@ -384,7 +373,7 @@ static void streaming_mu(uint8_t mu[64], mldsa_param p, int secret, const uint8_
 static mldsa_prepared_secret_key prepared_sk;
 static mldsa_prepared_public_key prepared_pk;
 
-/* sigGen through the other paths: prepared keys for every vector (mu from OpenSSL),
+/* sigGen through the other paths: prepared keys for every vector (mu from the oracle),
  * streaming mu and the prepared message-level calls for the pure ones (msg != NULL). */
 static void siggen_other_paths(mldsa_param p, const uint8_t *sk, size_t skb, const uint8_t *pk,
                                size_t pkb, const framed *f, const uint8_t *rnd,
@@ -434,7 +423,7 @@ static void sigver_other_paths(mldsa_param p, const uint8_t *pk, size_t pkb, con
                                const uint8_t *sig, size_t sigb, int want, const uint8_t *ctx,
                                size_t ctx_len, const uint8_t *msg, size_t msg_len, unsigned tcid) {
   uint8_t tr[64], mu[64], mu2[64];
-  openssl_shake256(tr, 64, pk, pkb, NULL, 0, NULL, 0);
+  oracle_shake256(tr, 64, pk, pkb, NULL, 0, NULL, 0);
   reference_mu(mu, tr, f);
   assert_rc(mldsa_public_key_prepare(&prepared_pk, p, pk, pkb), MLDSA_OK,
             "mldsa_public_key_prepare");

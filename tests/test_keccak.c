@@ -40,13 +40,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cpu.h"
 #include "fips202.h"
 #include "fips202x.h"
 #include "test_common.h"
+#include "test_mman.h"
 #if defined(MLDSA_HAVE_NEON)
 #include "keccak_neon.h"
 #endif

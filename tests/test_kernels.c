@@ -47,7 +47,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,6 +54,7 @@
 #include "kernels.h"
 #include "params.h"
 #include "test_common.h"
+#include "test_mman.h"
 
 #define N MLDSA_N
 #define Q ((int64_t)MLDSA_Q)

@@ -36,13 +36,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cpu.h"
 #include "kernels.h"
 #include "params.h"
 #include "test_common.h"
+#include "test_mman.h"
 
 #define N MLDSA_N
 #define GUARD 16
