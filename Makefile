@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed clean
+.PHONY: all deps configure test run regen check-asm prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed windows test-windows clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -141,5 +141,15 @@ provider-speed: configure
 	@ci/install-deps python3-matplotlib
 	$(CHART_PYTHON) bench/provider/chart.py bench/provider
 
+# Windows x64 (docs/windows.md): cross-built with MinGW-w64 into build-windows/ (the
+# library, its DLL and import library, mldsa.exe, mldsa-bench.exe and the tests), and the
+# whole test suite run under Wine (as CI does).
+WINDOWS_BUILD ?= build-windows
+windows:
+	ci/windows --build-only $(WINDOWS_BUILD)
+
+test-windows:
+	ci/windows $(WINDOWS_BUILD)
+
 clean:
-	rm -rf $(BUILD) $(INSTALL_BUILD) build-deb
+	rm -rf $(BUILD) $(INSTALL_BUILD) build-deb $(WINDOWS_BUILD)
