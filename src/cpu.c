@@ -30,13 +30,14 @@
 
 int mldsa_cpu_has_scalar(void) { return 1; }
 
-#if defined(__APPLE__)
+/* macOS answers in sysctls where a build has something to ask (an assembly ISA's gate). */
+#if defined(__APPLE__) && \
+    ((defined(MLDSA_HAVE_ASM) && defined(MLDSA_CPU_X86_64)) || defined(MLDSA_HAVE_NEON))
 #include <sys/sysctl.h>
 #include <sys/types.h>
 
-/* 1 when the sysctl exists and is 1 (absent: an older kernel, or a feature the CPU lacks).
- * inline: not every build asks (no assembly, no question). */
-static inline int sysctl_flag(const char *name) {
+/* 1 when the sysctl exists and is 1 (absent: an older kernel, or a feature the CPU lacks). */
+static int sysctl_flag(const char *name) {
   int v = 0;
   size_t n = sizeof v;
   return sysctlbyname(name, &v, &n, NULL, 0) == 0 && n == sizeof v && v == 1;
