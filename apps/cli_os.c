@@ -238,6 +238,16 @@ int cli_os_open_write(const char *path) {
  * whose DACL is protected (SE_DACL_PROTECTED: nothing inherited from the directory) and
  * holds one ACE, FILE_ALL_ACCESS for the user SID of the process token. The owner is set
  * by the system as for any new file. The caller frees *acl. */
+static int owner_only(SECURITY_ATTRIBUTES *sa, SECURITY_DESCRIPTOR *sd, ACL **acl);
+
+int cli_os_private_key_descriptor(void *sd, void **acl) {
+  SECURITY_ATTRIBUTES sa;
+  ACL *a = NULL;
+  int rc = owner_only(&sa, sd, &a);
+  *acl = a;
+  return rc;
+}
+
 static int owner_only(SECURITY_ATTRIBUTES *sa, SECURITY_DESCRIPTOR *sd, ACL **acl) {
   HANDLE token;
   DWORD len = 0;

@@ -37,6 +37,15 @@ int cli_os_open_write(const char *path);
  * path in *tmp (heap, for free()), or -1 with errno. */
 int cli_os_make_temp(const char *path, int secret, char **tmp);
 
+#if defined(_WIN32)
+/* The security descriptor cli_os_make_temp gives a private key file (a SECURITY_DESCRIPTOR
+ * in sd; *acl, which it points to, from malloc: the caller frees it after use). For
+ * tests/cli/win_dacl.c, which checks it: Wine keeps no ACLs on files (it maps them to
+ * Unix mode bits), so under Wine the descriptor can be checked but not the file's. 0, or
+ * -1 with errno. */
+int cli_os_private_key_descriptor(void *sd, void **acl);
+#endif
+
 /* fsync(2) / FlushFileBuffers: the contents on disk before the rename. 0 or -1 (errno). */
 int cli_os_sync(int fd);
 
