@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Dispatch: MLDSA_ISA caps the choice and never raises it above what the CPU has; an
- * unknown value is ignored. Each case runs in a forked child, since the library makes its
+ * unknown value is ignored. Each case runs in a child process (forked; on Windows this
+ * program started again with --child through CreateProcess), since the library makes its
  * choice once per process. With an argument (CI's CPU-feature matrix), the ISA chosen
  * without a cap must be exactly that one.
  *
@@ -8,8 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+#else
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include "cpu.h"
 #include "mldsa.h"
@@ -20,6 +28,44 @@ static const char *const names[] = {MLDSA_FOR_EACH_ISA(ISA_NAME)};
 static int (*const has[])(void) = {MLDSA_FOR_EACH_ISA(ISA_HAS)};
 #define NUM_ISAS (int)(sizeof names / sizeof names[0])
 
+/* The index of the ISA mldsa_isa() reports in this process, or -1. */
+static int isa_here(void) {
+  const char *got = mldsa_isa();
+  int idx = -1;
+  for (int i = 0; i < NUM_ISAS; ++i)
+    if (strcmp(got, names[i]) == 0) idx = i;
+  return idx;
+}
+
+#if defined(_WIN32)
+/* The child's exit status is CHILD_BASE + the index of its ISA. */
+#define CHILD_BASE 40
+
+/* The index of the ISA mldsa_isa() reports in a fresh process with MLDSA_ISA = cap
+ * (NULL: unset), or -1: this program again, with --child, in the environment of this
+ * process (SetEnvironmentVariable; the child's C runtime reads it at start-up). */
+static int isa_in_child(const char *cap) {
+  char self[MAX_PATH], cmd[MAX_PATH + 16];
+  DWORD n = GetModuleFileNameA(NULL, self, sizeof self);
+  if (n == 0 || n >= sizeof self) return -1;
+  snprintf(cmd, sizeof cmd, "\"%s\" --child", self);
+  if (!SetEnvironmentVariableA("MLDSA_ISA", cap)) {
+    if (cap != NULL) return -1;
+  }
+  STARTUPINFOA si;
+  PROCESS_INFORMATION pi;
+  memset(&si, 0, sizeof si);
+  si.cb = sizeof si;
+  if (!CreateProcessA(self, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi)) return -1;
+  DWORD status = 0;
+  WaitForSingleObject(pi.hProcess, INFINITE);
+  if (!GetExitCodeProcess(pi.hProcess, &status)) status = 0;
+  CloseHandle(pi.hProcess);
+  CloseHandle(pi.hThread);
+  return status >= CHILD_BASE && status < CHILD_BASE + (DWORD)NUM_ISAS ? (int)(status - CHILD_BASE)
+                                                                        : -1;
+}
+#else
 /* The index of the ISA mldsa_isa() reports in a fresh process with MLDSA_ISA = cap
  * (NULL: unset), or -1. */
 static int isa_in_child(const char *cap) {
@@ -30,10 +76,7 @@ static int isa_in_child(const char *cap) {
     close(fd[0]);
     if (cap) setenv("MLDSA_ISA", cap, 1);
     else unsetenv("MLDSA_ISA");
-    const char *got = mldsa_isa();
-    int idx = -1;
-    for (int i = 0; i < NUM_ISAS; ++i)
-      if (strcmp(got, names[i]) == 0) idx = i;
+    int idx = isa_here();
     if (write(fd[1], &idx, sizeof idx) != sizeof idx) _exit(1);
     _exit(0);
   }
@@ -44,8 +87,15 @@ static int isa_in_child(const char *cap) {
   if (pid > 0) waitpid(pid, &status, 0);
   return idx;
 }
+#endif
 
 int main(int argc, char **argv) {
+#if defined(_WIN32)
+  if (argc == 2 && strcmp(argv[1], "--child") == 0) {
+    int idx = isa_here();
+    return idx < 0 ? 1 : CHILD_BASE + idx;
+  }
+#endif
   int passed = 0, failed = 0;
   int best = 0;
   for (int i = 0; i < NUM_ISAS; ++i)
