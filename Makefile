@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed clean
+.PHONY: all deps configure test run regen check-asm check-macos prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -32,6 +32,14 @@ regen:
 
 check-asm:
 	$(PYTHON) -m gen --check
+
+# Every flavour runs the ELF bodies the prover proved: each kernel assembled for Windows
+# (MinGW-w64) and for both Mach-O targets (clang: x86_64- and arm64-apple-macos11), its
+# instructions compared with the ELF object's (ci/check_flavours; docs/ports.md).
+check-macos:
+	@ci/install-deps --only clang llvm gcc-mingw-w64-x86-64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	ci/check_flavours --self-test
+	ci/check_flavours
 
 # Prove the kernels in asm_out/ against their contracts (Z3; README, What is proved).
 prove:
