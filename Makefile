@@ -70,13 +70,16 @@ DEB_PROVIDER ?= $(shell [ -e /usr/include/openssl/core_dispatch.h ] && echo ON |
 # are stripped), -fcf-protection=full (CET: every object IBT/SHSTK-marked as ci/cet checks;
 # the linked library is marked only where libc's crti.o/crtn.o are too, not on Debian 12)
 # and -z relro -z now for the CLI as for the library.
+# -fcf-protection is x86's (an arm64 gcc refuses it): elsewhere the flags are the build's
+# own (AArch64: -mbranch-protection=standard, CMakeLists.txt).
+DEB_CFLAGS := -g $(if $(filter x86_64,$(shell uname -m)),-fcf-protection=full)
 deb:
 	@ci/install-deps --only cmake gcc libc6-dev make dpkg-dev file binutils gzip
 	@[ "$(DEB_PROVIDER)" = OFF ] || ci/install-deps --only libssl-dev
 	cmake -S . -B build-deb -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
 	  -DBUILD_TESTING=OFF -DMLDSA_BUILD_BENCH=OFF -DMLDSA_DEBIAN=ON \
 	  -DMLDSA_BUILD_PROVIDER=$(DEB_PROVIDER) \
-	  "-DCMAKE_C_FLAGS=-g -fcf-protection=full" -DCMAKE_ASM_FLAGS=-g \
+	  "-DCMAKE_C_FLAGS=$(DEB_CFLAGS)" -DCMAKE_ASM_FLAGS=-g \
 	  "-DCMAKE_EXE_LINKER_FLAGS=-Wl,-z,relro -Wl,-z,now" \
 	  >/dev/null
 	cmake --build build-deb -j $(JOBS)
