@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm check-macos prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed clean
+.PHONY: all deps configure test run regen check-asm check-macos prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed cross clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -151,6 +151,14 @@ provider-speed: configure
 	bench/provider/run.sh $(BUILD) bench/provider
 	@ci/install-deps python3-matplotlib
 	$(CHART_PYTHON) bench/provider/chart.py bench/provider
+
+# Portable C on another CPU (docs/ports.md): `make cross TARGET=<triplet>`, the triplet one
+# of s390x-linux-gnu, i686-linux-gnu, arm-linux-gnueabihf, riscv64-linux-gnu: the library
+# with the scalar backend alone and its tests in build-<triplet>/, cross-built and run
+# under qemu-user (ci/cross; the whole suite, `ci/cross <triplet> --sample` is CI's part).
+cross:
+	@test -n "$(TARGET)" || { echo "make cross TARGET=<s390x-linux-gnu|i686-linux-gnu|arm-linux-gnueabihf|riscv64-linux-gnu>" >&2; exit 2; }
+	JOBS=$(JOBS) ci/cross $(TARGET)
 
 clean:
 	rm -rf $(BUILD) $(INSTALL_BUILD) build-deb
