@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed windows test-windows clean
+.PHONY: all deps configure test run regen check-asm check-macos prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed cross windows test-windows clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -32,6 +32,14 @@ regen:
 
 check-asm:
 	$(PYTHON) -m gen --check
+
+# Every flavour runs the ELF bodies the prover proved: each kernel assembled for Windows
+# (MinGW-w64) and for both Mach-O targets (clang: x86_64- and arm64-apple-macos11), its
+# instructions compared with the ELF object's (ci/check_flavours; docs/ports.md).
+check-macos:
+	@ci/install-deps --only clang llvm gcc-mingw-w64-x86-64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	ci/check_flavours --self-test
+	ci/check_flavours
 
 # Prove the kernels in asm_out/ against their contracts (Z3; README, What is proved).
 prove:
@@ -62,13 +70,16 @@ DEB_PROVIDER ?= $(shell [ -e /usr/include/openssl/core_dispatch.h ] && echo ON |
 # are stripped), -fcf-protection=full (CET: every object IBT/SHSTK-marked as ci/cet checks;
 # the linked library is marked only where libc's crti.o/crtn.o are too, not on Debian 12)
 # and -z relro -z now for the CLI as for the library.
+# -fcf-protection is x86's (an arm64 gcc refuses it): elsewhere the flags are the build's
+# own (AArch64: -mbranch-protection=standard, CMakeLists.txt).
+DEB_CFLAGS := -g $(if $(filter x86_64,$(shell uname -m)),-fcf-protection=full)
 deb:
 	@ci/install-deps --only cmake gcc libc6-dev make dpkg-dev file binutils gzip
 	@[ "$(DEB_PROVIDER)" = OFF ] || ci/install-deps --only libssl-dev
 	cmake -S . -B build-deb -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
 	  -DBUILD_TESTING=OFF -DMLDSA_BUILD_BENCH=OFF -DMLDSA_DEBIAN=ON \
 	  -DMLDSA_BUILD_PROVIDER=$(DEB_PROVIDER) \
-	  "-DCMAKE_C_FLAGS=-g -fcf-protection=full" -DCMAKE_ASM_FLAGS=-g \
+	  "-DCMAKE_C_FLAGS=$(DEB_CFLAGS)" -DCMAKE_ASM_FLAGS=-g \
 	  "-DCMAKE_EXE_LINKER_FLAGS=-Wl,-z,relro -Wl,-z,now" \
 	  >/dev/null
 	cmake --build build-deb -j $(JOBS)
@@ -140,6 +151,14 @@ provider-speed: configure
 	bench/provider/run.sh $(BUILD) bench/provider
 	@ci/install-deps python3-matplotlib
 	$(CHART_PYTHON) bench/provider/chart.py bench/provider
+
+# Portable C on another CPU (docs/ports.md): `make cross TARGET=<triplet>`, the triplet one
+# of s390x-linux-gnu, i686-linux-gnu, arm-linux-gnueabihf, riscv64-linux-gnu: the library
+# with the scalar backend alone and its tests in build-<triplet>/, cross-built and run
+# under qemu-user (ci/cross; the whole suite, `ci/cross <triplet> --sample` is CI's part).
+cross:
+	@test -n "$(TARGET)" || { echo "make cross TARGET=<s390x-linux-gnu|i686-linux-gnu|arm-linux-gnueabihf|riscv64-linux-gnu>" >&2; exit 2; }
+	JOBS=$(JOBS) ci/cross $(TARGET)
 
 # Windows x64 (docs/windows.md): cross-built with MinGW-w64 into build-windows/ (the
 # library, its DLL and import library, mldsa.exe, mldsa-bench.exe and the tests), and the

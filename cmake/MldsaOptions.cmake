@@ -167,3 +167,13 @@ option(MLDSA_SELFTEST "Power-on known-answer tests, keygen pairwise tests, stick
 if(MLDSA_SELFTEST)
   list(APPEND MLDSA_BUILD_DEFINITIONS MLDSA_SELFTEST) # the library, and the tests' expectations
 endif()
+
+# 32-bit Unix targets (i686, armhf: ci/cross): the large-file interfaces (64-bit off_t,
+# ino_t) in every program of the project. Without them stat() and readdir() fail with
+# EOVERFLOW where a file system hands out 64-bit inode numbers or directory offsets (under
+# qemu-i386 on the CI host readdir() found none of tests/fuzz/regressions' inputs), and the
+# CLI could not read a message of 2 GiB or more. The API has no off_t: the library's ABI
+# is the same either way.
+if(CMAKE_SIZEOF_VOID_P EQUAL 4 AND NOT WIN32)
+  add_compile_definitions(_FILE_OFFSET_BITS=64)
+endif()

@@ -21,9 +21,10 @@ templates are checked against while they are rendered.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .constants import N
+from .flavour import ELF, Frame
 
 POLY_BYTES = 4 * N       # one polynomial: N int32 coefficients
 
@@ -112,6 +113,8 @@ class Isa:
     bits: int            # vector width
     nregs: int           # architectural vector registers
     features: tuple      # CPU features the generated code may use (CPUID names)
+    # the object format and calling convention written for (gen/flavour.py)
+    fmt: object = field(default=ELF, compare=False, repr=False)
     arch = "x86_64"      # the instruction set family (gen.outputs renders per family)
 
     # -- general-purpose registers and memory operands ----------------------------------
@@ -211,6 +214,10 @@ class Isa:
         """A memory operand of an NTT plan (gen/kernels/ntt_plan.py writes them in AT&T
         syntax: off(%rax), .Lntt_data+off(%rip)) as this ISA spells it."""
         return op
+
+    def frame(self, push=(), stack: int = 0, fp: bool = False, align: int = 0) -> str:
+        """For m.begin: the frame a body needs (gen.flavour.Frame), as its marker text."""
+        return Frame(tuple(push), stack, fp, align).marker()
 
     def fail(self, message: str):
         """For templates: stop the generator with a message (Jinja has no raise)."""
@@ -414,12 +421,15 @@ class NeonIsa(Isa):
             raise ValueError(f"{self.name}: post-index {inc} out of range")
         return f"[{base}], #{inc}" if inc else f"[{base}]"
 
+    def adr(self, reg: str, label: str) -> str:
+        """The address of a .rodata label into reg (adrp + add: position-independent)."""
+        return (f"    adrp {reg}, {self.fmt.page(label)}\n"
+                f"    add {reg}, {reg}, {self.fmt.pageoff(label)}")
+
     def load_rodata(self, label: str, dst: str, comment: str = "") -> str:
         """16 bytes of .rodata (a table) into dst (x16 holds its address)."""
         tail = f"  // {comment}" if comment else ""
-        return (f"    adrp x16, {label}\n"
-                f"    add x16, x16, :lo12:{label}\n"
-                f"    ldr q{self._vreg(dst)[1:]}, [x16]{tail}")
+        return f"{self.adr('x16', label)}\n    ldr q{self._vreg(dst)[1:]}, [x16]{tail}"
 
     # The registers of an NTT plan's AT&T operands (gen/kernels/ntt_plan.py): the array
     # (the first argument), the group pointer and the group's twiddles; the table's
@@ -552,9 +562,7 @@ class NeonIsa(Isa):
     def const(self, label: str, dst: str, comment: str = "") -> str:
         """A .rodata dword into every lane (x16 holds its address: position-independent)."""
         tail = f"  // {comment}" if comment else ""
-        return (f"    adrp x16, {label}\n"
-                f"    add x16, x16, :lo12:{label}\n"
-                f"    ld1r {{{self._vreg(dst)}.4s}}, [x16]{tail}")
+        return f"{self.adr('x16', label)}\n    ld1r {{{self._vreg(dst)}.4s}}, [x16]{tail}"
 
     def place_consts(self, labels, first: int, registers=None) -> dict:
         return {label: self.v(first + i) for i, label in enumerate(labels)}

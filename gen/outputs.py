@@ -12,7 +12,10 @@ from pathlib import Path
 
 import jinja2
 
+import dataclasses
+
 from . import constants, cpuid, hwcap, keccak, mcdt
+from .flavour import FLAVOURS, kernel_arguments
 from .isa import ISAS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,14 +61,23 @@ def kernel_context(kernel: str, isa) -> dict:
 
 
 def kernel_outputs(env: jinja2.Environment) -> dict:
+    """asm_out/[<flavour>/]<isa>/<kernel>.S for every flavour of gen/flavour.py that serves
+    the ISA's architecture (ELF without a flavour directory: the files the prover reads)."""
     out = {}
+    nargs = kernel_arguments()
     for path in sorted((TEMPLATES / "kernels").glob("*.S.j2")):
         kernel = path.name[: -len(".S.j2")]
         template = f"kernels/{path.name}"
-        for isa in ISAS.values():
-            ctx = dict(isa=isa, c=constants, kernel=kernel, template=template)
-            ctx.update(kernel_context(kernel, isa))
-            out[f"{isa.name}/{kernel}.S"] = env.get_template(template).render(**ctx)
+        for base in ISAS.values():
+            for fmt in FLAVOURS.values():
+                if base.arch not in fmt.arches:
+                    continue
+                isa = dataclasses.replace(base, fmt=fmt)
+                ctx = dict(isa=isa, c=constants, kernel=kernel, template=template)
+                ctx.update(kernel_context(kernel, isa))
+                text = fmt.finish(isa, env.get_template(template).render(**ctx), nargs)
+                where = f"{fmt.subdir}/" if fmt.subdir else ""
+                out[f"{where}{isa.name}/{kernel}.S"] = text
     return out
 
 

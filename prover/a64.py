@@ -1109,6 +1109,28 @@ def plain_control(ins):
     return None
 
 
+# Pointer authentication of the link register: hint #25 is paciasp (x30 signed with sp as
+# the modifier), hint #29 autiasp (x30 authenticated with sp). Signing is an uninterpreted
+# function of both; authentication gives the signed value back only when x30 is a value
+# signed with the same sp, else an uninterpreted result, which the return's check (x30 as
+# at entry) then refuses. So a return with x30 signed, an autiasp under another sp, or an
+# autiasp without a paciasp is not proved.
+PAC_HINTS = (25, 29)
+_PAC = z3.Function('pac_ia', z3.BitVecSort(64), z3.BitVecSort(64), z3.BitVecSort(64))
+_AUT = z3.Function('aut_ia', z3.BitVecSort(64), z3.BitVecSort(64), z3.BitVecSort(64))
+
+
+def pointer_authentication(m, imm):
+    lr, sp = m.gpr['x30'], m.gpr['sp']
+    if imm == 25:
+        m.gpr['x30'] = _PAC(lr, sp)
+        return
+    if z3.is_app(lr) and lr.decl().eq(_PAC) and simp(lr.arg(1) == sp).eq(z3.BoolVal(True)):
+        m.gpr['x30'] = lr.arg(0)
+    else:
+        m.gpr['x30'] = _AUT(lr, sp)
+
+
 # ------------------------------------------------------------------------ execution
 def run(unit, fname, args, frame=0, machine_cls=None, after=None, stop=None):
     """as executor.run, for AArch64; args: register (x0..) -> ('ptr', base) | ('val', term);
@@ -1135,6 +1157,10 @@ def run(unit, fname, args, frame=0, machine_cls=None, after=None, stop=None):
             r.stopped = ins
             return r
         try:
+            if mn in NOPS and len(ins.ops) == 1 and ins.ops[0].imm in PAC_HINTS:
+                pointer_authentication(m, ins.ops[0].imm)
+                pc += 1
+                continue
             if mn in NOPS:
                 if mn == 'hint' and not (len(ins.ops) == 1 and ins.ops[0].imm in (34, 0)):
                     raise ExecError('hint other than bti c / nop')

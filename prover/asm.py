@@ -7,7 +7,8 @@ The text goes through the C preprocessor first, as the build's compiler does for
 #include or an #if is seen as the assembler sees it. Then, as GNU as on x86-64: '#' starts
 a comment, ';' separates statements. Only .text and .rodata are read; every other section
 (.note.GNU-stack, .note.gnu.property, ...) and the directives that only annotate (.globl,
-.type, .size, .hidden) are skipped; alignment is recorded. Anything else in .text that is
+.type, .size, .hidden) are skipped; alignment is recorded; unwind directives (.cfi_*) are
+kept for the comparison below and have no semantics. Anything else in .text that is
 not an instruction is an error.
 
 What was read is then checked against what the assembler makes of the same file: the
@@ -314,6 +315,11 @@ def parse(path, text=None, check_bytes=True, arch=None):
             if word.startswith('.'):
                 if word in SKIP_TEXT:
                     continue
+                if word.startswith('.cfi_'):
+                    # unwind information: no effect on the semantics; kept, so that the
+                    # .eh_frame it makes is compared as assembled
+                    emit_text.append(line)
+                    continue
                 if word == '.arch' and arch == 'a64':
                     # the extensions the assembler accepts from here (armv8.2-a+sha3 for
                     # a SHA3 body): kept for the check below, no effect on the semantics
@@ -393,6 +399,9 @@ def check_assembled(path, text, emit_text, emit_rodata, arch='x86'):
 
 
 ALLOWED_OTHER = {'.note.gnu.property', '.note.GNU-stack'}
+# what must be the same bytes in both objects: code, data, and the unwind tables the
+# .cfi_* directives make
+COMPARED = ('.text', '.rodata', '.eh_frame')
 
 
 def compare_objects(built, seen):
@@ -400,10 +409,10 @@ def compare_objects(built, seen):
         nm = s['name']
         if s['flags'] & elf.SHF_EXECINSTR and nm != '.text':
             return 'code in section %s, which the prover does not read' % nm
-        if s['flags'] & elf.SHF_ALLOC and nm not in ('.text', '.rodata') and nm not in ALLOWED_OTHER \
+        if s['flags'] & elf.SHF_ALLOC and nm not in COMPARED and nm not in ALLOWED_OTHER \
                 and s['size']:
             return 'section %s holds %d bytes the prover does not read' % (nm, s['size'])
-    for nm in ('.text', '.rodata'):
+    for nm in COMPARED:
         a, b = built.section(nm), seen.section(nm)
         ad = a['data'] if a else b''
         bd = b['data'] if b else b''

@@ -13,10 +13,19 @@
 #define MLDSA_SHAKE256_RATE 136
 
 /* Keccak lanes are little-endian 64-bit words: a plain copy where the CPU is, bytewise
- * elsewhere. */
+ * elsewhere (s390x: ci/cross), and bytewise too where the compiler does not say its byte
+ * order (without defined(), a compiler with neither macro would compare 0 == 0 and take
+ * the copy). */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define MLDSA_HOST_LE 1
+#else
+#define MLDSA_HOST_LE 0
+#endif
+
 static inline uint64_t mldsa_load64_le(const uint8_t *p) {
   uint64_t v = 0;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if MLDSA_HOST_LE
   memcpy(&v, p, 8);
 #else
   for (unsigned i = 0; i < 8; ++i) v |= (uint64_t)p[i] << (8 * i);
@@ -25,7 +34,7 @@ static inline uint64_t mldsa_load64_le(const uint8_t *p) {
 }
 
 static inline void mldsa_store64_le(uint8_t *p, uint64_t v) {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if MLDSA_HOST_LE
   memcpy(p, &v, 8);
 #else
   for (unsigned i = 0; i < 8; ++i) p[i] = (uint8_t)(v >> (8 * i));

@@ -13,7 +13,9 @@
     .type mldsa_add_avx2, @function
     .p2align 5
 mldsa_add_avx2:
+    .cfi_startproc
     endbr64
+# body
     mov $4, %eax
     .p2align 4
 1:
@@ -54,8 +56,10 @@ mldsa_add_avx2:
     add $256, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_add_avx2, .-mldsa_add_avx2
 
     .section .note.gnu.property,"a"

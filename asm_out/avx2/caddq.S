@@ -17,7 +17,9 @@
     .type mldsa_caddq_avx2, @function
     .p2align 5
 mldsa_caddq_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lq(%rip), %ymm15
     mov $8, %eax
     .p2align 4
@@ -45,8 +47,10 @@ mldsa_caddq_avx2:
     add $128, %rdi
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_caddq_avx2, .-mldsa_caddq_avx2
 
     .section .note.gnu.property,"a"

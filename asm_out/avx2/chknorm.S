@@ -18,7 +18,9 @@
     .type mldsa_chknorm_avx2, @function
     .p2align 5
 mldsa_chknorm_avx2:
+    .cfi_startproc
     endbr64
+# body
     vmovd %esi, %xmm8
     vpbroadcastd %xmm8, %ymm8
     vpxor %ymm4, %ymm4, %ymm4
@@ -48,8 +50,10 @@ mldsa_chknorm_avx2:
     xor %eax, %eax
     test %ecx, %ecx
     setnz %al
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_chknorm_avx2, .-mldsa_chknorm_avx2
 
     .section .note.gnu.property,"a"

@@ -35,7 +35,9 @@
     .type mldsa_decompose_g88_avx2, @function
     .p2align 5
 mldsa_decompose_g88_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg88_block(%rip), %ymm11
     vpbroadcastd .Lg88_mult(%rip), %ymm12
     vpbroadcastd .Lg88_mulhrs(%rip), %ymm13
@@ -75,8 +77,10 @@ mldsa_decompose_g88_avx2:
     add $64, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_decompose_g88_avx2, .-mldsa_decompose_g88_avx2
 
 # ---- decompose_g32: gamma2 = 261888, m = 16, 2 gamma2 = 1023 * 2^9
@@ -99,7 +103,9 @@ mldsa_decompose_g88_avx2:
     .type mldsa_decompose_g32_avx2, @function
     .p2align 5
 mldsa_decompose_g32_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg32_block(%rip), %ymm11
     vpbroadcastd .Lg32_mult(%rip), %ymm12
     vpbroadcastd .Lg32_mulhrs(%rip), %ymm13
@@ -139,8 +145,10 @@ mldsa_decompose_g32_avx2:
     add $64, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_decompose_g32_avx2, .-mldsa_decompose_g32_avx2
 
     .section .note.gnu.property,"a"

@@ -279,7 +279,9 @@
     .type mldsa_invntt_tomont_avx2, @function
     .p2align 5
 mldsa_invntt_tomont_avx2:
+    .cfi_startproc
     endbr64
+# body
     # pass 2, layers 4-8 (inverse): 4 groups of rows 0, 8, ..., 1 per iteration
     mov %rdi, %rax
     lea .Lntt_data+64(%rip), %rsi
@@ -738,8 +740,10 @@ mldsa_invntt_tomont_avx2:
     add $32, %rax
     dec %ecx
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_invntt_tomont_avx2, .-mldsa_invntt_tomont_avx2
 
     .section .note.gnu.property,"a"

@@ -63,11 +63,16 @@
     .type mldsa_keccak_f1600_batch_avx2, @function
     .p2align 5
 mldsa_keccak_f1600_batch_avx2:
+    .cfi_startproc
     endbr64
     push %rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %rbp, -16
     mov %rsp, %rbp
-    sub $800, %rsp  # E: 25 vectors
+    .cfi_def_cfa_register %rbp
+    sub $800, %rsp
     and $-32, %rsp
+# body
     vmovdqu 0(%rdi), %ymm0
     vpxor 160(%rdi), %ymm0, %ymm0
     vpxor 320(%rdi), %ymm0, %ymm0
@@ -531,10 +536,15 @@ mldsa_keccak_f1600_batch_avx2:
     add $16, %rax
     dec %ecx
     jnz 1b
+# end of body
     mov %rbp, %rsp
+    .cfi_def_cfa_register %rsp
     pop %rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %rbp
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_keccak_f1600_batch_avx2, .-mldsa_keccak_f1600_batch_avx2
 
     .section .note.gnu.property,"a"

@@ -28,7 +28,9 @@
     .type mldsa_make_hint_g88_avx2, @function
     .p2align 5
 mldsa_make_hint_g88_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg88_g2(%rip), %ymm14
     vpbroadcastd .Lg88_bound(%rip), %ymm15
     vpxor %ymm0, %ymm0, %ymm0  # count per lane
@@ -88,8 +90,10 @@ mldsa_make_hint_g88_avx2:
     vpshufd $0xb1, %xmm0, %xmm1
     vpaddd %xmm1, %xmm0, %xmm0
     vmovd %xmm0, %eax
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_make_hint_g88_avx2, .-mldsa_make_hint_g88_avx2
 
 # ---- make_hint_g32: gamma2 = 261888
@@ -106,7 +110,9 @@ mldsa_make_hint_g88_avx2:
     .type mldsa_make_hint_g32_avx2, @function
     .p2align 5
 mldsa_make_hint_g32_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg32_g2(%rip), %ymm14
     vpbroadcastd .Lg32_bound(%rip), %ymm15
     vpxor %ymm0, %ymm0, %ymm0  # count per lane
@@ -166,8 +172,10 @@ mldsa_make_hint_g32_avx2:
     vpshufd $0xb1, %xmm0, %xmm1
     vpaddd %xmm1, %xmm0, %xmm0
     vmovd %xmm0, %eax
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_make_hint_g32_avx2, .-mldsa_make_hint_g32_avx2
 
     .section .note.gnu.property,"a"

@@ -278,7 +278,9 @@
     .type mldsa_ntt_avx2, @function
     .p2align 5
 mldsa_ntt_avx2:
+    .cfi_startproc
     endbr64
+# body
     # pass 1, layers 1-3: 4 groups of rows 0, 32, ..., 1 per iteration
     mov %rdi, %rax
     mov $4, %ecx
@@ -697,8 +699,10 @@ mldsa_ntt_avx2:
     add $832, %rsi
     dec %ecx
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_ntt_avx2, .-mldsa_ntt_avx2
 
     .section .note.gnu.property,"a"

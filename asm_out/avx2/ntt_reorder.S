@@ -24,7 +24,9 @@
     .type mldsa_ntt_reorder_avx2, @function
     .p2align 5
 mldsa_ntt_reorder_avx2:
+    .cfi_startproc
     endbr64
+# body
     # pass 2, layers 4-8: 4 groups of rows 0, 8, ..., 1 per iteration
     mov %rdi, %rax
     mov $4, %ecx
@@ -73,8 +75,10 @@ mldsa_ntt_reorder_avx2:
     add $256, %rax
     dec %ecx
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_ntt_reorder_avx2, .-mldsa_ntt_reorder_avx2
 
     .section .note.gnu.property,"a"

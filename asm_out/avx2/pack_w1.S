@@ -37,7 +37,9 @@
     .type mldsa_pack_w1_g88_avx2, @function
     .p2align 5
 mldsa_pack_w1_g88_avx2:
+    .cfi_startproc
     endbr64
+# body
     vmovdqu .Lg88_order(%rip), %ymm12
     vmovdqu .Lg88_compact(%rip), %ymm13
     vmovdqu .Lg88_join0(%rip), %ymm14
@@ -206,8 +208,10 @@ mldsa_pack_w1_g88_avx2:
     vpblendd $0xc0, %ymm4, %ymm0, %ymm0  # unit 1's first 8 bytes on top
     vmovdqu %ymm0, 144(%rdi)  # out[144..]
     vmovdqu %xmm4, 176(%rdi)  # unit 1's other bytes
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_pack_w1_g88_avx2, .-mldsa_pack_w1_g88_avx2
 
 # ---- pack_w1_g32: b = 4, 128 bytes, 4 units of 8 registers
@@ -218,7 +222,9 @@ mldsa_pack_w1_g88_avx2:
     .type mldsa_pack_w1_g32_avx2, @function
     .p2align 5
 mldsa_pack_w1_g32_avx2:
+    .cfi_startproc
     endbr64
+# body
     vmovdqu 0(%rsi), %ymm0  # a[0..]
     vmovdqu 32(%rsi), %ymm1
     vmovdqu 64(%rsi), %ymm2  # a[16..]
@@ -367,8 +373,10 @@ mldsa_pack_w1_g32_avx2:
     vpslld $16, %ymm8, %ymm8
     vpor %ymm8, %ymm0, %ymm0
     vmovdqu %ymm0, 96(%rdi)  # out[96..]
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_pack_w1_g32_avx2, .-mldsa_pack_w1_g32_avx2
 
     .section .note.gnu.property,"a"

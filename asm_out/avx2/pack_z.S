@@ -35,7 +35,9 @@
     .type mldsa_pack_z_g17_avx2, @function
     .p2align 5
 mldsa_pack_z_g17_avx2:
+    .cfi_startproc
     endbr64
+# body
     vmovdqu .Lg17_gamma1(%rip), %ymm4
     vmovdqu .Lg17_dword0(%rip), %ymm5
     vmovdqu .Lg17_qword0(%rip), %ymm6
@@ -524,8 +526,10 @@ mldsa_pack_z_g17_avx2:
     vpslldq $7, %xmm8, %xmm8  # the last group on top
     vpor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 560(%rdi)  # out[560..]: the last two groups
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_pack_z_g17_avx2, .-mldsa_pack_z_g17_avx2
 
 # ---- pack_z_g19: gamma1 = 2^19, b = 20, G = 10, 640 bytes
@@ -544,7 +548,9 @@ mldsa_pack_z_g17_avx2:
     .type mldsa_pack_z_g19_avx2, @function
     .p2align 5
 mldsa_pack_z_g19_avx2:
+    .cfi_startproc
     endbr64
+# body
     vmovdqu .Lg19_gamma1(%rip), %ymm4
     vmovdqu .Lg19_dword0(%rip), %ymm5
     vmovdqu .Lg19_qword0(%rip), %ymm6
@@ -1033,8 +1039,10 @@ mldsa_pack_z_g19_avx2:
     vpslldq $6, %xmm8, %xmm8  # the last group on top
     vpor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 624(%rdi)  # out[624..]: the last two groups
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_pack_z_g19_avx2, .-mldsa_pack_z_g19_avx2
 
     .section .note.gnu.property,"a"

@@ -26,7 +26,9 @@
     .type mldsa_pointwise_acc_avx2, @function
     .p2align 5
 mldsa_pointwise_acc_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lq(%rip), %ymm15
     vpbroadcastd .Lqinv(%rip), %ymm14
     mov $8, %r11d
@@ -125,8 +127,10 @@ mldsa_pointwise_acc_avx2:
     add $128, %rdx
     dec %r11d
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_pointwise_acc_avx2, .-mldsa_pointwise_acc_avx2
 
     .section .note.gnu.property,"a"

@@ -22,7 +22,9 @@
     .type mldsa_pointwise_montgomery_avx2, @function
     .p2align 5
 mldsa_pointwise_montgomery_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lq(%rip), %ymm15
     vpbroadcastd .Lqinv(%rip), %ymm14
     mov $16, %eax
@@ -63,8 +65,10 @@ mldsa_pointwise_montgomery_avx2:
     add $64, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_pointwise_montgomery_avx2, .-mldsa_pointwise_montgomery_avx2
 
     .section .note.gnu.property,"a"

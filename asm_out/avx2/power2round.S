@@ -18,7 +18,9 @@
     .type mldsa_power2round_avx2, @function
     .p2align 5
 mldsa_power2round_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lhalf(%rip), %ymm15
     mov $8, %eax
     .p2align 4
@@ -56,8 +58,10 @@ mldsa_power2round_avx2:
     add $128, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_power2round_avx2, .-mldsa_power2round_avx2
 
     .section .note.gnu.property,"a"

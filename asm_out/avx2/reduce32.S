@@ -21,7 +21,9 @@
     .type mldsa_reduce32_avx2, @function
     .p2align 5
 mldsa_reduce32_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lq(%rip), %ymm15
     vpbroadcastd .Lhalf(%rip), %ymm14
     mov $8, %eax
@@ -54,8 +56,10 @@ mldsa_reduce32_avx2:
     add $128, %rdi
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_reduce32_avx2, .-mldsa_reduce32_avx2
 
     .section .note.gnu.property,"a"

@@ -326,7 +326,9 @@
     .type mldsa_rej_eta2_avx2, @function
     .p2align 5
 mldsa_rej_eta2_avx2:
+    .cfi_startproc
     endbr64
+# body
     mov %esi, %eax  # count
     vpbroadcastd .Lnib(%rip), %ymm13
     vpbroadcastd .L2_bound(%rip), %ymm14
@@ -458,8 +460,10 @@ mldsa_rej_eta2_avx2:
     cmp $1, %rcx
     jae 30b
 31:
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_rej_eta2_avx2, .-mldsa_rej_eta2_avx2
 
 # ---- rej_eta4: eta = 4, kept b < 9
@@ -469,7 +473,9 @@ mldsa_rej_eta2_avx2:
     .type mldsa_rej_eta4_avx2, @function
     .p2align 5
 mldsa_rej_eta4_avx2:
+    .cfi_startproc
     endbr64
+# body
     mov %esi, %eax  # count
     vpbroadcastd .Lnib(%rip), %ymm13
     vpbroadcastd .L4_bound(%rip), %ymm14
@@ -595,8 +601,10 @@ mldsa_rej_eta4_avx2:
     cmp $1, %rcx
     jae 30b
 31:
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_rej_eta4_avx2, .-mldsa_rej_eta4_avx2
 
     .section .note.gnu.property,"a"

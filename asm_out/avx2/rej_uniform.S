@@ -313,7 +313,9 @@
     .type mldsa_rej_uniform_avx2, @function
     .p2align 5
 mldsa_rej_uniform_avx2:
+    .cfi_startproc
     endbr64
+# body
     mov %esi, %eax  # count
     vpbroadcastd .Lq(%rip), %ymm15
     vpbroadcastd .Lmask(%rip), %ymm14
@@ -369,8 +371,10 @@ mldsa_rej_uniform_avx2:
     cmp $3, %rcx
     jae 30b
 31:
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_rej_uniform_avx2, .-mldsa_rej_uniform_avx2
 
     .section .note.gnu.property,"a"

@@ -13,7 +13,9 @@
     .type mldsa_shiftl_avx2, @function
     .p2align 5
 mldsa_shiftl_avx2:
+    .cfi_startproc
     endbr64
+# body
     mov $4, %eax
     .p2align 4
 1:
@@ -44,8 +46,10 @@ mldsa_shiftl_avx2:
     add $256, %rdi
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_shiftl_avx2, .-mldsa_shiftl_avx2
 
     .section .note.gnu.property,"a"

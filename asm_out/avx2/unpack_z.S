@@ -40,7 +40,9 @@
     .type mldsa_unpack_z_g17_avx2, @function
     .p2align 5
 mldsa_unpack_z_g17_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg17_mask(%rip), %ymm15
     vpbroadcastd .Lg17_gamma1(%rip), %ymm14
     vmovdqu .Lg17_shifts(%rip), %ymm13
@@ -270,8 +272,10 @@ mldsa_unpack_z_g17_avx2:
     vpand %ymm15, %ymm3, %ymm3
     vpsubd %ymm3, %ymm14, %ymm3  # gamma1 - field
     vmovdqu %ymm3, 992(%rdi)
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_unpack_z_g17_avx2, .-mldsa_unpack_z_g17_avx2
 
 # ---- unpack_z_g19: gamma1 = 2^19, b = 20, 640 bytes
@@ -297,7 +301,9 @@ mldsa_unpack_z_g17_avx2:
     .type mldsa_unpack_z_g19_avx2, @function
     .p2align 5
 mldsa_unpack_z_g19_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg19_mask(%rip), %ymm15
     vpbroadcastd .Lg19_gamma1(%rip), %ymm14
     vmovdqu .Lg19_shifts(%rip), %ymm13
@@ -527,8 +533,10 @@ mldsa_unpack_z_g19_avx2:
     vpand %ymm15, %ymm3, %ymm3
     vpsubd %ymm3, %ymm14, %ymm3  # gamma1 - field
     vmovdqu %ymm3, 992(%rdi)
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_unpack_z_g19_avx2, .-mldsa_unpack_z_g19_avx2
 
     .section .note.gnu.property,"a"

@@ -34,7 +34,9 @@
     .type mldsa_use_hint_g88_avx2, @function
     .p2align 5
 mldsa_use_hint_g88_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg88_block(%rip), %ymm11
     vpbroadcastd .Lg88_mult(%rip), %ymm12
     vpbroadcastd .Lg88_mulhrs(%rip), %ymm13
@@ -82,8 +84,10 @@ mldsa_use_hint_g88_avx2:
     add $64, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_use_hint_g88_avx2, .-mldsa_use_hint_g88_avx2
 
 # ---- use_hint_g32: gamma2 = 261888, m = 16
@@ -106,7 +110,9 @@ mldsa_use_hint_g88_avx2:
     .type mldsa_use_hint_g32_avx2, @function
     .p2align 5
 mldsa_use_hint_g32_avx2:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg32_block(%rip), %ymm11
     vpbroadcastd .Lg32_mult(%rip), %ymm12
     vpbroadcastd .Lg32_mulhrs(%rip), %ymm13
@@ -148,8 +154,10 @@ mldsa_use_hint_g32_avx2:
     add $64, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_use_hint_g32_avx2, .-mldsa_use_hint_g32_avx2
 
     .section .note.gnu.property,"a"

@@ -17,7 +17,9 @@
     .type mldsa_caddq_avx512, @function
     .p2align 5
 mldsa_caddq_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lq(%rip), %zmm31
     vpxord %zmm30, %zmm30, %zmm30
     mov $2, %eax
@@ -58,8 +60,10 @@ mldsa_caddq_avx512:
     add $512, %rdi
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_caddq_avx512, .-mldsa_caddq_avx512
 
     .section .note.gnu.property,"a"

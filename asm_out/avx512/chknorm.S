@@ -18,7 +18,9 @@
     .type mldsa_chknorm_avx512, @function
     .p2align 5
 mldsa_chknorm_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd %esi, %zmm8
     vpxord %zmm4, %zmm4, %zmm4
     vpxord %zmm5, %zmm5, %zmm5
@@ -45,8 +47,10 @@ mldsa_chknorm_avx512:
     xor %eax, %eax
     kortestw %k1, %k1
     setnz %al
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_chknorm_avx512, .-mldsa_chknorm_avx512
 
     .section .note.gnu.property,"a"

@@ -35,7 +35,9 @@
     .type mldsa_decompose_g88_avx512, @function
     .p2align 5
 mldsa_decompose_g88_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg88_block(%rip), %zmm27
     vpbroadcastd .Lg88_mult(%rip), %zmm28
     vpbroadcastd .Lg88_mulhrs(%rip), %zmm29
@@ -102,8 +104,10 @@ mldsa_decompose_g88_avx512:
     add $256, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_decompose_g88_avx512, .-mldsa_decompose_g88_avx512
 
 # ---- decompose_g32: gamma2 = 261888, m = 16, 2 gamma2 = 1023 * 2^9
@@ -126,7 +130,9 @@ mldsa_decompose_g88_avx512:
     .type mldsa_decompose_g32_avx512, @function
     .p2align 5
 mldsa_decompose_g32_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg32_block(%rip), %zmm27
     vpbroadcastd .Lg32_mult(%rip), %zmm28
     vpbroadcastd .Lg32_mulhrs(%rip), %zmm29
@@ -193,8 +199,10 @@ mldsa_decompose_g32_avx512:
     add $256, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_decompose_g32_avx512, .-mldsa_decompose_g32_avx512
 
     .section .note.gnu.property,"a"

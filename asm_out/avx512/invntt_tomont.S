@@ -167,7 +167,9 @@
     .type mldsa_invntt_tomont_avx512, @function
     .p2align 5
 mldsa_invntt_tomont_avx512:
+    .cfi_startproc
     endbr64
+# body
     mov $0x5555, %eax
     kmovw %eax, %k1
     # all layers (inverse)
@@ -963,8 +965,10 @@ mldsa_invntt_tomont_avx512:
     vmovdqu32 %zmm11, 896(%rdi)
     vmovdqu32 %zmm10, 448(%rdi)
     vmovdqu32 %zmm21, 960(%rdi)
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_invntt_tomont_avx512, .-mldsa_invntt_tomont_avx512
 
     .section .note.gnu.property,"a"

@@ -57,7 +57,9 @@
     .type mldsa_keccak_f1600_batch_avx512, @function
     .p2align 5
 mldsa_keccak_f1600_batch_avx512:
+    .cfi_startproc
     endbr64
+# body
     vmovdqu32 0(%rdi), %zmm0  # A[0,0]
     vmovdqu32 64(%rdi), %zmm1  # A[1,0]
     vmovdqu32 128(%rdi), %zmm2  # A[2,0]
@@ -606,8 +608,10 @@ mldsa_keccak_f1600_batch_avx512:
     vmovdqu32 %zmm22, 1408(%rdi)  # A[2,4]
     vmovdqu32 %zmm23, 1472(%rdi)  # A[3,4]
     vmovdqu32 %zmm24, 1536(%rdi)  # A[4,4]
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_keccak_f1600_batch_avx512, .-mldsa_keccak_f1600_batch_avx512
 
     .section .note.gnu.property,"a"

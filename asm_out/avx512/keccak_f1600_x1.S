@@ -57,7 +57,9 @@
     .type mldsa_keccak_f1600_x1_avx512, @function
     .p2align 5
 mldsa_keccak_f1600_x1_avx512:
+    .cfi_startproc
     endbr64
+# body
     vmovq 0(%rdi), %xmm0  # A[0,0]
     vmovq 8(%rdi), %xmm1  # A[1,0]
     vmovq 16(%rdi), %xmm2  # A[2,0]
@@ -607,8 +609,10 @@ mldsa_keccak_f1600_x1_avx512:
     vmovq %xmm22, 176(%rdi)  # A[2,4]
     vmovq %xmm23, 184(%rdi)  # A[3,4]
     vmovq %xmm24, 192(%rdi)  # A[4,4]
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_keccak_f1600_x1_avx512, .-mldsa_keccak_f1600_x1_avx512
 
     .section .note.gnu.property,"a"

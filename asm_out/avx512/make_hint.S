@@ -30,7 +30,9 @@
     .type mldsa_make_hint_g88_avx512, @function
     .p2align 5
 mldsa_make_hint_g88_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg88_g2(%rip), %zmm29
     vpbroadcastd .Lg88_ng2(%rip), %zmm30
     vpbroadcastd .Lg88_one(%rip), %zmm31
@@ -132,8 +134,10 @@ mldsa_make_hint_g88_avx512:
     vpshufd $0xb1, %xmm0, %xmm1
     vpaddd %xmm1, %xmm0, %xmm0
     vmovd %xmm0, %eax
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_make_hint_g88_avx512, .-mldsa_make_hint_g88_avx512
 
 # ---- make_hint_g32: gamma2 = 261888
@@ -152,7 +156,9 @@ mldsa_make_hint_g88_avx512:
     .type mldsa_make_hint_g32_avx512, @function
     .p2align 5
 mldsa_make_hint_g32_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg32_g2(%rip), %zmm29
     vpbroadcastd .Lg32_ng2(%rip), %zmm30
     vpbroadcastd .Lg32_one(%rip), %zmm31
@@ -254,8 +260,10 @@ mldsa_make_hint_g32_avx512:
     vpshufd $0xb1, %xmm0, %xmm1
     vpaddd %xmm1, %xmm0, %xmm0
     vmovd %xmm0, %eax
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_make_hint_g32_avx512, .-mldsa_make_hint_g32_avx512
 
     .section .note.gnu.property,"a"

@@ -168,7 +168,9 @@
     .type mldsa_ntt_avx512, @function
     .p2align 5
 mldsa_ntt_avx512:
+    .cfi_startproc
     endbr64
+# body
     mov $0x5555, %eax
     kmovw %eax, %k1
     # all layers
@@ -892,8 +894,10 @@ mldsa_ntt_avx512:
     vmovdqu32 %zmm9, 832(%rdi)
     vmovdqu32 %zmm3, 896(%rdi)
     vmovdqu32 %zmm22, 960(%rdi)
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_ntt_avx512, .-mldsa_ntt_avx512
 
     .section .note.gnu.property,"a"

@@ -24,7 +24,9 @@
     .type mldsa_ntt_reorder_avx512, @function
     .p2align 5
 mldsa_ntt_reorder_avx512:
+    .cfi_startproc
     endbr64
+# body
     # all layers
     vmovdqu32 0(%rdi), %zmm0
     vmovdqu32 64(%rdi), %zmm1
@@ -122,8 +124,10 @@ mldsa_ntt_reorder_avx512:
     vmovdqu32 %zmm18, 704(%rdi)
     vmovdqu32 %zmm10, 448(%rdi)
     vmovdqu32 %zmm22, 960(%rdi)
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_ntt_reorder_avx512, .-mldsa_ntt_reorder_avx512
 
     .section .note.gnu.property,"a"

@@ -39,7 +39,9 @@
     .type mldsa_pack_w1_g88_avx512, @function
     .p2align 5
 mldsa_pack_w1_g88_avx512:
+    .cfi_startproc
     endbr64
+# body
     vmovdqu32 .Lg88_order(%rip), %zmm12
     vmovdqu32 .Lg88_compact(%rip), %zmm13
     vmovdqu32 .Lg88_join0(%rip), %zmm14
@@ -128,8 +130,10 @@ mldsa_pack_w1_g88_avx512:
     vmovdqa32 %zmm4, %zmm0{%k1}  # unit 1's first 16 bytes on top
     vmovdqu32 %zmm0, 96(%rdi)  # out[96..]
     vmovdqu32 %ymm4, 160(%rdi)  # unit 1's other bytes
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_pack_w1_g88_avx512, .-mldsa_pack_w1_g88_avx512
 
 # ---- pack_w1_g32: b = 4, 128 bytes, 2 units of 8 registers
@@ -144,7 +148,9 @@ mldsa_pack_w1_g88_avx512:
     .type mldsa_pack_w1_g32_avx512, @function
     .p2align 5
 mldsa_pack_w1_g32_avx512:
+    .cfi_startproc
     endbr64
+# body
     vmovdqu32 .Lg32_order(%rip), %zmm9
     vmovdqu32 0(%rsi), %zmm0  # a[0..]
     vmovdqu32 64(%rsi), %zmm1
@@ -222,8 +228,10 @@ mldsa_pack_w1_g32_avx512:
     vpord %zmm8, %zmm0, %zmm0
     vpermd %zmm0, %zmm9, %zmm0  # coefficient order
     vmovdqu32 %zmm0, 64(%rdi)  # out[64..]
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_pack_w1_g32_avx512, .-mldsa_pack_w1_g32_avx512
 
     .section .note.gnu.property,"a"

@@ -35,7 +35,9 @@
     .type mldsa_pack_z_g17_avx512, @function
     .p2align 5
 mldsa_pack_z_g17_avx512:
+    .cfi_startproc
     endbr64
+# body
     vmovdqu32 .Lg17_gamma1(%rip), %zmm4
     vmovdqu32 .Lg17_dword0(%rip), %zmm5
     vmovdqu32 .Lg17_qword0(%rip), %zmm6
@@ -316,8 +318,10 @@ mldsa_pack_z_g17_avx512:
     vpslldq $7, %xmm8, %xmm8  # the last group on top
     vpord %xmm8, %xmm7, %xmm7
     vmovdqu32 %xmm7, 560(%rdi)  # out[560..]: the last two groups
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_pack_z_g17_avx512, .-mldsa_pack_z_g17_avx512
 
 # ---- pack_z_g19: gamma1 = 2^19, b = 20, G = 10, 640 bytes
@@ -336,7 +340,9 @@ mldsa_pack_z_g17_avx512:
     .type mldsa_pack_z_g19_avx512, @function
     .p2align 5
 mldsa_pack_z_g19_avx512:
+    .cfi_startproc
     endbr64
+# body
     vmovdqu32 .Lg19_gamma1(%rip), %zmm4
     vmovdqu32 .Lg19_dword0(%rip), %zmm5
     vmovdqu32 .Lg19_qword0(%rip), %zmm6
@@ -617,8 +623,10 @@ mldsa_pack_z_g19_avx512:
     vpslldq $6, %xmm8, %xmm8  # the last group on top
     vpord %xmm8, %xmm7, %xmm7
     vmovdqu32 %xmm7, 624(%rdi)  # out[624..]: the last two groups
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_pack_z_g19_avx512, .-mldsa_pack_z_g19_avx512
 
     .section .note.gnu.property,"a"

@@ -22,7 +22,9 @@
     .type mldsa_pointwise_montgomery_avx512, @function
     .p2align 5
 mldsa_pointwise_montgomery_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lq(%rip), %zmm31
     vpbroadcastd .Lqinv(%rip), %zmm30
     mov $0x5555, %eax
@@ -91,8 +93,10 @@ mldsa_pointwise_montgomery_avx512:
     add $256, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_pointwise_montgomery_avx512, .-mldsa_pointwise_montgomery_avx512
 
     .section .note.gnu.property,"a"

@@ -18,7 +18,9 @@
     .type mldsa_power2round_avx512, @function
     .p2align 5
 mldsa_power2round_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lhalf(%rip), %zmm31
     mov $2, %eax
     .p2align 4
@@ -84,8 +86,10 @@ mldsa_power2round_avx512:
     add $512, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_power2round_avx512, .-mldsa_power2round_avx512
 
     .section .note.gnu.property,"a"

@@ -21,7 +21,9 @@
     .type mldsa_reduce32_avx512, @function
     .p2align 5
 mldsa_reduce32_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lq(%rip), %zmm31
     vpbroadcastd .Lhalf(%rip), %zmm30
     mov $2, %eax
@@ -78,8 +80,10 @@ mldsa_reduce32_avx512:
     add $512, %rdi
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_reduce32_avx512, .-mldsa_reduce32_avx512
 
     .section .note.gnu.property,"a"

@@ -51,7 +51,9 @@
     .type mldsa_rej_eta2_avx512, @function
     .p2align 5
 mldsa_rej_eta2_avx512:
+    .cfi_startproc
     endbr64
+# body
     mov %esi, %eax  # count
     vpbroadcastd .Lnib(%rip), %zmm13
     vpbroadcastd .L2_bound(%rip), %zmm14
@@ -182,8 +184,10 @@ mldsa_rej_eta2_avx512:
     cmp $1, %rcx
     jae 30b
 31:
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_rej_eta2_avx512, .-mldsa_rej_eta2_avx512
 
 # ---- rej_eta4: eta = 4, kept b < 9
@@ -193,7 +197,9 @@ mldsa_rej_eta2_avx512:
     .type mldsa_rej_eta4_avx512, @function
     .p2align 5
 mldsa_rej_eta4_avx512:
+    .cfi_startproc
     endbr64
+# body
     mov %esi, %eax  # count
     vpbroadcastd .Lnib(%rip), %zmm13
     vpbroadcastd .L4_bound(%rip), %zmm14
@@ -318,8 +324,10 @@ mldsa_rej_eta4_avx512:
     cmp $1, %rcx
     jae 30b
 31:
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_rej_eta4_avx512, .-mldsa_rej_eta4_avx512
 
     .section .note.gnu.property,"a"

@@ -58,7 +58,9 @@
     .type mldsa_rej_uniform_avx512, @function
     .p2align 5
 mldsa_rej_uniform_avx512:
+    .cfi_startproc
     endbr64
+# body
     mov %esi, %eax  # count
     vpbroadcastd .Lq(%rip), %zmm15
     vpbroadcastd .Lmask(%rip), %zmm14
@@ -143,8 +145,10 @@ mldsa_rej_uniform_avx512:
     cmp $3, %rcx
     jae 30b
 31:
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_rej_uniform_avx512, .-mldsa_rej_uniform_avx512
 
     .section .note.gnu.property,"a"

@@ -13,7 +13,9 @@
     .type mldsa_shiftl_avx512, @function
     .p2align 5
 mldsa_shiftl_avx512:
+    .cfi_startproc
     endbr64
+# body
     mov $2, %eax
     .p2align 4
 1:
@@ -44,8 +46,10 @@ mldsa_shiftl_avx512:
     add $512, %rdi
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_shiftl_avx512, .-mldsa_shiftl_avx512
 
     .section .note.gnu.property,"a"

@@ -44,7 +44,9 @@
     .type mldsa_unpack_z_g17_avx512, @function
     .p2align 5
 mldsa_unpack_z_g17_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg17_mask(%rip), %zmm15
     vpbroadcastd .Lg17_gamma1(%rip), %zmm14
     vmovdqu32 .Lg17_shifts(%rip), %zmm13
@@ -194,8 +196,10 @@ mldsa_unpack_z_g17_avx512:
     vpandd %zmm15, %zmm3, %zmm3
     vpsubd %zmm3, %zmm14, %zmm3  # gamma1 - field
     vmovdqu32 %zmm3, 960(%rdi)
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_unpack_z_g17_avx512, .-mldsa_unpack_z_g17_avx512
 
 # ---- unpack_z_g19: gamma1 = 2^19, b = 20, 640 bytes
@@ -225,7 +229,9 @@ mldsa_unpack_z_g17_avx512:
     .type mldsa_unpack_z_g19_avx512, @function
     .p2align 5
 mldsa_unpack_z_g19_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg19_mask(%rip), %zmm15
     vpbroadcastd .Lg19_gamma1(%rip), %zmm14
     vmovdqu32 .Lg19_shifts(%rip), %zmm13
@@ -375,8 +381,10 @@ mldsa_unpack_z_g19_avx512:
     vpandd %zmm15, %zmm3, %zmm3
     vpsubd %zmm3, %zmm14, %zmm3  # gamma1 - field
     vmovdqu32 %zmm3, 960(%rdi)
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_unpack_z_g19_avx512, .-mldsa_unpack_z_g19_avx512
 
     .section .note.gnu.property,"a"

@@ -34,7 +34,9 @@
     .type mldsa_use_hint_g88_avx512, @function
     .p2align 5
 mldsa_use_hint_g88_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg88_block(%rip), %zmm27
     vpbroadcastd .Lg88_mult(%rip), %zmm28
     vpbroadcastd .Lg88_mulhrs(%rip), %zmm29
@@ -112,8 +114,10 @@ mldsa_use_hint_g88_avx512:
     add $256, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_use_hint_g88_avx512, .-mldsa_use_hint_g88_avx512
 
 # ---- use_hint_g32: gamma2 = 261888, m = 16
@@ -136,7 +140,9 @@ mldsa_use_hint_g88_avx512:
     .type mldsa_use_hint_g32_avx512, @function
     .p2align 5
 mldsa_use_hint_g32_avx512:
+    .cfi_startproc
     endbr64
+# body
     vpbroadcastd .Lg32_block(%rip), %zmm27
     vpbroadcastd .Lg32_mult(%rip), %zmm28
     vpbroadcastd .Lg32_mulhrs(%rip), %zmm29
@@ -202,8 +208,10 @@ mldsa_use_hint_g32_avx512:
     add $256, %rdx
     dec %eax
     jnz 1b
+# end of body
     vzeroupper
     ret
+    .cfi_endproc
     .size mldsa_use_hint_g32_avx512, .-mldsa_use_hint_g32_avx512
 
     .section .note.gnu.property,"a"

@@ -18,7 +18,9 @@
     .type mldsa_chknorm_neon, %function
     .p2align 5
 mldsa_chknorm_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     eor v4.16b, v4.16b, v4.16b
     eor v5.16b, v5.16b, v5.16b
     eor v6.16b, v6.16b, v6.16b
@@ -48,7 +50,9 @@ mldsa_chknorm_neon:
     fmov w9, s4
     cmp w9, w1
     cset w0, hs  // max >= bound (unsigned)
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_chknorm_neon, .-mldsa_chknorm_neon
 
     .section .note.gnu.property,"a"

@@ -33,7 +33,9 @@
     .type mldsa_decompose_g88_neon, %function
     .p2align 5
 mldsa_decompose_g88_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lg88_block
     add x16, x16, :lo12:.Lg88_block
     ld1r {v28.4s}, [x16]
@@ -102,7 +104,9 @@ mldsa_decompose_g88_neon:
     add x2, x2, #64
     subs w9, w9, #1
     b.ne 1b
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_decompose_g88_neon, .-mldsa_decompose_g88_neon
 
 # ---- decompose_g32: gamma2 = 261888, m = 16, 2 gamma2 = 1023 * 2^9
@@ -123,7 +127,9 @@ mldsa_decompose_g88_neon:
     .type mldsa_decompose_g32_neon, %function
     .p2align 5
 mldsa_decompose_g32_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lg32_block
     add x16, x16, :lo12:.Lg32_block
     ld1r {v28.4s}, [x16]
@@ -192,7 +198,9 @@ mldsa_decompose_g32_neon:
     add x2, x2, #64
     subs w9, w9, #1
     b.ne 1b
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_decompose_g32_neon, .-mldsa_decompose_g32_neon
 
     .section .note.gnu.property,"a"

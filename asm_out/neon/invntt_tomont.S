@@ -373,7 +373,9 @@
     .type mldsa_invntt_tomont_neon, %function
     .p2align 5
 mldsa_invntt_tomont_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x10, .Lntt_data
     add x10, x10, :lo12:.Lntt_data
     ldr q31, [x10]  // q
@@ -654,7 +656,9 @@ mldsa_invntt_tomont_neon:
     add x9, x9, #16
     subs w12, w12, #1
     b.ne 1b
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_invntt_tomont_neon, .-mldsa_invntt_tomont_neon
 
     .section .note.gnu.property,"a"

@@ -53,11 +53,22 @@
     .type mldsa_keccak_f1600_batch_neon_base, %function
     .p2align 5
 mldsa_keccak_f1600_batch_neon_base:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     stp d8, d9, [sp, #-64]!  // AAPCS64: d8-d15 are callee-saved
+    .cfi_def_cfa_offset 64
+    .cfi_offset d8, -64
+    .cfi_offset d9, -56
     stp d10, d11, [sp, #16]
+    .cfi_offset d10, -48
+    .cfi_offset d11, -40
     stp d12, d13, [sp, #32]
+    .cfi_offset d12, -32
+    .cfi_offset d13, -24
     stp d14, d15, [sp, #48]
+    .cfi_offset d14, -16
+    .cfi_offset d15, -8
     adrp x16, .Lkeccak_rc
     add x16, x16, :lo12:.Lkeccak_rc
     ldp q0, q1, [x0, #0]  // A[0,0], A[1,0]
@@ -3955,7 +3966,10 @@ mldsa_keccak_f1600_batch_neon_base:
     ldp d12, d13, [sp, #32]
     ldp d14, d15, [sp, #48]
     ldp d8, d9, [sp], #64
+    .cfi_def_cfa_offset 0
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_keccak_f1600_batch_neon_base, .-mldsa_keccak_f1600_batch_neon_base
 
     .arch armv8.2-a+sha3  // for this body only (gen/isa.py, NeonIsa.BODIES)
@@ -3965,11 +3979,22 @@ mldsa_keccak_f1600_batch_neon_base:
     .type mldsa_keccak_f1600_batch_neon_sha3, %function
     .p2align 5
 mldsa_keccak_f1600_batch_neon_sha3:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     stp d8, d9, [sp, #-64]!  // AAPCS64: d8-d15 are callee-saved
+    .cfi_def_cfa_offset 64
+    .cfi_offset d8, -64
+    .cfi_offset d9, -56
     stp d10, d11, [sp, #16]
+    .cfi_offset d10, -48
+    .cfi_offset d11, -40
     stp d12, d13, [sp, #32]
+    .cfi_offset d12, -32
+    .cfi_offset d13, -24
     stp d14, d15, [sp, #48]
+    .cfi_offset d14, -16
+    .cfi_offset d15, -8
     adrp x16, .Lkeccak_rc
     add x16, x16, :lo12:.Lkeccak_rc
     ldp q0, q1, [x0, #0]  // A[0,0], A[1,0]
@@ -5635,7 +5660,10 @@ mldsa_keccak_f1600_batch_neon_sha3:
     ldp d12, d13, [sp, #32]
     ldp d14, d15, [sp, #48]
     ldp d8, d9, [sp], #64
+    .cfi_def_cfa_offset 0
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_keccak_f1600_batch_neon_sha3, .-mldsa_keccak_f1600_batch_neon_sha3
     .arch armv8-a
 

@@ -53,14 +53,31 @@
     .type mldsa_keccak_f1600_x1_neon_base, %function
     .p2align 5
 mldsa_keccak_f1600_x1_neon_base:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
+    hint #25  // paciasp: x30 signed with the stack pointer before it is saved
+    .cfi_negate_ra_state
     sub sp, sp, #112  // [sp]: s, [sp, #16]: x19, x20, x21, x22, x23, x24, x25, x26, x27, x28, x29, x30
+    .cfi_def_cfa_offset 112
     stp x19, x20, [sp, #16]
+    .cfi_offset x19, -96
+    .cfi_offset x20, -88
     stp x21, x22, [sp, #32]
+    .cfi_offset x21, -80
+    .cfi_offset x22, -72
     stp x23, x24, [sp, #48]
+    .cfi_offset x23, -64
+    .cfi_offset x24, -56
     stp x25, x26, [sp, #64]
+    .cfi_offset x25, -48
+    .cfi_offset x26, -40
     stp x27, x28, [sp, #80]
+    .cfi_offset x27, -32
+    .cfi_offset x28, -24
     stp x29, x30, [sp, #96]
+    .cfi_offset x29, -16
+    .cfi_offset x30, -8
     str x0, [sp]
     ldp x1, x2, [x0, #8]  // A[1,0], A[2,0]
     ldp x3, x4, [x0, #24]  // A[3,0], A[4,0]
@@ -2608,7 +2625,12 @@ mldsa_keccak_f1600_x1_neon_base:
     ldp x27, x28, [sp, #80]
     ldp x29, x30, [sp, #96]
     add sp, sp, #112
+    .cfi_def_cfa_offset 0
+    hint #29  // autiasp: x30 checked after it is restored
+    .cfi_negate_ra_state
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_keccak_f1600_x1_neon_base, .-mldsa_keccak_f1600_x1_neon_base
 
     .arch armv8.2-a+sha3  // for this body only (gen/isa.py, NeonIsa.BODIES)
@@ -2618,11 +2640,22 @@ mldsa_keccak_f1600_x1_neon_base:
     .type mldsa_keccak_f1600_x1_neon_sha3, %function
     .p2align 5
 mldsa_keccak_f1600_x1_neon_sha3:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     stp d8, d9, [sp, #-64]!  // AAPCS64: d8-d15 are callee-saved
+    .cfi_def_cfa_offset 64
+    .cfi_offset d8, -64
+    .cfi_offset d9, -56
     stp d10, d11, [sp, #16]
+    .cfi_offset d10, -48
+    .cfi_offset d11, -40
     stp d12, d13, [sp, #32]
+    .cfi_offset d12, -32
+    .cfi_offset d13, -24
     stp d14, d15, [sp, #48]
+    .cfi_offset d14, -16
+    .cfi_offset d15, -8
     adrp x16, .Lkeccak_x1_rc
     add x16, x16, :lo12:.Lkeccak_x1_rc
     ldp d0, d1, [x0, #0]  // A[0,0], A[1,0]
@@ -4288,7 +4321,10 @@ mldsa_keccak_f1600_x1_neon_sha3:
     ldp d12, d13, [sp, #32]
     ldp d14, d15, [sp, #48]
     ldp d8, d9, [sp], #64
+    .cfi_def_cfa_offset 0
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_keccak_f1600_x1_neon_sha3, .-mldsa_keccak_f1600_x1_neon_sha3
     .arch armv8-a
 

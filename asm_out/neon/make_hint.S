@@ -28,7 +28,9 @@
     .type mldsa_make_hint_g88_neon, %function
     .p2align 5
 mldsa_make_hint_g88_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lg88_g2
     add x16, x16, :lo12:.Lg88_g2
     ld1r {v30.4s}, [x16]
@@ -127,7 +129,9 @@ mldsa_make_hint_g88_neon:
     b.ne 1b
     addv s0, v0.4s  // the sum of the lanes
     fmov w0, s0
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_make_hint_g88_neon, .-mldsa_make_hint_g88_neon
 
 # ---- make_hint_g32: gamma2 = 261888
@@ -144,7 +148,9 @@ mldsa_make_hint_g88_neon:
     .type mldsa_make_hint_g32_neon, %function
     .p2align 5
 mldsa_make_hint_g32_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lg32_g2
     add x16, x16, :lo12:.Lg32_g2
     ld1r {v30.4s}, [x16]
@@ -243,7 +249,9 @@ mldsa_make_hint_g32_neon:
     b.ne 1b
     addv s0, v0.4s  // the sum of the lanes
     fmov w0, s0
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_make_hint_g32_neon, .-mldsa_make_hint_g32_neon
 
     .section .note.gnu.property,"a"

@@ -377,7 +377,9 @@
     .type mldsa_ntt_neon, %function
     .p2align 5
 mldsa_ntt_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x10, .Lntt_data
     add x10, x10, :lo12:.Lntt_data
     ldr q31, [x10]  // q
@@ -642,7 +644,9 @@ mldsa_ntt_neon:
     add x11, x11, #256
     subs w12, w12, #1
     b.ne 1b
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_ntt_neon, .-mldsa_ntt_neon
 
     .section .note.gnu.property,"a"

@@ -26,7 +26,9 @@
     .type mldsa_ntt_reorder_neon, %function
     .p2align 5
 mldsa_ntt_reorder_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     // pass 2, layers 4-8: 8 groups of rows 0, 4, ..., 1 per iteration
     mov x9, x0
     mov w12, #8
@@ -67,7 +69,9 @@ mldsa_ntt_reorder_neon:
     add x9, x9, #128
     subs w12, w12, #1
     b.ne 1b
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_ntt_reorder_neon, .-mldsa_ntt_reorder_neon
 
     .section .note.gnu.property,"a"

@@ -37,7 +37,9 @@
     .type mldsa_pack_w1_g88_neon, %function
     .p2align 5
 mldsa_pack_w1_g88_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lg88_tbl0
     add x16, x16, :lo12:.Lg88_tbl0
     ldr q25, [x16]
@@ -322,7 +324,9 @@ mldsa_pack_w1_g88_neon:
     tbl v24.16b, {v20.16b}, v30.16b
     orr v31.16b, v31.16b, v24.16b
     str q31, [x0, #176]  // out[176..]
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_pack_w1_g88_neon, .-mldsa_pack_w1_g88_neon
 
 # ---- pack_w1_g32: b = 4, 128 bytes, 8 units of 8 registers
@@ -333,7 +337,9 @@ mldsa_pack_w1_g88_neon:
     .type mldsa_pack_w1_g32_neon, %function
     .p2align 5
 mldsa_pack_w1_g32_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     ldp q0, q1, [x1]  // a[0..]
     ldp q2, q3, [x1, #32]  // a[8..]
     ldp q4, q5, [x1, #64]  // a[16..]
@@ -598,7 +604,9 @@ mldsa_pack_w1_g32_neon:
     shl v16.4s, v16.4s, #16
     orr v0.16b, v0.16b, v16.16b
     str q0, [x0, #112]  // out[112..]
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_pack_w1_g32_neon, .-mldsa_pack_w1_g32_neon
 
     .section .note.gnu.property,"a"

@@ -35,7 +35,9 @@
     .type mldsa_pack_z_g17_neon, %function
     .p2align 5
 mldsa_pack_z_g17_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lg17_gamma1
     add x16, x16, :lo12:.Lg17_gamma1
     ld1r {v5.4s}, [x16]
@@ -1070,7 +1072,9 @@ mldsa_pack_z_g17_neon:
     tbl v7.16b, {v1.16b}, v7.16b
     orr v6.16b, v6.16b, v7.16b
     str q6, [x0]  // out[560..]: the last two groups
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_pack_z_g17_neon, .-mldsa_pack_z_g17_neon
 
 # ---- pack_z_g19: gamma1 = 2^19, b = 20, G = 10, 640 bytes
@@ -1089,7 +1093,9 @@ mldsa_pack_z_g17_neon:
     .type mldsa_pack_z_g19_neon, %function
     .p2align 5
 mldsa_pack_z_g19_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lg19_gamma1
     add x16, x16, :lo12:.Lg19_gamma1
     ld1r {v5.4s}, [x16]
@@ -2124,7 +2130,9 @@ mldsa_pack_z_g19_neon:
     tbl v7.16b, {v1.16b}, v7.16b
     orr v6.16b, v6.16b, v7.16b
     str q6, [x0]  // out[624..]: the last two groups
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_pack_z_g19_neon, .-mldsa_pack_z_g19_neon
 
     .section .note.gnu.property,"a"

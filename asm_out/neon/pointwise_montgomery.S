@@ -21,7 +21,9 @@
     .type mldsa_pointwise_montgomery_neon, %function
     .p2align 5
 mldsa_pointwise_montgomery_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lq
     add x16, x16, :lo12:.Lq
     ld1r {v31.4s}, [x16]
@@ -68,7 +70,9 @@ mldsa_pointwise_montgomery_neon:
     add x2, x2, #64
     subs w9, w9, #1
     b.ne 1b
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_pointwise_montgomery_neon, .-mldsa_pointwise_montgomery_neon
 
     .section .note.gnu.property,"a"

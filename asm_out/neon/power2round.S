@@ -18,7 +18,9 @@
     .type mldsa_power2round_neon, %function
     .p2align 5
 mldsa_power2round_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lhalf
     add x16, x16, :lo12:.Lhalf
     ld1r {v31.4s}, [x16]
@@ -58,7 +60,9 @@ mldsa_power2round_neon:
     add x2, x2, #64
     subs w9, w9, #1
     b.ne 1b
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_power2round_neon, .-mldsa_power2round_neon
 
     .section .note.gnu.property,"a"

@@ -21,7 +21,9 @@
     .type mldsa_reduce32_neon, %function
     .p2align 5
 mldsa_reduce32_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lq
     add x16, x16, :lo12:.Lq
     ld1r {v31.4s}, [x16]
@@ -82,7 +84,9 @@ mldsa_reduce32_neon:
     add x0, x0, #128
     subs w9, w9, #1
     b.ne 1b
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_reduce32_neon, .-mldsa_reduce32_neon
 
     .section .note.gnu.property,"a"

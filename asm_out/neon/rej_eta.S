@@ -72,7 +72,9 @@
     .type mldsa_rej_eta2_neon, %function
     .p2align 5
 mldsa_rej_eta2_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lnib
     add x16, x16, :lo12:.Lnib
     ld1r {v31.4s}, [x16]
@@ -233,7 +235,9 @@ mldsa_rej_eta2_neon:
     b.hs 30b
 31:
     mov w0, w1
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_rej_eta2_neon, .-mldsa_rej_eta2_neon
 
 # ---- rej_eta4: eta = 4, kept b < 9
@@ -243,7 +247,9 @@ mldsa_rej_eta2_neon:
     .type mldsa_rej_eta4_neon, %function
     .p2align 5
 mldsa_rej_eta4_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lnib
     add x16, x16, :lo12:.Lnib
     ld1r {v31.4s}, [x16]
@@ -396,7 +402,9 @@ mldsa_rej_eta4_neon:
     b.hs 30b
 31:
     mov w0, w1
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_rej_eta4_neon, .-mldsa_rej_eta4_neon
 
     .section .note.gnu.property,"a"

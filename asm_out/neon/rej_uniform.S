@@ -60,7 +60,9 @@
     .type mldsa_rej_uniform_neon, %function
     .p2align 5
 mldsa_rej_uniform_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lq
     add x16, x16, :lo12:.Lq
     ld1r {v31.4s}, [x16]
@@ -180,7 +182,9 @@ mldsa_rej_uniform_neon:
     b.hs 30b
 31:
     mov w0, w1
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_rej_uniform_neon, .-mldsa_rej_uniform_neon
 
     .section .note.gnu.property,"a"

@@ -13,7 +13,9 @@
     .type mldsa_shiftl_neon, %function
     .p2align 5
 mldsa_shiftl_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     mov w9, #8
     .p2align 4
 1:
@@ -44,7 +46,9 @@ mldsa_shiftl_neon:
     add x0, x0, #128
     subs w9, w9, #1
     b.ne 1b
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_shiftl_neon, .-mldsa_shiftl_neon
 
     .section .note.gnu.property,"a"

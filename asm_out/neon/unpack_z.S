@@ -39,7 +39,9 @@
     .type mldsa_unpack_z_g17_neon, %function
     .p2align 5
 mldsa_unpack_z_g17_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lg17_mask
     add x16, x16, :lo12:.Lg17_mask
     ld1r {v23.4s}, [x16]
@@ -439,7 +441,9 @@ mldsa_unpack_z_g17_neon:
     and v3.16b, v3.16b, v23.16b
     sub v3.4s, v22.4s, v3.4s  // gamma1 - field
     str q3, [x0], #16
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_unpack_z_g17_neon, .-mldsa_unpack_z_g17_neon
 
 # ---- unpack_z_g19: gamma1 = 2^19, b = 20, 640 bytes
@@ -463,7 +467,9 @@ mldsa_unpack_z_g17_neon:
     .type mldsa_unpack_z_g19_neon, %function
     .p2align 5
 mldsa_unpack_z_g19_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lg19_mask
     add x16, x16, :lo12:.Lg19_mask
     ld1r {v23.4s}, [x16]
@@ -863,7 +869,9 @@ mldsa_unpack_z_g19_neon:
     and v3.16b, v3.16b, v23.16b
     sub v3.4s, v22.4s, v3.4s  // gamma1 - field
     str q3, [x0], #16
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_unpack_z_g19_neon, .-mldsa_unpack_z_g19_neon
 
     .section .note.gnu.property,"a"

@@ -32,7 +32,9 @@
     .type mldsa_use_hint_g88_neon, %function
     .p2align 5
 mldsa_use_hint_g88_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lg88_block
     add x16, x16, :lo12:.Lg88_block
     ld1r {v28.4s}, [x16]
@@ -117,7 +119,9 @@ mldsa_use_hint_g88_neon:
     add x2, x2, #64
     subs w9, w9, #1
     b.ne 1b
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_use_hint_g88_neon, .-mldsa_use_hint_g88_neon
 
 # ---- use_hint_g32: gamma2 = 261888, m = 16
@@ -138,7 +142,9 @@ mldsa_use_hint_g88_neon:
     .type mldsa_use_hint_g32_neon, %function
     .p2align 5
 mldsa_use_hint_g32_neon:
+    .cfi_startproc
     hint #34  // bti c: a landing pad for indirect calls where BTI is on, a nop elsewhere
+// body
     adrp x16, .Lg32_block
     add x16, x16, :lo12:.Lg32_block
     ld1r {v28.4s}, [x16]
@@ -211,7 +217,9 @@ mldsa_use_hint_g32_neon:
     add x2, x2, #64
     subs w9, w9, #1
     b.ne 1b
+// end of body
     ret
+    .cfi_endproc
     .size mldsa_use_hint_g32_neon, .-mldsa_use_hint_g32_neon
 
     .section .note.gnu.property,"a"

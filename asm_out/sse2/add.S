@@ -13,7 +13,9 @@
     .type mldsa_add_sse2, @function
     .p2align 5
 mldsa_add_sse2:
+    .cfi_startproc
     endbr64
+# body
     mov $8, %eax
     .p2align 4
 1:
@@ -54,7 +56,9 @@ mldsa_add_sse2:
     add $128, %rdx
     dec %eax
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_add_sse2, .-mldsa_add_sse2
 
     .section .note.gnu.property,"a"

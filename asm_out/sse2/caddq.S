@@ -17,7 +17,9 @@
     .type mldsa_caddq_sse2, @function
     .p2align 5
 mldsa_caddq_sse2:
+    .cfi_startproc
     endbr64
+# body
     movdqa .Lq(%rip), %xmm15
     mov $16, %eax
     .p2align 4
@@ -49,7 +51,9 @@ mldsa_caddq_sse2:
     add $64, %rdi
     dec %eax
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_caddq_sse2, .-mldsa_caddq_sse2
 
     .section .note.gnu.property,"a"

@@ -17,7 +17,9 @@
     .type mldsa_chknorm_sse2, @function
     .p2align 5
 mldsa_chknorm_sse2:
+    .cfi_startproc
     endbr64
+# body
     lea -1(%rsi), %eax
     movd %eax, %xmm8
     pshufd $0, %xmm8, %xmm8
@@ -66,7 +68,9 @@ mldsa_chknorm_sse2:
     xor %eax, %eax
     test %ecx, %ecx
     setnz %al
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_chknorm_sse2, .-mldsa_chknorm_sse2
 
     .section .note.gnu.property,"a"

@@ -35,7 +35,9 @@
     .type mldsa_decompose_g88_sse2, @function
     .p2align 5
 mldsa_decompose_g88_sse2:
+    .cfi_startproc
     endbr64
+# body
     mov $16, %eax
     .p2align 4
 1:
@@ -116,7 +118,9 @@ mldsa_decompose_g88_sse2:
     add $64, %rdx
     dec %eax
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_decompose_g88_sse2, .-mldsa_decompose_g88_sse2
 
 # ---- decompose_g32: gamma2 = 261888, m = 16, 2 gamma2 = 1023 * 2^9
@@ -139,7 +143,9 @@ mldsa_decompose_g88_sse2:
     .type mldsa_decompose_g32_sse2, @function
     .p2align 5
 mldsa_decompose_g32_sse2:
+    .cfi_startproc
     endbr64
+# body
     mov $16, %eax
     .p2align 4
 1:
@@ -220,7 +226,9 @@ mldsa_decompose_g32_sse2:
     add $64, %rdx
     dec %eax
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_decompose_g32_sse2, .-mldsa_decompose_g32_sse2
 
     .section .note.gnu.property,"a"

@@ -679,7 +679,9 @@
     .type mldsa_invntt_tomont_sse2, @function
     .p2align 5
 mldsa_invntt_tomont_sse2:
+    .cfi_startproc
     endbr64
+# body
     # pass 2, layers 4-8 (inverse): 8 groups of rows 0, 4, ..., 1 per iteration
     mov %rdi, %rax
     lea .Lntt_data+32(%rip), %rsi
@@ -1430,7 +1432,9 @@ mldsa_invntt_tomont_sse2:
     add $16, %rax
     dec %ecx
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_invntt_tomont_sse2, .-mldsa_invntt_tomont_sse2
 
     .section .note.gnu.property,"a"

@@ -57,11 +57,16 @@
     .type mldsa_keccak_f1600_batch_sse2, @function
     .p2align 5
 mldsa_keccak_f1600_batch_sse2:
+    .cfi_startproc
     endbr64
     push %rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %rbp, -16
     mov %rsp, %rbp
-    sub $400, %rsp  # E: 25 vectors
+    .cfi_def_cfa_register %rbp
+    sub $400, %rsp
     and $-16, %rsp
+# body
     movdqu 0(%rdi), %xmm0
     movdqu 80(%rdi), %xmm15
     pxor %xmm15, %xmm0
@@ -721,9 +726,14 @@ mldsa_keccak_f1600_batch_sse2:
     add $32, %rax
     dec %ecx
     jnz 1b
+# end of body
     mov %rbp, %rsp
+    .cfi_def_cfa_register %rsp
     pop %rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %rbp
     ret
+    .cfi_endproc
     .size mldsa_keccak_f1600_batch_sse2, .-mldsa_keccak_f1600_batch_sse2
 
     .section .note.gnu.property,"a"

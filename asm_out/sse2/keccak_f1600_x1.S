@@ -62,14 +62,29 @@
     .type mldsa_keccak_f1600_x1_sse2, @function
     .p2align 5
 mldsa_keccak_f1600_x1_sse2:
+    .cfi_startproc
     endbr64
     push %rbx
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %rbx, -16
     push %rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %rbp, -24
     push %r12
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %r12, -32
     push %r13
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %r13, -40
     push %r14
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %r14, -48
     push %r15
-    sub $200, %rsp  # E
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %r15, -56
+    sub $200, %rsp
+    .cfi_adjust_cfa_offset 200
+# body
     notq 8(%rdi)  # A[1,0] kept complemented
     notq 16(%rdi)  # A[2,0] kept complemented
     notq 64(%rdi)  # A[3,1] kept complemented
@@ -496,14 +511,29 @@ mldsa_keccak_f1600_x1_sse2:
     notq 96(%rdi)  # A[2,2]
     notq 136(%rdi)  # A[2,3]
     notq 160(%rdi)  # A[0,4]
+# end of body
     add $200, %rsp
+    .cfi_adjust_cfa_offset -200
     pop %r15
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %r15
     pop %r14
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %r14
     pop %r13
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %r13
     pop %r12
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %r12
     pop %rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %rbp
     pop %rbx
-    ret  # no vzeroupper: no vector register was touched
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %rbx
+    ret
+    .cfi_endproc
     .size mldsa_keccak_f1600_x1_sse2, .-mldsa_keccak_f1600_x1_sse2
 
     .section .note.gnu.property,"a"

@@ -28,7 +28,9 @@
     .type mldsa_make_hint_g88_sse2, @function
     .p2align 5
 mldsa_make_hint_g88_sse2:
+    .cfi_startproc
     endbr64
+# body
     movdqa .Lg88_g2(%rip), %xmm14
     movdqa .Lg88_bound(%rip), %xmm15
     pxor %xmm0, %xmm0  # count per lane
@@ -86,7 +88,9 @@ mldsa_make_hint_g88_sse2:
     pshufd $0xb1, %xmm0, %xmm1
     paddd %xmm1, %xmm0
     movd %xmm0, %eax
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_make_hint_g88_sse2, .-mldsa_make_hint_g88_sse2
 
 # ---- make_hint_g32: gamma2 = 261888
@@ -103,7 +107,9 @@ mldsa_make_hint_g88_sse2:
     .type mldsa_make_hint_g32_sse2, @function
     .p2align 5
 mldsa_make_hint_g32_sse2:
+    .cfi_startproc
     endbr64
+# body
     movdqa .Lg32_g2(%rip), %xmm14
     movdqa .Lg32_bound(%rip), %xmm15
     pxor %xmm0, %xmm0  # count per lane
@@ -161,7 +167,9 @@ mldsa_make_hint_g32_sse2:
     pshufd $0xb1, %xmm0, %xmm1
     paddd %xmm1, %xmm0
     movd %xmm0, %eax
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_make_hint_g32_sse2, .-mldsa_make_hint_g32_sse2
 
     .section .note.gnu.property,"a"

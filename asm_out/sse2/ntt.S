@@ -678,7 +678,9 @@
     .type mldsa_ntt_sse2, @function
     .p2align 5
 mldsa_ntt_sse2:
+    .cfi_startproc
     endbr64
+# body
     # pass 1, layers 1-3: 8 groups of rows 0, 32, ..., 1 per iteration
     mov %rdi, %rax
     mov $8, %ecx
@@ -1349,7 +1351,9 @@ mldsa_ntt_sse2:
     add $608, %rsi
     dec %ecx
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_ntt_sse2, .-mldsa_ntt_sse2
 
     .section .note.gnu.property,"a"

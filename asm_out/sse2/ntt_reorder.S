@@ -24,7 +24,9 @@
     .type mldsa_ntt_reorder_sse2, @function
     .p2align 5
 mldsa_ntt_reorder_sse2:
+    .cfi_startproc
     endbr64
+# body
     # pass 2, layers 4-8: 8 groups of rows 0, 4, ..., 1 per iteration
     mov %rdi, %rax
     mov $8, %ecx
@@ -73,7 +75,9 @@ mldsa_ntt_reorder_sse2:
     add $128, %rax
     dec %ecx
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_ntt_reorder_sse2, .-mldsa_ntt_reorder_sse2
 
     .section .note.gnu.property,"a"

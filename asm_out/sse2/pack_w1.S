@@ -34,7 +34,9 @@
     .type mldsa_pack_w1_g88_sse2, @function
     .p2align 5
 mldsa_pack_w1_g88_sse2:
+    .cfi_startproc
     endbr64
+# body
     movdqu 0(%rsi), %xmm0  # a[0..]
     movdqu 16(%rsi), %xmm1
     movdqu 32(%rsi), %xmm2  # a[8..]
@@ -571,7 +573,9 @@ mldsa_pack_w1_g88_sse2:
     pslldq $4, %xmm4
     por %xmm4, %xmm8
     movdqu %xmm8, 176(%rdi)  # unit 2 bytes 8..11, unit 3
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_pack_w1_g88_sse2, .-mldsa_pack_w1_g88_sse2
 
 # ---- pack_w1_g32: b = 4, 128 bytes, 8 units of 8 registers
@@ -582,7 +586,9 @@ mldsa_pack_w1_g88_sse2:
     .type mldsa_pack_w1_g32_sse2, @function
     .p2align 5
 mldsa_pack_w1_g32_sse2:
+    .cfi_startproc
     endbr64
+# body
     movdqu 0(%rsi), %xmm0  # a[0..]
     movdqu 16(%rsi), %xmm1
     movdqu 32(%rsi), %xmm2  # a[8..]
@@ -935,7 +941,9 @@ mldsa_pack_w1_g32_sse2:
     pslld $16, %xmm8
     por %xmm8, %xmm0
     movdqu %xmm0, 112(%rdi)  # out[112..]
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_pack_w1_g32_sse2, .-mldsa_pack_w1_g32_sse2
 
     .section .note.gnu.property,"a"

@@ -35,7 +35,9 @@
     .type mldsa_pack_z_g17_sse2, @function
     .p2align 5
 mldsa_pack_z_g17_sse2:
+    .cfi_startproc
     endbr64
+# body
     movdqu 0(%rsi), %xmm2  # z[0..3]
     movdqa .Lg17_gamma1(%rip), %xmm0
     psubd %xmm2, %xmm0  # gamma1 - z
@@ -1191,7 +1193,9 @@ mldsa_pack_z_g17_sse2:
     pslldq $7, %xmm1  # the last group on top
     por %xmm1, %xmm0
     movdqu %xmm0, 560(%rdi)  # out[560..]: the last two groups
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_pack_z_g17_sse2, .-mldsa_pack_z_g17_sse2
 
 # ---- pack_z_g19: gamma1 = 2^19, b = 20, G = 10, 640 bytes
@@ -1210,7 +1214,9 @@ mldsa_pack_z_g17_sse2:
     .type mldsa_pack_z_g19_sse2, @function
     .p2align 5
 mldsa_pack_z_g19_sse2:
+    .cfi_startproc
     endbr64
+# body
     movdqu 0(%rsi), %xmm2  # z[0..3]
     movdqa .Lg19_gamma1(%rip), %xmm0
     psubd %xmm2, %xmm0  # gamma1 - z
@@ -2366,7 +2372,9 @@ mldsa_pack_z_g19_sse2:
     pslldq $6, %xmm1  # the last group on top
     por %xmm1, %xmm0
     movdqu %xmm0, 624(%rdi)  # out[624..]: the last two groups
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_pack_z_g19_sse2, .-mldsa_pack_z_g19_sse2
 
     .section .note.gnu.property,"a"

@@ -26,7 +26,9 @@
     .type mldsa_pointwise_acc_sse2, @function
     .p2align 5
 mldsa_pointwise_acc_sse2:
+    .cfi_startproc
     endbr64
+# body
     mov $32, %r11d
     .p2align 4
 1:
@@ -121,7 +123,9 @@ mldsa_pointwise_acc_sse2:
     add $32, %rdx
     dec %r11d
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_pointwise_acc_sse2, .-mldsa_pointwise_acc_sse2
 
     .section .note.gnu.property,"a"

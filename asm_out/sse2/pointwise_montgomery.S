@@ -22,7 +22,9 @@
     .type mldsa_pointwise_montgomery_sse2, @function
     .p2align 5
 mldsa_pointwise_montgomery_sse2:
+    .cfi_startproc
     endbr64
+# body
     mov $32, %eax
     .p2align 4
 1:
@@ -95,7 +97,9 @@ mldsa_pointwise_montgomery_sse2:
     add $32, %rdx
     dec %eax
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_pointwise_montgomery_sse2, .-mldsa_pointwise_montgomery_sse2
 
     .section .note.gnu.property,"a"

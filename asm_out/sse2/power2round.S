@@ -18,7 +18,9 @@
     .type mldsa_power2round_sse2, @function
     .p2align 5
 mldsa_power2round_sse2:
+    .cfi_startproc
     endbr64
+# body
     movdqa .Lhalf(%rip), %xmm15
     mov $16, %eax
     .p2align 4
@@ -64,7 +66,9 @@ mldsa_power2round_sse2:
     add $64, %rdx
     dec %eax
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_power2round_sse2, .-mldsa_power2round_sse2
 
     .section .note.gnu.property,"a"

@@ -19,7 +19,9 @@
     .type mldsa_reduce32_sse2, @function
     .p2align 5
 mldsa_reduce32_sse2:
+    .cfi_startproc
     endbr64
+# body
     movdqa .Lhalf(%rip), %xmm14
     mov $16, %eax
     .p2align 4
@@ -75,7 +77,9 @@ mldsa_reduce32_sse2:
     add $64, %rdi
     dec %eax
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_reduce32_sse2, .-mldsa_reduce32_sse2
 
     .section .note.gnu.property,"a"

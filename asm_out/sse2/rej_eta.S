@@ -53,7 +53,9 @@
     .type mldsa_rej_eta2_sse2, @function
     .p2align 5
 mldsa_rej_eta2_sse2:
+    .cfi_startproc
     endbr64
+# body
     mov %esi, %eax  # count
 
     # ---- 16 half-bytes per step, while count <= 240 and 8 bytes remain
@@ -207,7 +209,9 @@ mldsa_rej_eta2_sse2:
     cmp $1, %rcx
     jae 30b
 31:
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_rej_eta2_sse2, .-mldsa_rej_eta2_sse2
 
 # ---- rej_eta4: eta = 4, kept b < 9
@@ -217,7 +221,9 @@ mldsa_rej_eta2_sse2:
     .type mldsa_rej_eta4_sse2, @function
     .p2align 5
 mldsa_rej_eta4_sse2:
+    .cfi_startproc
     endbr64
+# body
     mov %esi, %eax  # count
 
     # ---- 16 half-bytes per step, while count <= 240 and 8 bytes remain
@@ -358,7 +364,9 @@ mldsa_rej_eta4_sse2:
     cmp $1, %rcx
     jae 30b
 31:
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_rej_eta4_sse2, .-mldsa_rej_eta4_sse2
 
     .section .note.gnu.property,"a"

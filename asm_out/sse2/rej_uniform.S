@@ -35,7 +35,9 @@
     .type mldsa_rej_uniform_sse2, @function
     .p2align 5
 mldsa_rej_uniform_sse2:
+    .cfi_startproc
     endbr64
+# body
     mov %esi, %eax  # count
 
     # ---- 4 candidates per step, while count <= 252 and 14 bytes remain
@@ -103,7 +105,9 @@ mldsa_rej_uniform_sse2:
     cmp $3, %rcx
     jae 30b
 31:
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_rej_uniform_sse2, .-mldsa_rej_uniform_sse2
 
     .section .note.gnu.property,"a"

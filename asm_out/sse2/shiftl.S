@@ -13,7 +13,9 @@
     .type mldsa_shiftl_sse2, @function
     .p2align 5
 mldsa_shiftl_sse2:
+    .cfi_startproc
     endbr64
+# body
     mov $8, %eax
     .p2align 4
 1:
@@ -44,7 +46,9 @@ mldsa_shiftl_sse2:
     add $128, %rdi
     dec %eax
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_shiftl_sse2, .-mldsa_shiftl_sse2
 
     .section .note.gnu.property,"a"

@@ -33,7 +33,9 @@
     .type mldsa_unpack_z_g17_sse2, @function
     .p2align 5
 mldsa_unpack_z_g17_sse2:
+    .cfi_startproc
     endbr64
+# body
     movq 0(%rsi), %xmm0  # pairs of coefficients 0, 4
     movhps 9(%rsi), %xmm0
     movdqa %xmm0, %xmm3
@@ -868,7 +870,9 @@ mldsa_unpack_z_g17_sse2:
     movdqa .Lg17_gamma1(%rip), %xmm3
     psubd %xmm2, %xmm3
     movdqu %xmm3, 1008(%rdi)
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_unpack_z_g17_sse2, .-mldsa_unpack_z_g17_sse2
 
 # ---- unpack_z_g19: gamma1 = 2^19, b = 20, 640 bytes
@@ -885,7 +889,9 @@ mldsa_unpack_z_g17_sse2:
     .type mldsa_unpack_z_g19_sse2, @function
     .p2align 5
 mldsa_unpack_z_g19_sse2:
+    .cfi_startproc
     endbr64
+# body
     movq 0(%rsi), %xmm0  # pairs of coefficients 0, 4
     movhps 10(%rsi), %xmm0
     movdqa %xmm0, %xmm3
@@ -1688,7 +1694,9 @@ mldsa_unpack_z_g19_sse2:
     movdqa .Lg19_gamma1(%rip), %xmm3
     psubd %xmm2, %xmm3
     movdqu %xmm3, 1008(%rdi)
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_unpack_z_g19_sse2, .-mldsa_unpack_z_g19_sse2
 
     .section .note.gnu.property,"a"

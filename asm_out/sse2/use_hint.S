@@ -36,7 +36,9 @@
     .type mldsa_use_hint_g88_sse2, @function
     .p2align 5
 mldsa_use_hint_g88_sse2:
+    .cfi_startproc
     endbr64
+# body
     mov $16, %eax
     .p2align 4
 1:
@@ -141,7 +143,9 @@ mldsa_use_hint_g88_sse2:
     add $64, %rdx
     dec %eax
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_use_hint_g88_sse2, .-mldsa_use_hint_g88_sse2
 
 # ---- use_hint_g32: gamma2 = 261888, m = 16
@@ -164,7 +168,9 @@ mldsa_use_hint_g88_sse2:
     .type mldsa_use_hint_g32_sse2, @function
     .p2align 5
 mldsa_use_hint_g32_sse2:
+    .cfi_startproc
     endbr64
+# body
     mov $16, %eax
     .p2align 4
 1:
@@ -241,7 +247,9 @@ mldsa_use_hint_g32_sse2:
     add $64, %rdx
     dec %eax
     jnz 1b
+# end of body
     ret
+    .cfi_endproc
     .size mldsa_use_hint_g32_sse2, .-mldsa_use_hint_g32_sse2
 
     .section .note.gnu.property,"a"

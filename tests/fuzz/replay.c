@@ -3,6 +3,7 @@
  * file named on the command line, or found in a directory named there, is passed to
  * LLVMFuzzerTestOneInput once. A broken property aborts (the test fails). */
 #include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,14 +54,24 @@ static void replay_path(const char *path) {
   struct dirent *e;
   char **names = NULL;
   size_t count = 0;
-  while (d && (e = readdir(d)) != NULL) {
+  if (d == NULL) {
+    fprintf(stderr, "replay: cannot read the directory %s: %s\n", path, strerror(errno));
+    exit(EXIT_FAILURE);
+  }
+  /* readdir's end and its failure (EOVERFLOW: a 32-bit program without the large-file
+   * interfaces) are told apart by errno */
+  while ((errno = 0, e = readdir(d)) != NULL) {
     if (e->d_name[0] == '.') continue;
     names = realloc(names, (count + 1) * sizeof *names);
     size_t len = strlen(path) + strlen(e->d_name) + 2;
     names[count] = malloc(len);
     snprintf(names[count++], len, "%s/%s", path, e->d_name);
   }
-  if (d) closedir(d);
+  if (errno != 0) {
+    fprintf(stderr, "replay: cannot read the directory %s: %s\n", path, strerror(errno));
+    exit(EXIT_FAILURE);
+  }
+  closedir(d);
   if (count) qsort(names, count, sizeof *names, by_name);
   for (size_t i = 0; i < count; ++i) {
     replay_path(names[i]);
