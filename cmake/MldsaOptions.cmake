@@ -8,13 +8,14 @@ set(MLDSA_ALL_PARAMS 44 65 87)
 set(MLDSA_PARAMS "${MLDSA_ALL_PARAMS}" CACHE STRING
   "Parameter sets to compile (a subset of 44;65;87); the others return MLDSA_ERR_PARAM")
 
-# The generated assembly exists for x86-64 (sse2, avx2, avx512) and AArch64 on Linux
-# (neon: its dispatch reads getauxval). MLDSA_ASM_DIR is the one place that says where a
-# target's kernels are: asm_out/<isa>/*.S (ELF, System V ABI), or on Windows x64
-# asm_out/win64/<isa>/*.S (COFF, Microsoft x64 ABI; same file and symbol names), which a
-# Windows build uses as soon as the generator writes them; until then Windows builds the
-# portable C alone (the System V kernels would break the Windows callee-saved registers).
-# macOS has no Mach-O kernels yet: portable C there too.
+# The generated assembly exists for x86-64 (sse2, avx2, avx512) and AArch64 (neon), in one
+# directory per object format and calling convention (gen/flavour.py). MLDSA_ASM_DIR is the
+# one place that says which a target takes: asm_out/<isa>/*.S (ELF, System V ABI;
+# Linux), asm_out/win64/<isa>/*.S on Windows x64 (COFF, Microsoft x64 ABI; same file and
+# symbol names; without that directory a Windows build is the portable C alone, since the
+# System V kernels would break the Windows callee-saved registers), asm_out/macos/<isa>/*.S
+# on macOS (Mach-O). macOS builds are the portable C unless -DMLDSA_ASM=ON: no macOS build
+# has been made or run here (no SDK; docs/windows.md), only its kernels assembled.
 set(MLDSA_ASM_DIR ${CMAKE_CURRENT_LIST_DIR}/../asm_out)
 get_filename_component(MLDSA_ASM_DIR ${MLDSA_ASM_DIR} ABSOLUTE)
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND WIN32)
@@ -25,9 +26,14 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND WIN32)
     set(MLDSA_ASM_DEFAULT OFF)
   endif()
   set(_asm_isas sse2 avx2 avx512)
-elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND APPLE)
+elseif(APPLE AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  set(MLDSA_ASM_DIR ${MLDSA_ASM_DIR}/macos)
   set(MLDSA_ASM_DEFAULT OFF)
-  set(_asm_isas)
+  set(_asm_isas sse2 avx2 avx512)
+elseif(APPLE AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
+  set(MLDSA_ASM_DIR ${MLDSA_ASM_DIR}/macos)
+  set(MLDSA_ASM_DEFAULT OFF)
+  set(_asm_isas neon)
 elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(MLDSA_ASM_DEFAULT ON)
   set(_asm_isas sse2 avx2 avx512)
