@@ -21,8 +21,16 @@
  * The budget file (tests/stack_budget.txt) has lines `<compiler> <op> <set> <bytes>`; the
  * figures depend on the compiler, so a build by a compiler without lines there, an
  * unoptimized build and a sanitizer build (redzones) print the figures and enforce
- * nothing. Registered once per ISA (MLDSA_ISA=<isa>; exit 77 when not in use). */
+ * nothing. Registered once per ISA (MLDSA_ISA=<isa>; exit 77 when not in use).
+ *
+ * Windows threads cannot run on memory the program gives them: there the thread paints
+ * its own stack below its frame (all of it committed by CreateThread), runs the
+ * operation a few KiB lower (tests/test_stack_win32.h), and scans before it exits. */
+#if defined(_WIN32)
+#include "test_stack_win32.h"
+#else
 #include <pthread.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +171,31 @@ static void *thread_main(void *arg) {
 #define WIPE_SKIP 64
 #define WIPE_CHECK 1024
 
+/* The painted region mem[0..size): the index of the deepest byte written (size: none);
+ * *wiped_bottom = 1 when the bytes above it are the wipe's zeros. */
+static size_t scan(const uint8_t *mem, size_t size, int *wiped_bottom) {
+  size_t low = 0;
+  while (low < size && mem[low] == PAINT) ++low;
+  *wiped_bottom = low + WIPE_SKIP + WIPE_CHECK <= size;
+  for (size_t i = low + WIPE_SKIP; *wiped_bottom && i < low + WIPE_SKIP + WIPE_CHECK; ++i)
+    if (mem[i] != 0) *wiped_bottom = 0;
+  return low;
+}
+
+#if defined(_WIN32)
+static void run_job(void *arg) { thread_main(arg); }
+
+static size_t measure(enum op op, mldsa_param p, int *rc, int *wiped_bottom) {
+  job j = {op, p, -100, 0};
+  mldsa_test_stack_run region;
+  if (!mldsa_test_stack_thread(STACK_SIZE, PAINT, run_job, &j, &region)) return 0;
+  size_t low = scan(region.low, region.size, wiped_bottom);
+  free(region.low);
+  *rc = j.rc;
+  if (low == 0) return 0; /* overflowed the whole region */
+  return j.base > region.at + low ? (size_t)(j.base - (region.at + low)) : 0;
+}
+#else
 /* Peak stack in bytes of one operation, or 0 on failure; *wiped_bottom = 1 when the
  * deepest bytes written are zeros. */
 static size_t measure(enum op op, mldsa_param p, int *rc, int *wiped_bottom) {
@@ -180,17 +213,14 @@ static size_t measure(enum op op, mldsa_param p, int *rc, int *wiped_bottom) {
   }
   pthread_join(t, NULL);
   pthread_attr_destroy(&attr);
-  size_t low = 0;
-  while (low < STACK_SIZE && mem[low] == PAINT) ++low;
+  size_t low = scan(mem, STACK_SIZE, wiped_bottom);
   uintptr_t deepest = (uintptr_t)mem + low;
-  *wiped_bottom = low + WIPE_SKIP + WIPE_CHECK <= STACK_SIZE;
-  for (size_t i = low + WIPE_SKIP; *wiped_bottom && i < low + WIPE_SKIP + WIPE_CHECK; ++i)
-    if (mem[i] != 0) *wiped_bottom = 0;
   free(mem);
   *rc = j.rc;
   if (low == 0) return 0; /* overflowed the whole region */
   return j.base > deepest ? (size_t)(j.base - deepest) : 0;
 }
+#endif
 
 /* The budget of (op, set) for this compiler, 0 if none. */
 static size_t budget(const char *file, const char *op, const char *set) {

@@ -24,8 +24,16 @@
  * copy of K in its stack frame, called on the same thread after sign, must be reported.
  *
  * Registered once per ISA (MLDSA_ISA=<isa>; exit 77 when not in use, and in an
- * AddressSanitizer build). */
+ * AddressSanitizer build).
+ *
+ * Windows threads cannot run on memory the program gives them: there the thread paints
+ * its own stack, runs the operation inside the painted part and copies it out before it
+ * exits (tests/test_stack_win32.h); the copy is searched. */
+#if defined(_WIN32)
+#include "test_stack_win32.h"
+#else
 #include <pthread.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,12 +358,26 @@ static void *thread_main(void *arg) {
 static uint8_t *stack_mem;
 static unsigned passed, failed;
 
+#if defined(_WIN32)
+static void run_job(void *arg) { thread_main(arg); }
+#endif
+
 /* Runs the operation on a painted stack and searches it; returns the matching windows. */
 static unsigned run(const set_info *s, enum op op, int plant, int *rc) {
+  job j = {s, op, plant, -100, 0};
+#if defined(_WIN32)
+  mldsa_test_stack_run region;
+  if (!mldsa_test_stack_thread(STACK_SIZE, PAINT, run_job, &j, &region)) {
+    printf("test_zeroize: the thread on a painted stack failed\n");
+    exit(EXIT_FAILURE);
+  }
+  const uint8_t *mem = region.low;
+  size_t mem_len = region.size;
+  uintptr_t top = (uintptr_t)region.low + (j.top - region.at); /* in the copy */
+#else
   memset(stack_mem, PAINT, STACK_SIZE);
   pthread_attr_t attr;
   pthread_t t;
-  job j = {s, op, plant, -100, 0};
   pthread_attr_init(&attr);
   pthread_attr_setstack(&attr, stack_mem, STACK_SIZE);
   if (pthread_create(&t, &attr, thread_main, &j) != 0) {
@@ -364,11 +386,18 @@ static unsigned run(const set_info *s, enum op op, int plant, int *rc) {
   }
   pthread_join(t, NULL);
   pthread_attr_destroy(&attr);
+  const uint8_t *mem = stack_mem;
+  size_t mem_len = STACK_SIZE;
+  uintptr_t top = j.top;
+#endif
   *rc = j.rc;
   build_table();
   finding per[MAX_SECRETS];
   memset(per, 0, sizeof per);
-  unsigned total = search(stack_mem, STACK_SIZE, j.top, per);
+  unsigned total = search(mem, mem_len, top, per);
+#if defined(_WIN32)
+  free(region.low);
+#endif
   if (op == UNPREPARE)
     total += search((const uint8_t *)&prepared, sizeof prepared,
                     (uintptr_t)&prepared + sizeof prepared, per);
@@ -411,7 +440,10 @@ int main(void) {
   mldsa_test_seed_rng("test_zeroize");
   pick_ntt(isa);
   table = malloc(((size_t)1 << TABLE_BITS) * sizeof *table);
-  if (posix_memalign((void **)&stack_mem, 4096, STACK_SIZE) != 0 || table == NULL) return 1;
+#if !defined(_WIN32) /* Windows: the thread's own stack (test_stack_win32.h) */
+  if (posix_memalign((void **)&stack_mem, 4096, STACK_SIZE) != 0) return 1;
+#endif
+  if (table == NULL) return 1;
   mldsa_test_randbytes(msg, sizeof msg);
   mldsa_test_randbytes(ctx, sizeof ctx);
   for (int i = 0; i < 3; ++i) {
