@@ -32,10 +32,8 @@
 #include <string.h>
 
 #if defined(_WIN64) && defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
 
-#include "abi_kernels.h"
-#include "cpu.h"
+#include "abi_x86.h"
 #include "test_common.h"
 
 #define NUM_GPR 8
@@ -191,23 +189,7 @@ void abi_bad_xmm6(void), abi_bad_xmm15(void), abi_bad_rdi(void), abi_bad_rsi(voi
 static const char *const reg_names[NUM_GPR] = {"rbx", "rbp", "rdi", "rsi",
                                                "r12", "r13", "r14", "r15"};
 
-#define XINUSE_UPPER ((1u << 2) | (1u << 6)) /* YMM_Hi128, ZMM_Hi256 */
-
-static int check_upper;
-
-/* XGETBV with ECX = 1 (XINUSE), where AVX is enabled by the OS. */
-static void probe_cpu(void) {
-  unsigned a, b, c, d;
-  if (!__get_cpuid(1, &a, &b, &c, &d)) return;
-  if (!((c >> 27) & 1) || !((c >> 28) & 1)) return; /* OSXSAVE, AVX */
-  uint32_t lo, hi;
-  __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  if ((lo & 6) != 6) return;
-  if (__get_cpuid_max(0, NULL) >= 0xD) {
-    __cpuid_count(0xD, 1, a, b, c, d);
-    check_upper = (a >> 2) & 1;
-  }
-}
+static int cpu_has_avx, check_upper;
 
 /* Calls fn(args) once with random nonvolatile values and guard; returns a description of
  * the first violation in buf, or NULL. */
@@ -232,52 +214,14 @@ static const char *call_checked(void *fn, const uint64_t args[4], char *buf, siz
       snprintf(buf, cap, "callee-saved %%xmm%d changed", 6 + i);
       return buf;
     }
-  if (f.rsp_after != f.rsp_before) {
-    snprintf(buf, cap, "%%rsp not restored (off by %lld)",
-             (long long)(f.rsp_after - f.rsp_before));
-    return buf;
-  }
   for (int i = 0; i < NUM_GUARD; ++i)
     if (f.guard_out[i] != f.guard[i]) {
       snprintf(buf, cap, "the caller's stack above the shadow space written (word %d)", i);
       return buf;
     }
-  if (f.rflags & (1u << 10)) return snprintf(buf, cap, "direction flag set on return"), buf;
-  if (f.mxcsr_after != f.mxcsr_before) {
-    snprintf(buf, cap, "MXCSR changed (0x%04x -> 0x%04x)", f.mxcsr_before, f.mxcsr_after);
-    return buf;
-  }
-  if (f.fpucw_after != f.fpucw_before) {
-    snprintf(buf, cap, "x87 control word changed (0x%04x -> 0x%04x)", f.fpucw_before,
-             f.fpucw_after);
-    return buf;
-  }
-  if (check_upper && (f.xinuse & XINUSE_UPPER)) {
-    snprintf(buf, cap, "upper ymm/zmm state dirty on return (XINUSE 0x%llx): no vzeroupper",
-             (unsigned long long)f.xinuse);
-    return buf;
-  }
-  return NULL;
+  return ABI_STATE_CHECK(f, check_upper, buf, cap);
 }
 
-#if defined(MLDSA_HAVE_ASM)
-#define ABI_ISA_NAME(isa) #isa,
-static const char *const isa_names[] = {MLDSA_FOR_EACH_ASM_ISA(ABI_ISA_NAME)};
-#define ABI_ISA_HAS(isa) mldsa_cpu_has_##isa,
-static int (*const isa_has[])(void) = {MLDSA_FOR_EACH_ASM_ISA(ABI_ISA_HAS)};
-#define NUM_ASM_ISAS (sizeof isa_names / sizeof isa_names[0])
-#define ABI_TABLE(isa) abi_kernels_##isa,
-static const abi_kernel *const kernel_tables[] = {MLDSA_FOR_EACH_ASM_ISA(ABI_TABLE)};
-#endif
-
-static unsigned passed, failed;
-
-static void result(int ok, const char *label, const char *detail) {
-  printf("test_abi: %s %s%s%s\n", ok ? "ok  " : "FAIL", label, detail ? ": " : "",
-         detail ? detail : "");
-  if (ok) ++passed;
-  else ++failed;
-}
 
 static void planted_checks(void) {
   static const struct {
@@ -330,7 +274,7 @@ static void planted_checks(void) {
 int main(void) {
   const char *chosen = mldsa_test_isa_gate("test_abi");
   mldsa_test_seed_rng("test_abi");
-  probe_cpu();
+  abi_probe_cpu(&cpu_has_avx, &check_upper);
   planted_checks();
   unsigned skipped = 0, kernels = 0;
 #if defined(MLDSA_HAVE_ASM)
