@@ -10,6 +10,7 @@
 #include <cpuid.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "abi_kernels.h"
 #include "cpu.h"
@@ -85,5 +86,38 @@ static void result(int ok, const char *label, const char *detail) {
   if (ok) ++passed;
   else ++failed;
 }
+
+#if defined(MLDSA_HAVE_ASM)
+/* Every kernel of the ISA this ctest entry is for (chosen), ABI_ITERATIONS calls each
+ * through call (the test's trampoline with its checks), one result line per kernel.
+ * Returns the number of kernels skipped because the CPU lacks the ISA. */
+typedef const char *(*abi_caller)(void *fn, const uint64_t args[4], char *buf, size_t cap);
+static unsigned abi_check_kernels(const char *chosen, abi_caller call) {
+  unsigned skipped = 0;
+  for (size_t isa = 0; isa < NUM_ASM_ISAS; ++isa) {
+    if (strcmp(chosen, isa_names[isa]) != 0) continue; /* another ctest entry's */
+    if (!isa_has[isa]()) {
+      printf("test_abi: %s: the CPU lacks it: %u kernels skipped\n", isa_names[isa],
+             (unsigned)ABI_NUM_KERNELS);
+      skipped += ABI_NUM_KERNELS;
+      continue;
+    }
+    for (size_t k = 0; k < ABI_NUM_KERNELS; ++k) {
+      const abi_kernel *kern = &kernel_tables[isa][k];
+      char buf[200], label[120];
+      const char *why = NULL;
+      for (unsigned it = 0; it < ABI_ITERATIONS && why == NULL; ++it) {
+        uint64_t args[4];
+        abi_fill_inputs();
+        abi_kernel_args(kern->shape, args, it);
+        why = call(kern->fn, args, buf, sizeof buf);
+      }
+      snprintf(label, sizeof label, "mldsa_%s_%s", kern->name, isa_names[isa]);
+      result(why == NULL, label, why);
+    }
+  }
+  return skipped;
+}
+#endif
 
 #endif

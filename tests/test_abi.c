@@ -220,29 +220,7 @@ int main(void) {
   planted_checks();
   unsigned skipped = 0;
 #if defined(MLDSA_HAVE_ASM)
-  for (size_t isa = 0; isa < NUM_ASM_ISAS; ++isa) {
-    if (strcmp(chosen, isa_names[isa]) != 0) continue; /* another ctest entry's */
-    if (!isa_has[isa]()) {
-      printf("test_abi: %s: the CPU lacks it: %u kernels skipped\n", isa_names[isa],
-             (unsigned)ABI_NUM_KERNELS);
-      skipped += ABI_NUM_KERNELS;
-      continue;
-    }
-    for (size_t k = 0; k < ABI_NUM_KERNELS; ++k) {
-      const abi_kernel *kern = &kernel_tables[isa][k];
-      char buf[200];
-      const char *why = NULL;
-      for (unsigned it = 0; it < ABI_ITERATIONS && why == NULL; ++it) {
-        uint64_t args[4];
-        abi_fill_inputs();
-        abi_kernel_args(kern->shape, args, it);
-        why = call_checked(kern->fn, args, buf, sizeof buf);
-      }
-      char label[120];
-      snprintf(label, sizeof label, "mldsa_%s_%s", kern->name, isa_names[isa]);
-      result(why == NULL, label, why);
-    }
-  }
+  skipped = abi_check_kernels(chosen, call_checked);
 #else
   (void)chosen;
 #endif

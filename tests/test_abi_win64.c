@@ -276,38 +276,12 @@ int main(void) {
   mldsa_test_seed_rng("test_abi");
   abi_probe_cpu(&cpu_has_avx, &check_upper);
   planted_checks();
-  unsigned skipped = 0, kernels = 0;
 #if defined(MLDSA_HAVE_ASM)
-  for (size_t isa = 0; isa < NUM_ASM_ISAS; ++isa) {
-    if (strcmp(chosen, isa_names[isa]) != 0) continue; /* another ctest entry's */
-    if (!isa_has[isa]()) {
-      printf("test_abi: %s: the CPU lacks it: %u kernels skipped\n", isa_names[isa],
-             (unsigned)ABI_NUM_KERNELS);
-      skipped += ABI_NUM_KERNELS;
-      continue;
-    }
-    for (size_t k = 0; k < ABI_NUM_KERNELS; ++k) {
-      const abi_kernel *kern = &kernel_tables[isa][k];
-      char buf[200], label[120];
-      const char *why = NULL;
-      for (unsigned it = 0; it < ABI_ITERATIONS && why == NULL; ++it) {
-        uint64_t args[4];
-        abi_fill_inputs();
-        abi_kernel_args(kern->shape, args, it);
-        why = call_checked(kern->fn, args, buf, sizeof buf);
-      }
-      snprintf(label, sizeof label, "mldsa_%s_%s", kern->name, isa_names[isa]);
-      result(why == NULL, label, why);
-      ++kernels;
-    }
-  }
-  (void)kernels;
+  unsigned skipped = abi_check_kernels(chosen, call_checked);
   printf("test_abi: %u passed, %u failed, %u skipped\n", passed, failed, skipped);
   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 #else
   (void)chosen;
-  (void)kernels;
-  (void)skipped;
   printf("test_abi: %u passed, %u failed (the planted violations)\n", passed, failed);
   if (failed) return EXIT_FAILURE;
   printf("test_abi: this build has no assembly ISA (MLDSA_ASM=OFF): no kernel checked: "
