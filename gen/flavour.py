@@ -6,7 +6,8 @@ symbols look like on each platform. The bodies never know the flavour.
   win64  PE/COFF, the Microsoft x64 ABI (Windows): asm_out/win64/<isa>/
   macos  Mach-O, System V AMD64 / Apple's AArch64 ABI (macOS): asm_out/macos/<isa>/
 
-A template writes `m.begin(isa, name, frame)` and `m.end(isa, name)` around a body. They
+A template writes `m.begin(isa, name, push=..., stack=..., fp=..., align=...)` (the Frame
+below) and `m.end(isa, name)` around a body. They
 leave two marker lines; Flavour.finish() replaces them with the flavour's entry and exit
 once the whole file is rendered, when the body is known: the Microsoft x64 entry saves
 only the callee-saved registers (rdi, rsi, xmm6-xmm15) that the body writes.
@@ -68,8 +69,7 @@ class Frame:
         return Frame(push, int(kv.get("stack", 0)), kv.get("fp") == "1", int(kv.get("align", 0)))
 
 
-BEGIN = "@@begin"
-END = "@@end"
+# the lines m.begin and m.end leave (templates/macros.S.j2)
 _MARK = re.compile(r"^@@(begin|end) (\S+)(.*)$")
 
 
