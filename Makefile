@@ -41,7 +41,7 @@ check-macos:
 	ci/check_flavours --self-test
 	ci/check_flavours
 
-# Prove the kernels in asm_out/ against their contracts (Z3; README, What is proved).
+# Prove the kernels in asm_out/ against their contracts (Z3; docs/proofs.md).
 prove:
 	ci/prove
 
@@ -92,7 +92,7 @@ FRESH_FLAGS ?=
 fresh:
 	ci/fresh $(FRESH_FLAGS)
 
-# Side by side with peer implementations (bench/peers/, README "Performance"). `make peers
+# Side by side with peer implementations (bench/peers/, docs/performance.md). `make peers
 # PQCRYSTALS=<dilithium snapshot> MLDSA_NATIVE=<mldsa-native snapshot>` builds them into
 # PEERS_DIR, outside the tree (add LIBMLDSA=<this repository>@<rev> for an earlier
 # libmldsa's paths as more peers, LIBMLDSA_ISAS="scalar avx2 ..." (default scalar):
@@ -124,7 +124,7 @@ bench-kernels: all
 	  bench/peers/peers-kernels.c $(BUILD)/libmldsa.a -ldl -lpthread -o $(BUILD)/peers-kernels
 	$(BUILD)/peers-kernels $(PEERS_DIR)
 
-# `make bench-isa-ext`: AVX-512 IFMA and VBMI prototypes beside today's forms (README).
+# `make bench-isa-ext`: AVX-512 IFMA and VBMI prototypes beside today's forms (docs/performance.md).
 bench-isa-ext: all
 	$(CC) -O2 -Wall -Wextra -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx512ifma \
 	  -mavx512vbmi -Isrc -Iasm_out -Iinclude -Iapps $(MLDSA_ALL_DEFINES) \
@@ -135,7 +135,7 @@ bench-chart:
 	@ci/install-deps python3-matplotlib
 	$(CHART_PYTHON) bench/peers/chart.py $(PEERS_JSON) bench/peers
 
-# AArch64 instructions executed per operation and per kernel under qemu-aarch64 (README
+# AArch64 instructions executed per operation and per kernel under qemu-aarch64 (docs/performance.md
 # "AArch64: instructions executed under qemu"): libmldsa scalar and neon beside
 # mldsa-native's AArch64 backends, built outside the tree from MLDSA_NATIVE (a snapshot
 # with mldsa/native/aarch64); writes bench/aarch64/counts.txt.
@@ -143,7 +143,7 @@ count-aarch64:
 	@test -n "$(MLDSA_NATIVE)" || { echo "make count-aarch64 MLDSA_NATIVE=<mldsa-native snapshot>" >&2; exit 2; }
 	bench/aarch64/run.sh $(MLDSA_NATIVE) bench/aarch64/counts.txt
 
-# The OpenSSL provider's figures (README): operations/s through EVP with OpenSSL 3.5's
+# The OpenSSL provider's figures (docs/provider.md): operations/s through EVP with OpenSSL 3.5's
 # default provider and this one on the AVX-512 and AVX2 paths, beside libmldsa's API, and
 # TLS 1.3 handshakes/s, into bench/provider/*.txt; then bench/provider/speed.svg.
 provider-speed: configure

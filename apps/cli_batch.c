@@ -4,7 +4,7 @@
  * message is streamed through mu (cli_message.c) and checked with
  * mldsa_verify_mu_prepared, in constant memory whatever the messages' sizes.
  *
- * The list, strictly (the same words are in --help, man/mldsa.1 and the README):
+ * The list, strictly (the same words are in --help, man/mldsa.1 and docs/cli.md):
  *   - a text file of lines ending in LF (the last one may lack it); no NUL byte;
  *   - an empty line, or a line whose first byte is '#', is skipped;
  *   - every other line is one pair: SIGNATURE-FILE, one space, MESSAGE-FILE. The signature

@@ -862,7 +862,7 @@ typedef struct {
 
 /* The kernel calls of one operation per message, from the structure of src/sign.c and
  * src/expand.c for a set with k rows and l columns (checked against callgrind's call counts,
- * see the README). The samplers count one call per polynomial: expand.c squeezes enough
+ * see docs/performance.md). The samplers count one call per polynomial: expand.c squeezes enough
  * for one call (840 bytes for A, 272 for s) except with probability below 0.001. Signing:
  * every attempt runs up to the r0 check; the z check, the t0 check and the hint are counted
  * once, for the accepted attempt (attempts rejected later than r0 make this a lower bound).

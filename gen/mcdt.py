@@ -16,7 +16,7 @@ C into others) and every SSE/AVX floating-point arithmetic, conversion and compa
 instruction (which the library does not mean to use, but a compiler may emit).
 
 The C layer (src/mcdt.c) sets MXCSR around every public API operation (operation-level
-placement: measured cheaper than kernel-level, README); ci/check_mcdt proves from the
+placement: measured cheaper than kernel-level, docs/assurance.md); ci/check_mcdt proves from the
 disassembly that no instruction this module calls affected can run outside that region.
 """
 

@@ -135,7 +135,7 @@ int main(void) {
     printf("test_mcdt: MLDSA_MCDT=force did not activate the protection\n");
     return EXIT_FAILURE;
   }
-  /* For the README's placement measurement (kernel-level would pay the guard per call):
+  /* For the placement measurement in docs/assurance.md (kernel-level would pay the guard per call):
    * kernel calls per operation, as the probe counts them. */
   mldsa_seam_kernel_probe = probe;
   expected_inside = get_mxcsr();

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # Instructions executed per operation on AArch64, counted under qemu-aarch64 with our TCG
-# plugin (insn_count.c): no Arm machine here, so what executes stands in for time (README,
+# plugin (insn_count.c): no Arm machine here, so what executes stands in for time (docs/performance.md,
 # "AArch64: instructions executed under qemu"). Identical inputs for every implementation
 # (count_ops.c; the digests of their outputs are compared).
 #

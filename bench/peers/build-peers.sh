@@ -16,7 +16,7 @@
 # backends (--libmldsa-isas, default scalar) built as peers named libmldsa@REV-<isa>,
 # for before/after figures from one interleaved run (libmldsa_shim.c).
 # Any of them may be left out. OUTDIR/<peer>-<set>.so is written for each peer and parameter
-# set, plus OUTDIR/peers.txt (name, path, commit, flags) for the driver and the README:
+# set, plus OUTDIR/peers.txt (name, path, commit, flags) for the driver and docs/performance.md:
 #   pqcrystals-avx2          avx2/ with its Makefile's flags (-mavx2 -mpopcnt
 #                            -march=native -mtune=native -O3)
 #   pqcrystals-avx2-noavx512 the same plus -mno-avx512f

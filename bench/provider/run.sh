@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# The provider's figures for the README, with OpenSSL 3.5 (ci/openssl35): operations/s
+# The provider's figures for docs/provider.md, with OpenSSL 3.5 (ci/openssl35): operations/s
 # through EVP on the AVX-512 and AVX2 paths (bench/provider/speed.c, the default provider
 # and libmldsa's API beside it, interleaved) and TLS 1.3 handshakes/s
 # (bench/provider/tls.sh), written to OUTDIR/speed-<isa>.txt and OUTDIR/tls.txt.
