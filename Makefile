@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm check-macos prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed cross windows test-windows clean
+.PHONY: all deps configure test run regen check-asm man3 check-man3 check-macos prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed cross windows test-windows clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -32,6 +32,13 @@ regen:
 
 check-asm:
 	$(PYTHON) -m gen --check
+
+# One man 3 page per public function, from include/mldsa.h's comments (man/gen_man3.py).
+man3:
+	$(PYTHON) man/gen_man3.py
+
+check-man3:
+	$(PYTHON) man/gen_man3.py --check
 
 # Every flavour runs the ELF bodies the prover proved: each kernel assembled for Windows
 # (MinGW-w64) and for both Mach-O targets (clang: x86_64- and arm64-apple-macos11), its

@@ -30,9 +30,15 @@ endif()
 set(MLDSA_DEB_REVISION ${CMAKE_MATCH_2})
 
 set(_mldsa_deb_man ${PROJECT_SOURCE_DIR}/man/libmldsa.3)
+set(_mldsa_deb_man3 ${MLDSA_DEB_DIR}/man/libmldsa.3.gz)
+foreach(page IN LISTS MLDSA_MAN3_PAGES)
+  get_filename_component(_name ${page} NAME)
+  list(APPEND _mldsa_deb_man ${page})
+  list(APPEND _mldsa_deb_man3 ${MLDSA_DEB_DIR}/man/${_name}.gz)
+endforeach()
 set(_mldsa_deb_outputs ${MLDSA_DEB_DIR}/copyright ${MLDSA_DEB_DIR}/triggers
   ${MLDSA_DEB_DIR}/changelog.Debian.gz ${MLDSA_DEB_DIR}/shlibs ${MLDSA_DEB_DIR}/symbols
-  ${MLDSA_DEB_DIR}/man/libmldsa.3.gz)
+  ${_mldsa_deb_man3})
 if(MLDSA_BUILD_CLI)
   list(APPEND _mldsa_deb_man ${PROJECT_SOURCE_DIR}/man/mldsa.1)
   list(APPEND _mldsa_deb_outputs ${MLDSA_DEB_DIR}/man/mldsa.1.gz)
@@ -59,8 +65,7 @@ foreach(component package IN ZIP_LISTS
   install(FILES ${MLDSA_DEB_DIR}/copyright ${MLDSA_DEB_DIR}/changelog.Debian.gz
     DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${package} COMPONENT ${component})
 endforeach()
-install(FILES ${MLDSA_DEB_DIR}/man/libmldsa.3.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man3
-  COMPONENT dev)
+install(FILES ${_mldsa_deb_man3} DESTINATION ${CMAKE_INSTALL_MANDIR}/man3 COMPONENT dev)
 if(MLDSA_BUILD_CLI)
   install(FILES ${MLDSA_DEB_DIR}/man/mldsa.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1
     COMPONENT tools)

@@ -36,13 +36,17 @@ install(FILES include/mldsa.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT 
 if(MLDSA_BUILD_CLI)
   install(TARGETS mldsa_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
 endif()
+# one page per function, generated from include/mldsa.h (man/gen_man3.py) and committed
+file(GLOB MLDSA_MAN3_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/man/man3/*.3)
+list(SORT MLDSA_MAN3_PAGES)
 if(MLDSA_DEBIAN)
   # the licence in each package's copyright file, gzipped man pages
   include(${CMAKE_CURRENT_LIST_DIR}/MldsaDebian.cmake)
 else()
   install(FILES LICENSE LICENSE-APACHE LICENSE-MIT DESTINATION ${CMAKE_INSTALL_DOCDIR}
     COMPONENT runtime)
-  install(FILES man/libmldsa.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3 COMPONENT dev)
+  install(FILES man/libmldsa.3 ${MLDSA_MAN3_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man3
+    COMPONENT dev)
   if(MLDSA_BUILD_CLI)
     install(FILES man/mldsa.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools)
   endif()
