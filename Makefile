@@ -173,17 +173,16 @@ test-windows:
 # The Python binding (bindings/python/README.md): module mldsa, built with Debian's python3
 # and cffi against this tree's libmldsa.a into $(BUILD)/python/lib (no install, nothing
 # written into the source tree); test-python runs its pytest suite on that build, from
-# inside it so that the sources in bindings/python are not imported instead.
+# inside it so that the sources in bindings/python are not imported instead. Their Debian
+# packages come with the others (make deps).
 PYTHON_BINDING ?= /usr/bin/python3
 PYTHON_BUILD = $(abspath $(BUILD))/python
 python: configure
-	@ci/install-deps --only python3-cffi python3-setuptools python3-dev
 	cmake --build $(BUILD) -j $(JOBS) --target mldsa_static
 	cd bindings/python && $(PYTHON_BINDING) setup.py -q build \
 	  --build-base $(PYTHON_BUILD)/tmp --build-lib $(PYTHON_BUILD)/lib
 
 test-python: python
-	@ci/install-deps --only python3-pytest
 	cd $(PYTHON_BUILD)/lib && $(PYTHON_BINDING) -m pytest -q -p no:cacheprovider \
 	  $(CURDIR)/bindings/python/tests
 
