@@ -18,6 +18,11 @@ def _aligned(ctype, size):
     return raw, ptr
 
 
+def _wiper(ps):
+    """The destructor of a prepared secret key's buffer (it gets the buffer, not ps)."""
+    return lambda raw: lib.mldsa_secret_key_unprepare(ps)
+
+
 class PreparedPublicKey:
     """A public key prepared for verification (MLDSA65.prepare_public_key(pk))."""
 
@@ -59,8 +64,8 @@ class PreparedSecretKey:
         self.parameter_set = param_set
         self._raw, self._ps = _aligned("mldsa_prepared_secret_key",
                                        lib.MLDSA_PREPARED_SECRET_KEY_BYTES)
-        # wiped by the garbage collector too, whichever way this object goes
-        self._raw = ffi.gc(self._raw, lambda raw, ps=self._ps: lib.mldsa_secret_key_unprepare(ps))
+        # wiped when the memory is freed, whether or not close() was called
+        self._raw = ffi.gc(self._raw, _wiper(self._ps))
         sk_ptr, sk_len = buffers.data_in(sk, "sk")
         check(lib.mldsa_secret_key_prepare(self._ps, param_set.param, sk_ptr, sk_len))
 

@@ -66,3 +66,32 @@ def test_prepared_secret_key_wiped_by_close():
     assert any(memory[:])
     prepared.close()
     assert not any(memory[:])
+
+
+def test_prepared_secret_key_wiped_when_collected(monkeypatch):
+    import gc
+    from mldsa import _prepared
+
+    wiped = {}  # address -> (held a key before, all zero after)
+    size = lib.MLDSA_PREPARED_SECRET_KEY_BYTES
+
+    class Spy:
+        """lib, with mldsa_secret_key_unprepare recorded (the memory is freed after it)."""
+
+        def __getattr__(self, name):
+            return getattr(lib, name)
+
+        @staticmethod
+        def mldsa_secret_key_unprepare(ps):
+            memory = ffi.buffer(ffi.cast("uint8_t *", ps), size)
+            before = any(memory[:])
+            lib.mldsa_secret_key_unprepare(ps)
+            wiped[int(ffi.cast("uintptr_t", ps))] = (before, not any(memory[:]))
+
+    monkeypatch.setattr(_prepared, "lib", Spy())
+    _, sk = MLDSA65.keygen(bytes(32))
+    prepared = MLDSA65.prepare_secret_key(sk)
+    address = int(ffi.cast("uintptr_t", prepared._ps))
+    del prepared
+    gc.collect()
+    assert wiped.get(address) == (True, True)
