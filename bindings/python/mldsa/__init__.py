@@ -10,8 +10,10 @@ Bytes in, bytes out; every C call runs with the GIL released. README.md (next to
 package's sources, bindings/python/) documents the API, the exceptions, threads and what
 happens to secrets.
 """
+from . import _buffers
 from ._errors import (ContextError, EncodingError, Error, InvalidKeyError, LengthError,
                       ParameterError, RandomError, SelfTestError)
+from ._errors import check as _check
 from ._keys import certificate_public_key, decode_private_key, decode_public_key
 from ._mldsa import ffi as _ffi
 from ._mldsa import lib as _lib
@@ -45,14 +47,11 @@ def isa():
 def generate_seed():
     """32 bytes from the OS: a seed for keygen(seed), to keep as the private key (the seed
     form of RFC 9881). The C buffer is wiped; the returned bytes cannot be."""
-    from ._buffers import secret_out, to_bytes
-    from ._errors import check
-    with secret_out(_lib.MLDSA_SEED_BYTES) as seed:
-        check(_lib.mldsa_generate_seed(seed))
-        return to_bytes(seed)
+    with _buffers.secret_out(_lib.MLDSA_SEED_BYTES) as seed:
+        _check(_lib.mldsa_generate_seed(seed))
+        return _buffers.to_bytes(seed)
 
 
 def selftest():
     """Runs the library's known-answer tests; SelfTestError if one fails."""
-    from ._errors import check
-    check(_lib.mldsa_selftest())
+    _check(_lib.mldsa_selftest())

@@ -79,3 +79,13 @@ def check(code):
     """
     if code != lib.MLDSA_OK:
         raise _BY_CODE.get(code, Error)(code=code)
+
+
+def verified(code):
+    """The answer of a verify call: True for MLDSA_OK, False for MLDSA_ERR_VERIFY, and the
+    exception of any other code (a bad argument is an error, not a failed signature)."""
+    if code == lib.MLDSA_OK:
+        return True
+    if code == lib.MLDSA_ERR_VERIFY:
+        return False
+    check(code)

@@ -10,6 +10,10 @@ from ._errors import check
 from ._mldsa import ffi, lib
 
 
+# The classes are looked up at call time: mldsa._sets, which defines them, imports this
+# module for its own decoding methods.
+
+
 def _text_in(data):
     return buffers.data_in(data.encode("ascii") if isinstance(data, str) else data, "data")
 

@@ -5,7 +5,8 @@ The C structs (66 and 84 KiB) must be 64-byte aligned, which ffi.new does not pr
 each lives in a C buffer 63 bytes larger, at its first aligned address.
 """
 from . import _buffers as buffers
-from ._errors import check
+from ._batch import verify_prepared_batch
+from ._errors import check, verified
 from ._mldsa import ffi, lib
 
 _ALIGN = 64
@@ -35,23 +36,20 @@ class PreparedPublicKey:
 
     def verify(self, msg, sig, ctx=b""):
         """As MLDSA65.verify(pk, msg, sig, ctx) under this key: True or False."""
-        from ._sets import _verified
         msg_ptr, msg_len = buffers.data_in(msg, "msg")
         sig_ptr, sig_len = buffers.data_in(sig, "sig")
         ctx_ptr, ctx_len = buffers.data_in(ctx, "ctx")
-        return _verified(lib.mldsa_verify_prepared(self._pp, sig_ptr, sig_len, msg_ptr,
+        return verified(lib.mldsa_verify_prepared(self._pp, sig_ptr, sig_len, msg_ptr,
                                                    msg_len, ctx_ptr, ctx_len))
 
     def verify_mu(self, mu, sig):
         """As MLDSA65.verify_mu(pk, mu, sig) under this key: True or False."""
-        from ._sets import _verified
         mu_ptr = buffers.fixed_in(mu, lib.MLDSA_MU_BYTES, "mu")
         sig_ptr, sig_len = buffers.data_in(sig, "sig")
-        return _verified(lib.mldsa_verify_mu_prepared(self._pp, sig_ptr, sig_len, mu_ptr))
+        return verified(lib.mldsa_verify_mu_prepared(self._pp, sig_ptr, sig_len, mu_ptr))
 
     def verify_batch(self, items):
         """[True/False per item] for items (msg, sig) or (msg, sig, ctx) under this key."""
-        from ._batch import verify_prepared_batch
         return verify_prepared_batch(self, items)
 
 

@@ -5,8 +5,12 @@ Every method is a classmethod (MLDSA65.sign(...)); an instance (MLDSA65()) works
 Keys and signatures are bytes: pk, sk (the expanded secret key of FIPS 204), sig.
 """
 from . import _buffers as buffers
-from ._errors import EncodingError, ParameterError, check
+from ._batch import verify_batch
+from ._errors import EncodingError, ParameterError, check, verified
+from ._keys import certificate_public_key, decode_private_key, decode_public_key
 from ._mldsa import ffi, lib
+from ._prepared import PreparedPublicKey, PreparedSecretKey
+from ._stream import Signer, Verifier
 
 # Pre-hash algorithms by the names of FIPS 204 and NIST's ACVP (hashAlg), with
 # hashlib's spellings too, mapped to mldsa_hash.
@@ -96,7 +100,7 @@ class ParameterSet:
         msg_ptr, msg_len = buffers.data_in(msg, "msg")
         sig_ptr, sig_len = buffers.data_in(sig, "sig")
         ctx_ptr, ctx_len = buffers.data_in(ctx, "ctx")
-        return _verified(lib.mldsa_verify(cls.param, sig_ptr, sig_len, msg_ptr, msg_len,
+        return verified(lib.mldsa_verify(cls.param, sig_ptr, sig_len, msg_ptr, msg_len,
                                           ctx_ptr, ctx_len, pk_ptr, pk_len))
 
     # ---- HashML-DSA ---------------------------------------------------------------
@@ -122,7 +126,7 @@ class ParameterSet:
         d_ptr, d_len = buffers.data_in(digest, "digest")
         sig_ptr, sig_len = buffers.data_in(sig, "sig")
         ctx_ptr, ctx_len = buffers.data_in(ctx, "ctx")
-        return _verified(lib.mldsa_verify_prehash(cls.param, sig_ptr, sig_len, d_ptr, d_len,
+        return verified(lib.mldsa_verify_prehash(cls.param, sig_ptr, sig_len, d_ptr, d_len,
                                                   h, ctx_ptr, ctx_len, pk_ptr, pk_len))
 
     # ---- internal interface and external mu ------------------------------------
@@ -144,7 +148,7 @@ class ParameterSet:
         pk_ptr, pk_len = buffers.data_in(pk, "pk")
         m_ptr, m_len = buffers.data_in(mprime, "mprime")
         sig_ptr, sig_len = buffers.data_in(sig, "sig")
-        return _verified(lib.mldsa_verify_internal(cls.param, sig_ptr, sig_len, m_ptr, m_len,
+        return verified(lib.mldsa_verify_internal(cls.param, sig_ptr, sig_len, m_ptr, m_len,
                                                    pk_ptr, pk_len))
 
     @classmethod
@@ -174,7 +178,7 @@ class ParameterSet:
         pk_ptr, pk_len = buffers.data_in(pk, "pk")
         mu_ptr = buffers.fixed_in(mu, lib.MLDSA_MU_BYTES, "mu")
         sig_ptr, sig_len = buffers.data_in(sig, "sig")
-        return _verified(lib.mldsa_verify_mu(cls.param, sig_ptr, sig_len, mu_ptr, pk_ptr,
+        return verified(lib.mldsa_verify_mu(cls.param, sig_ptr, sig_len, mu_ptr, pk_ptr,
                                              pk_len))
 
     # ---- keys in standard formats (RFC 9881) -----------------------------------
@@ -192,7 +196,6 @@ class ParameterSet:
     @classmethod
     def public_key_from_der(cls, data):
         """The raw pk of a SubjectPublicKeyInfo of this set (DER or PEM, bytes or str)."""
-        from ._keys import decode_public_key
         return cls._own_set(decode_public_key(data))
 
     public_key_from_pem = public_key_from_der
@@ -201,7 +204,6 @@ class ParameterSet:
     def public_key_from_certificate(cls, data):
         """The raw pk of an X.509 certificate (DER or PEM) whose key is of this set. The
         certificate's signature, dates and chain are not checked."""
-        from ._keys import certificate_public_key
         return cls._own_set(certificate_public_key(data))
 
     @classmethod
@@ -220,7 +222,6 @@ class ParameterSet:
     def private_key_from_der(cls, data):
         """(sk, seed) of a PKCS#8 private key of this set (DER or PEM, bytes or str); seed
         is None when the encoding held none. The key is checked before it is returned."""
-        from ._keys import decode_private_key
         param_set, sk, seed = decode_private_key(data)
         if param_set is not cls:
             raise EncodingError(f"a {param_set.name} key, not {cls.name}")
@@ -271,43 +272,29 @@ class ParameterSet:
     @classmethod
     def prepare_public_key(cls, pk):
         """A PreparedPublicKey: pk's matrix and tr computed once, for many verifications."""
-        from ._prepared import PreparedPublicKey
         return PreparedPublicKey(cls, pk)
 
     @classmethod
     def prepare_secret_key(cls, sk):
         """A PreparedSecretKey: sk expanded once (in C memory wiped by close()), for many
         signatures."""
-        from ._prepared import PreparedSecretKey
         return PreparedSecretKey(cls, sk)
 
     @classmethod
     def signer(cls, sk, ctx=b"", rnd=None):
         """A Signer: sign a message given piece by piece (update(data), finalize())."""
-        from ._stream import Signer
         return Signer(cls, sk, ctx, rnd)
 
     @classmethod
     def verifier(cls, pk, sig, ctx=b""):
         """A Verifier: check sig over a message given piece by piece."""
-        from ._stream import Verifier
         return Verifier(cls, pk, sig, ctx)
 
     @classmethod
     def verify_batch(cls, items):
         """[True/False per item] for items (pk, msg, sig) or (pk, msg, sig, ctx), checked in
         one call whose hashing shares the batched Keccak lanes."""
-        from ._batch import verify_batch
         return verify_batch(cls, items)
-
-
-def _verified(code):
-    """True for MLDSA_OK, False for MLDSA_ERR_VERIFY, the exception of any other code."""
-    if code == 0:
-        return True
-    if code == lib.MLDSA_ERR_VERIFY:
-        return False
-    check(code)
 
 
 def _parameter_set(p):
