@@ -149,6 +149,14 @@ int mldsa_verify_batch(mldsa_param p, const mldsa_verify_item *items, size_t n,
                        int *results);
 int mldsa_verify_prepared_batch(const mldsa_prepared_public_key *pp,
                                 const mldsa_verify_item *items, size_t n, int *results);
+typedef struct {
+  const uint8_t *msg; size_t msg_len;
+  const uint8_t *ctx; size_t ctx_len;
+  const uint8_t *rnd;
+  uint8_t *sig; size_t sig_len;
+} mldsa_sign_item;
+int mldsa_sign_batch(const mldsa_prepared_secret_key *ps, const mldsa_sign_item *items,
+                     size_t n, int *results);
 """
 
 ffibuilder = FFI()

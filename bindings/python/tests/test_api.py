@@ -108,6 +108,11 @@ def test_prepared(keys):
         assert pp.verify(b"m", sig, b"c") and not pp.verify(b"m", sig)
         mu = param_set.compute_mu(pk, b"m", b"c")
         assert ps.sign_mu(mu, bytes(32)) == sig and pp.verify_mu(mu, sig)
+        zero, one = bytes(32), b"\1" * 32
+        sigs = ps.sign_batch([(b"m", b"c", zero), b"m2", (b"m3", b"c3"), (b"m4", b"", one)])
+        assert sigs[0] == sig and sigs[3] == param_set.sign(sk, b"m4", b"", one)
+        assert pp.verify(b"m2", sigs[1]) and pp.verify(b"m3", sigs[2], b"c3")
+        assert ps.sign_batch([]) == []
 
 
 @pytest.mark.parametrize("form", ["seed", "expanded", "both"])

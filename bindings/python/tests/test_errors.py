@@ -83,6 +83,7 @@ def test_wrong_lengths(keys):
         (param_set.signer, (sk, b"", bytes(5))),
         (param_set.verifier, (pk[:-1], sig)),
         (param_set.verify_batch, ([(pk, b"m", sig), (pk, b"m", sig[:-1])],)),
+        (param_set.prepare_secret_key(sk).sign_batch, ([b"m", (b"m", b"", bytes(31))],)),
     ]:
         raises(mldsa.LengthError, LENGTH, call, *args)
 
@@ -103,6 +104,7 @@ def test_long_context(keys):
         (param_set.prepare_public_key(pk).verify, (b"m", sig, long_ctx)),
         (param_set.prepare_secret_key(sk).sign, (b"m", long_ctx)),
         (param_set.verify_batch, ([(pk, b"m", sig, b""), (pk, b"m", sig, long_ctx)],)),
+        (param_set.prepare_secret_key(sk).sign_batch, ([b"m", (b"m", long_ctx)],)),
     ]:
         raises(mldsa.ContextError, CONTEXT, call, *args)
 
