@@ -179,11 +179,11 @@ PYTHON_BINDING ?= /usr/bin/python3
 PYTHON_BUILD = $(abspath $(BUILD))/python
 python: configure
 	cmake --build $(BUILD) -j $(JOBS) --target mldsa_static
-	cd bindings/python && $(PYTHON_BINDING) setup.py -q build \
+	cd bindings/python && PYTHONDONTWRITEBYTECODE=1 $(PYTHON_BINDING) setup.py -q build \
 	  --build-base $(PYTHON_BUILD)/tmp --build-lib $(PYTHON_BUILD)/lib
 
 test-python: python
-	cd $(PYTHON_BUILD)/lib && $(PYTHON_BINDING) -m pytest -q -p no:cacheprovider \
+	cd $(PYTHON_BUILD)/lib && PYTHONDONTWRITEBYTECODE=1 $(PYTHON_BINDING) -m pytest -q -p no:cacheprovider \
 	  $(CURDIR)/bindings/python/tests
 
 # The binding's call overhead over C for ML-DSA-65 verify (bindings/python/bench.py).
