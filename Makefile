@@ -183,8 +183,8 @@ python: configure
 	  --build-base $(PYTHON_BUILD)/tmp --build-lib $(PYTHON_BUILD)/lib
 
 test-python: python
-	cd $(PYTHON_BUILD)/lib && PYTHONDONTWRITEBYTECODE=1 $(PYTHON_BINDING) -m pytest -q -p no:cacheprovider \
-	  $(CURDIR)/bindings/python/tests
+	cd $(PYTHON_BUILD)/lib && PYTHONDONTWRITEBYTECODE=1 $(PYTHON_BINDING) -m pytest -q \
+	  -p no:cacheprovider $(CURDIR)/bindings/python/tests
 
 # The binding's call overhead over C for ML-DSA-65 verify (bindings/python/bench.py).
 bench-python: python
