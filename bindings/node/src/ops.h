@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* The functions the addon exports (addon.c lists them; index.js gives them their shape). */
+#ifndef MLDSA_NODE_OPS_H
+#define MLDSA_NODE_OPS_H
+
+#define NAPI_VERSION 8
+#include <node_api.h>
+
+napi_value op_keygen(napi_env env, napi_callback_info info);
+napi_value op_public_key(napi_env env, napi_callback_info info);
+napi_value op_sign(napi_env env, napi_callback_info info);
+napi_value op_verify(napi_env env, napi_callback_info info);
+napi_value op_compute_mu(napi_env env, napi_callback_info info);
+napi_value op_verify_batch(napi_env env, napi_callback_info info);
+
+#endif
