@@ -171,14 +171,16 @@ test-windows:
 	ci/windows $(WINDOWS_BUILD)
 
 # The Node.js binding (bindings/node/README.md): its N-API addon compiled with cc against
-# the headers of the machine's node (Debian: libnode-dev) and the static library of
-# $(BUILD), into bindings/node/build/mldsa.node; no node-gyp, nothing downloaded.
+# the headers of the node on PATH (<bin>/../include/node: Debian's libnode-dev, or those a
+# node distribution carries; NODE_INCLUDE=... overrides) and the static library of
+# $(BUILD), into bindings/node/build/mldsa.node; no node-gyp, nothing downloaded. Node-API
+# is ABI-stable: the addon built with node 18's headers loads in node 20 and later.
 # `make test-node` runs its tests (node --test), after `npm ci` has installed the pinned
 # devDependency the interop tests need (@noble/post-quantum); `make bench-node` times it
 # beside @noble/post-quantum.
 NODE_DIR := bindings/node
 NODE_ADDON := $(NODE_DIR)/build/mldsa.node
-NODE_INCLUDE ?= $(shell d=$$(node -p "require('path').join(process.config.variables.node_prefix, 'include', 'node')" 2>/dev/null); \
+NODE_INCLUDE ?= $(shell d=$$(node -p "require('path').join(process.execPath, '..', '..', 'include', 'node')" 2>/dev/null); \
   if [ -e "$$d/node_api.h" ]; then echo "$$d"; else echo /usr/include/node; fi)
 NODE_CFLAGS ?= -O2 -g
 node:
