@@ -174,7 +174,8 @@ test-windows:
 # the headers of the node on PATH (<bin>/../include/node: Debian's libnode-dev, or those a
 # node distribution carries; NODE_INCLUDE=... overrides) and the static library of
 # $(BUILD), into bindings/node/build/mldsa.node; no node-gyp, nothing downloaded. Node-API
-# is ABI-stable: the addon built with node 18's headers loads in node 20 and later.
+# is ABI-stable: the addon, asking for Node-API 8, built with node 18's headers loads in
+# node 20 and later.
 # `make test-node` runs its tests (node --test), after `npm ci` has installed the pinned
 # devDependency the interop tests need (@noble/post-quantum); `make bench-node` times it
 # beside @noble/post-quantum.
@@ -191,7 +192,7 @@ node:
 	cmake --build $(BUILD) -j $(JOBS) --target mldsa_static
 	@mkdir -p $(NODE_DIR)/build
 	$(CC) $(NODE_CFLAGS) -std=c11 -Wall -Wextra -Wshadow -fPIC -fvisibility=hidden -shared \
-	  -I$(NODE_INCLUDE) -Iinclude $(NODE_DIR)/src/*.c $(BUILD)/libmldsa.a \
+	  -DNAPI_VERSION=8 -I$(NODE_INCLUDE) -Iinclude $(NODE_DIR)/src/*.c $(BUILD)/libmldsa.a \
 	  -Wl,--exclude-libs,ALL -Wl,-z,noexecstack -o $(NODE_ADDON)
 
 $(NODE_DIR)/node_modules/.package-lock.json: $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json

@@ -5,7 +5,6 @@
 #ifndef MLDSA_NODE_ARGS_H
 #define MLDSA_NODE_ARGS_H
 
-#define NAPI_VERSION 8
 #include <node_api.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,7 +3,6 @@
 #ifndef MLDSA_NODE_OPS_H
 #define MLDSA_NODE_OPS_H
 
-#define NAPI_VERSION 8
 #include <node_api.h>
 
 napi_value op_keygen(napi_env env, napi_callback_info info);
