@@ -212,3 +212,17 @@ test('verifyBatch: a getter that detaches an array is read before any array is',
   assert.deepEqual(ml_dsa65.verifyBatch([item, later]), [true, false]);
   assert.equal(moved.length, 0);
 });
+
+test('secret outputs own their memory: fill(0) wipes the only copy', () => {
+  for (const set of SETS) {
+    const { secretKey, publicKey } = set.keygen();
+    for (const b of [secretKey, publicKey, set.sign(msg, secretKey)]) {
+      assert.equal(b.byteOffset, 0);
+      assert.equal(b.buffer.byteLength, b.length, 'not a slice of a shared pool');
+    }
+    const sk = Buffer.from(secretKey);
+    secretKey.fill(0);
+    assert.ok(secretKey.every((x) => x === 0));
+    assert.equal(set.verify(set.sign(msg, sk), msg, publicKey), true);
+  }
+});
