@@ -91,6 +91,26 @@ function externalMuOf(o, where) {
   return o.externalMu === true;
 }
 
+const DER = 0;
+const PEM = 1;
+const SK_FORMS = { seed: 1, expanded: 2, both: 3 };
+
+// A key file's bytes: a Uint8Array, or PEM text as a string.
+const keyInput = (input) => (typeof input === 'string' ? Buffer.from(input, 'latin1') : input);
+
+// privateKeyTo{Der,Pem}(secretKey, { seed, form }): form 'seed' (RFC 9881's
+// recommendation), 'expanded' or 'both'; by default 'seed' when a seed is given, else
+// 'expanded'. secretKey may be undefined for the seed form.
+function privateKeyEncode(set, format, secretKey, opts) {
+  const o = options(opts, ['seed', 'form'], 'privateKeyEncode');
+  const formName = o.form ?? (o.seed !== undefined ? 'seed' : 'expanded');
+  if (!Object.hasOwn(SK_FORMS, formName)) {
+    throw new RangeError(`mldsa: privateKeyEncode: form must be 'seed', 'expanded' or 'both'`);
+  }
+  return native.privateKeyEncode(set, format, SK_FORMS[formName], o.seed,
+    secretKey === null ? undefined : secretKey);
+}
+
 function makeSet(set) {
   const sizes = native.sizes(set);
   const lengths = Object.freeze({
@@ -167,6 +187,12 @@ function makeSet(set) {
       const o = options(opts, ['context'], 'computeMu');
       return native.computeMu(set, publicKey, msg, contextOf(o));
     },
+    // Keys in standard formats (RFC 9881): SubjectPublicKeyInfo and PKCS#8, DER or PEM.
+    // A private key's PEM is a Buffer of ASCII text, so that it can be wiped.
+    publicKeyToDer: (publicKey) => native.publicKeyEncode(set, DER, publicKey),
+    publicKeyToPem: (publicKey) => native.publicKeyEncode(set, PEM, publicKey).toString('latin1'),
+    privateKeyToDer: (secretKey, opts) => privateKeyEncode(set, DER, secretKey, opts),
+    privateKeyToPem: (secretKey, opts) => privateKeyEncode(set, PEM, secretKey, opts),
     // [{ publicKey, message, signature, context? }, ...] -> [boolean, ...], as verify
     // would answer each, in one call that shares the hashing between them.
     verifyBatch(items) {
@@ -175,10 +201,32 @@ function makeSet(set) {
   });
 }
 
+const SETS = { 44: makeSet(44), 65: makeSet(65), 87: makeSet(87) };
+const named = ([set, key]) => ({ algorithm: `ML-DSA-${set}`, set: SETS[set], key });
+
 module.exports = Object.freeze({
-  ml_dsa44: makeSet(44),
-  ml_dsa65: makeSet(65),
-  ml_dsa87: makeSet(87),
+  ml_dsa44: SETS[44],
+  ml_dsa65: SETS[65],
+  ml_dsa87: SETS[87],
+  // Key files of any set, DER or PEM (told apart by their content), as
+  // { algorithm: 'ML-DSA-65', set: ml_dsa65, publicKey } and
+  // { algorithm, set, secretKey, seed? } (seed when the file holds one).
+  decodePublicKey(input) {
+    const { algorithm, set, key } = named(native.publicKeyDecode(keyInput(input)));
+    return { algorithm, set, publicKey: key };
+  },
+  decodePrivateKey(input) {
+    const r = native.privateKeyDecode(keyInput(input));
+    const { algorithm, set, key } = named(r);
+    return r[2] === undefined ? { algorithm, set, secretKey: key }
+      : { algorithm, set, secretKey: key, seed: r[2] };
+  },
+  // The ML-DSA public key of an X.509 certificate (DER or PEM); the certificate itself
+  // (signature, dates, chain) is not checked.
+  certificatePublicKey(input) {
+    const { algorithm, set, key } = named(native.certificatePublicKey(keyInput(input)));
+    return { algorithm, set, publicKey: key };
+  },
   // The arithmetic in use ('avx512', 'avx2', 'sse2', 'neon' or 'scalar') and the version
   // of the library the addon was built with.
   isa: native.isa,

@@ -11,5 +11,10 @@ napi_value op_sign(napi_env env, napi_callback_info info);
 napi_value op_verify(napi_env env, napi_callback_info info);
 napi_value op_compute_mu(napi_env env, napi_callback_info info);
 napi_value op_verify_batch(napi_env env, napi_callback_info info);
+napi_value op_public_key_encode(napi_env env, napi_callback_info info);
+napi_value op_public_key_decode(napi_env env, napi_callback_info info);
+napi_value op_certificate_public_key(napi_env env, napi_callback_info info);
+napi_value op_private_key_encode(napi_env env, napi_callback_info info);
+napi_value op_private_key_decode(napi_env env, napi_callback_info info);
 
 #endif
