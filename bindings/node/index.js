@@ -187,6 +187,33 @@ function makeSet(set) {
       const o = options(opts, ['context'], 'computeMu');
       return native.computeMu(set, publicKey, msg, contextOf(o));
     },
+    // Streaming: a message of any size in pieces, update(data) as often as needed, then
+    // finalize(): the signature of the whole message, as sign(msg, secretKey, opts)
+    // would make it. The signer keeps a reference to secretKey (no copy) until then.
+    signer(secretKey, opts) {
+      const o = options(opts, ['context', 'extraEntropy'], 'signer');
+      const rnd = rndOf(o);
+      const state = native.muInit(set, secretKey, contextOf(o), true);
+      return Object.freeze({
+        update(data) {
+          native.muUpdate(state, data);
+          return this;
+        },
+        finalize: () => native.sign(set, MU, native.muFinal(state), EMPTY, 0, secretKey, rnd),
+      });
+    },
+    // ... and finalize(signature): what verify(signature, msg, publicKey, opts) says.
+    verifier(publicKey, opts) {
+      const o = options(opts, ['context'], 'verifier');
+      const state = native.muInit(set, publicKey, contextOf(o), false);
+      return Object.freeze({
+        update(data) {
+          native.muUpdate(state, data);
+          return this;
+        },
+        finalize: (sig) => native.verify(set, MU, native.muFinal(state), EMPTY, 0, publicKey, sig),
+      });
+    },
     // Keys in standard formats (RFC 9881): SubjectPublicKeyInfo and PKCS#8, DER or PEM.
     // A private key's PEM is a Buffer of ASCII text, so that it can be wiped.
     publicKeyToDer: (publicKey) => native.publicKeyEncode(set, DER, publicKey),

@@ -16,5 +16,8 @@ napi_value op_public_key_decode(napi_env env, napi_callback_info info);
 napi_value op_certificate_public_key(napi_env env, napi_callback_info info);
 napi_value op_private_key_encode(napi_env env, napi_callback_info info);
 napi_value op_private_key_decode(napi_env env, napi_callback_info info);
+napi_value op_mu_init(napi_env env, napi_callback_info info);
+napi_value op_mu_update(napi_env env, napi_callback_info info);
+napi_value op_mu_final(napi_env env, napi_callback_info info);
 
 #endif
