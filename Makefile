@@ -205,4 +205,4 @@ bench-node: node $(NODE_DIR)/node_modules/.package-lock.json
 	cd $(NODE_DIR) && node bench.mjs
 
 clean:
-	rm -rf $(BUILD) $(INSTALL_BUILD) build-deb $(WINDOWS_BUILD)
+	rm -rf $(BUILD) $(INSTALL_BUILD) build-deb $(WINDOWS_BUILD) $(NODE_DIR)/build
