@@ -76,26 +76,32 @@ bool get_args(napi_env env, napi_callback_info info, size_t n, napi_value *argv)
   return true;
 }
 
-bool get_bytes(napi_env env, napi_value v, const char *name, bytes_view *out) {
+int read_bytes(napi_env env, napi_value v, bytes_view *out) {
   bool is_typed = false;
   napi_typedarray_type type;
   size_t len = 0;
   void *data = NULL;
-  char msg[128];
   if (napi_is_typedarray(env, v, &is_typed) != napi_ok ||
       (is_typed && napi_get_typedarray_info(env, v, &type, &len, &data, NULL, NULL) != napi_ok)) {
     throw_napi_failure(env);
-    return false;
+    return READ_FAILED;
   }
-  if (!is_typed || type != napi_uint8_array) {
-    snprintf(msg, sizeof msg, "mldsa: %s must be a Uint8Array or Buffer", name);
-    throw_type(env, msg);
-    return false;
-  }
+  if (!is_typed || type != napi_uint8_array)
+    return READ_NOT_BYTES;
   /* a detached array reads as 0 bytes; the library never dereferences a 0-byte input */
   out->data = len ? data : NULL;
   out->len = len;
-  return true;
+  return READ_OK;
+}
+
+bool get_bytes(napi_env env, napi_value v, const char *name, bytes_view *out) {
+  char msg[128];
+  int r = read_bytes(env, v, out);
+  if (r == READ_NOT_BYTES) {
+    snprintf(msg, sizeof msg, "mldsa: %s must be a Uint8Array or Buffer", name);
+    throw_type(env, msg);
+  }
+  return r == READ_OK;
 }
 
 bool get_optional_bytes(napi_env env, napi_value v, const char *name, bytes_view *out,

@@ -21,7 +21,11 @@ typedef struct {
 /* The n arguments of this call, missing ones read as undefined; false after throwing. */
 bool get_args(napi_env env, napi_callback_info info, size_t n, napi_value *argv);
 
-/* argv must be a Uint8Array (TypeError otherwise). */
+/* Borrows the bytes of v when it is a Uint8Array: READ_OK; READ_NOT_BYTES (nothing
+ * thrown: the caller names the argument) or READ_FAILED (thrown). */
+enum { READ_OK, READ_NOT_BYTES, READ_FAILED };
+int read_bytes(napi_env env, napi_value v, bytes_view *out);
+/* v must be a Uint8Array (TypeError otherwise). */
 bool get_bytes(napi_env env, napi_value v, const char *name, bytes_view *out);
 /* As get_bytes, with undefined read as absent (data NULL, len 0; *present = false). */
 bool get_optional_bytes(napi_env env, napi_value v, const char *name, bytes_view *out,

@@ -56,37 +56,61 @@ static bool read_fields(napi_env env, napi_value array, uint32_t n, napi_value *
   return true;
 }
 
+/* Field f of item i as bytes (undefined as 0 bytes for the context); false after
+ * throwing an error that names them. The name is only formatted for an error: a batch
+ * can be long. */
+static bool item_bytes(napi_env env, const napi_value *fields, uint32_t i, int f,
+                       bytes_view *out) {
+  char msg[96];
+  napi_valuetype t;
+  int r;
+  if (f == ITEM_CTX) {
+    if (napi_typeof(env, fields[f], &t) != napi_ok) {
+      throw_napi_failure(env);
+      return false;
+    }
+    if (t == napi_undefined) {
+      out->data = NULL;
+      out->len = 0;
+      return true;
+    }
+  }
+  r = read_bytes(env, fields[f], out);
+  if (r == READ_NOT_BYTES) {
+    snprintf(msg, sizeof msg, "mldsa: items[%u].%s must be a Uint8Array or Buffer", i,
+             field_names[f]);
+    throw_type(env, msg);
+  }
+  return r == READ_OK;
+}
+
 /* Fills b->items with the items whose signature has the set's length; the others are
  * false without a call. Returns the number filled, or -1 after throwing. */
 static long take_items(napi_env env, mldsa_param p, uint32_t n, batch *b) {
-  char name[64];
+  char msg[96];
   long k = 0;
   for (uint32_t i = 0; i < n; i++) {
     const napi_value *f = &b->fields[i * ITEM_FIELDS];
-    bytes_view pk, msg, sig, ctx;
-    bool has_ctx;
-    snprintf(name, sizeof name, "items[%u].publicKey", i);
-    if (!get_bytes(env, f[ITEM_PK], name, &pk) ||
-        !need_length(env, &pk, mldsa_public_key_bytes(p), name))
-      return -1;
-    snprintf(name, sizeof name, "items[%u].message", i);
-    if (!get_bytes(env, f[ITEM_MSG], name, &msg))
-      return -1;
-    snprintf(name, sizeof name, "items[%u].signature", i);
-    if (!get_bytes(env, f[ITEM_SIG], name, &sig))
-      return -1;
-    snprintf(name, sizeof name, "items[%u].context", i);
-    if (!get_optional_bytes(env, f[ITEM_CTX], name, &ctx, &has_ctx))
-      return -1;
-    if (ctx.len > MLDSA_CONTEXT_MAX_BYTES) {
-      snprintf(name, sizeof name, "mldsa: items[%u].context must be at most 255 bytes", i);
-      throw_range(env, name);
+    bytes_view v[ITEM_FIELDS];
+    for (int j = 0; j < ITEM_FIELDS; j++)
+      if (!item_bytes(env, f, i, j, &v[j]))
+        return -1;
+    if (v[ITEM_PK].len != mldsa_public_key_bytes(p)) {
+      snprintf(msg, sizeof msg, "mldsa: items[%u].publicKey must be %zu bytes, not %zu", i,
+               mldsa_public_key_bytes(p), v[ITEM_PK].len);
+      throw_range(env, msg);
       return -1;
     }
-    if (sig.len != mldsa_signature_bytes(p))
+    if (v[ITEM_CTX].len > MLDSA_CONTEXT_MAX_BYTES) {
+      snprintf(msg, sizeof msg, "mldsa: items[%u].context must be at most 255 bytes", i);
+      throw_range(env, msg);
+      return -1;
+    }
+    if (v[ITEM_SIG].len != mldsa_signature_bytes(p))
       continue;
-    b->items[k] = (mldsa_verify_item){pk.data, pk.len, msg.data, msg.len,
-                                      ctx.data, ctx.len, sig.data, sig.len};
+    b->items[k] = (mldsa_verify_item){v[ITEM_PK].data,  v[ITEM_PK].len,  v[ITEM_MSG].data,
+                                      v[ITEM_MSG].len,  v[ITEM_CTX].data, v[ITEM_CTX].len,
+                                      v[ITEM_SIG].data, v[ITEM_SIG].len};
     b->index[k] = i;
     k++;
   }
