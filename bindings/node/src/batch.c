@@ -47,7 +47,7 @@ static bool read_fields(napi_env env, napi_value array, uint32_t n, napi_value *
       return false;
     }
     for (int f = 0; f < ITEM_FIELDS; f++)
-      if (napi_get_named_property(env, item, field_names[f], &fields[i * ITEM_FIELDS + f]) !=
+      if (napi_get_named_property(env, item, field_names[f], &fields[(size_t)i * ITEM_FIELDS + (size_t)f]) !=
           napi_ok) {
         throw_napi_failure(env);
         return false;
@@ -90,7 +90,7 @@ static long take_items(napi_env env, mldsa_param p, uint32_t n, batch *b) {
   char msg[96];
   long k = 0;
   for (uint32_t i = 0; i < n; i++) {
-    const napi_value *f = &b->fields[i * ITEM_FIELDS];
+    const napi_value *f = &b->fields[(size_t)i * ITEM_FIELDS];
     bytes_view v[ITEM_FIELDS];
     for (int j = 0; j < ITEM_FIELDS; j++)
       if (!item_bytes(env, f, i, j, &v[j]))
