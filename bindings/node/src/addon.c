@@ -21,8 +21,7 @@ static napi_value op_version(napi_env env, napi_callback_info info) {
 static napi_value op_sizes(napi_env env, napi_callback_info info) {
   napi_value argv[1], obj, v;
   mldsa_param p;
-  if (!get_args(env, info, 1, argv) || !get_param(env, argv[0], &p))
-    return NULL;
+  if (!get_args(env, info, 1, argv) || !get_param(env, argv[0], &p)) return NULL;
   CHECK_NAPI(env, napi_create_object(env, &obj));
   CHECK_NAPI(env, napi_create_uint32(env, (uint32_t)mldsa_public_key_bytes(p), &v));
   CHECK_NAPI(env, napi_set_named_property(env, obj, "publicKey", v));
@@ -43,8 +42,8 @@ NAPI_MODULE_INIT() {
       {"verifyBatch", NULL, op_verify_batch, NULL, NULL, NULL, napi_enumerable, NULL},
       {"publicKeyEncode", NULL, op_public_key_encode, NULL, NULL, NULL, napi_enumerable, NULL},
       {"publicKeyDecode", NULL, op_public_key_decode, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"certificatePublicKey", NULL, op_certificate_public_key, NULL, NULL, NULL,
-       napi_enumerable, NULL},
+      {"certificatePublicKey", NULL, op_certificate_public_key, NULL, NULL, NULL, napi_enumerable,
+       NULL},
       {"privateKeyEncode", NULL, op_private_key_encode, NULL, NULL, NULL, napi_enumerable, NULL},
       {"privateKeyDecode", NULL, op_private_key_decode, NULL, NULL, NULL, napi_enumerable, NULL},
       {"muInit", NULL, op_mu_init, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -54,8 +53,8 @@ NAPI_MODULE_INIT() {
       {"isa", NULL, op_isa, NULL, NULL, NULL, napi_enumerable, NULL},
       {"version", NULL, op_version, NULL, NULL, NULL, napi_enumerable, NULL},
   };
-  if (napi_define_properties(env, exports, sizeof functions / sizeof functions[0],
-                             functions) != napi_ok)
+  if (napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions) !=
+      napi_ok)
     return NULL;
   return exports;
 }

@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-static void throw_with(napi_env env, napi_status (*make)(napi_env, napi_value, napi_value,
-                                                          napi_value *),
+static void throw_with(napi_env env,
+                       napi_status (*make)(napi_env, napi_value, napi_value, napi_value *),
                        const char *code, const char *msg) {
   napi_value c, m, err;
   if (napi_create_string_utf8(env, code, NAPI_AUTO_LENGTH, &c) != napi_ok ||
@@ -25,44 +25,49 @@ void throw_range(napi_env env, const char *msg) {
 void throw_napi_failure(napi_env env) {
   bool pending = false;
   /* the failed call may have left its own exception (a getter that threw, say) */
-  if (napi_is_exception_pending(env, &pending) == napi_ok && pending)
-    return;
+  if (napi_is_exception_pending(env, &pending) == napi_ok && pending) return;
   napi_throw_error(env, "ERR_MLDSA_INTERNAL", "mldsa: a Node-API call failed");
 }
 
+/* The name of code rc, as the .code of the error thrown for it. */
 static const char *code_name(int rc) {
+#define CODE_NAME(c) \
+  case c:            \
+    return #c
   switch (rc) {
-  case MLDSA_ERR_VERIFY: return "MLDSA_ERR_VERIFY";
-  case MLDSA_ERR_PARAM: return "MLDSA_ERR_PARAM";
-  case MLDSA_ERR_LENGTH: return "MLDSA_ERR_LENGTH";
-  case MLDSA_ERR_CONTEXT: return "MLDSA_ERR_CONTEXT";
-  case MLDSA_ERR_NULL: return "MLDSA_ERR_NULL";
-  case MLDSA_ERR_RANDOM: return "MLDSA_ERR_RANDOM";
-  case MLDSA_ERR_KEY: return "MLDSA_ERR_KEY";
-  case MLDSA_ERR_HASH: return "MLDSA_ERR_HASH";
-  case MLDSA_ERR_ENCODING: return "MLDSA_ERR_ENCODING";
-  case MLDSA_ERR_SELFTEST: return "MLDSA_ERR_SELFTEST";
-  default: return "MLDSA_ERR_UNKNOWN";
+    CODE_NAME(MLDSA_ERR_VERIFY);
+    CODE_NAME(MLDSA_ERR_PARAM);
+    CODE_NAME(MLDSA_ERR_LENGTH);
+    CODE_NAME(MLDSA_ERR_CONTEXT);
+    CODE_NAME(MLDSA_ERR_NULL);
+    CODE_NAME(MLDSA_ERR_RANDOM);
+    CODE_NAME(MLDSA_ERR_KEY);
+    CODE_NAME(MLDSA_ERR_HASH);
+    CODE_NAME(MLDSA_ERR_ENCODING);
+    CODE_NAME(MLDSA_ERR_SELFTEST);
+    default:
+      return "MLDSA_ERR_UNKNOWN";
   }
+#undef CODE_NAME
 }
 
 void throw_code(napi_env env, int rc, const char *what) {
   char msg[256];
   snprintf(msg, sizeof msg, "mldsa: %s: %s", what, mldsa_strerror(rc));
   switch (rc) {
-  /* the caller's argument was wrong: the kinds of error JavaScript uses for that */
-  case MLDSA_ERR_PARAM:
-  case MLDSA_ERR_LENGTH:
-  case MLDSA_ERR_CONTEXT:
-  case MLDSA_ERR_HASH:
-    throw_with(env, napi_create_range_error, code_name(rc), msg);
-    break;
-  case MLDSA_ERR_NULL:
-    throw_with(env, napi_create_type_error, code_name(rc), msg);
-    break;
-  /* a key that is not one, no randomness, a failed self-test: not an argument's type */
-  default:
-    throw_with(env, napi_create_error, code_name(rc), msg);
+    /* the caller's argument was wrong: the kinds of error JavaScript uses for that */
+    case MLDSA_ERR_PARAM:
+    case MLDSA_ERR_LENGTH:
+    case MLDSA_ERR_CONTEXT:
+    case MLDSA_ERR_HASH:
+      throw_with(env, napi_create_range_error, code_name(rc), msg);
+      break;
+    case MLDSA_ERR_NULL:
+      throw_with(env, napi_create_type_error, code_name(rc), msg);
+      break;
+    /* a key that is not one, no randomness, a failed self-test: not an argument's type */
+    default:
+      throw_with(env, napi_create_error, code_name(rc), msg);
   }
 }
 
@@ -86,8 +91,7 @@ int read_bytes(napi_env env, napi_value v, bytes_view *out) {
     throw_napi_failure(env);
     return READ_FAILED;
   }
-  if (!is_typed || type != napi_uint8_array)
-    return READ_NOT_BYTES;
+  if (!is_typed || type != napi_uint8_array) return READ_NOT_BYTES;
   /* a detached array reads as 0 bytes; the library never dereferences a 0-byte input */
   out->data = len ? data : NULL;
   out->len = len;
@@ -122,8 +126,7 @@ bool get_optional_bytes(napi_env env, napi_value v, const char *name, bytes_view
 
 bool need_length(napi_env env, const bytes_view *b, size_t want, const char *name) {
   char msg[128];
-  if (b->len == want)
-    return true;
+  if (b->len == want) return true;
   snprintf(msg, sizeof msg, "mldsa: %s must be %zu bytes, not %zu", name, want, b->len);
   throw_range(env, msg);
   return false;
@@ -157,8 +160,7 @@ bool get_index(napi_env env, napi_value v, const char *name, uint32_t limit, uin
 
 bool get_param(napi_env env, napi_value v, mldsa_param *out) {
   uint32_t n;
-  if (!get_index(env, v, "parameter set", 100, &n))
-    return false;
+  if (!get_index(env, v, "parameter set", 100, &n)) return false;
   if (n != MLDSA_44 && n != MLDSA_65 && n != MLDSA_87) {
     throw_range(env, "mldsa: the parameter set must be 44, 65 or 87");
     return false;

@@ -49,12 +49,12 @@ void throw_type(napi_env env, const char *msg);
 void throw_range(napi_env env, const char *msg);
 
 /* Returns NULL after a failed N-API call (an exception is then pending). */
-#define CHECK_NAPI(env, call)                                                             \
-  do {                                                                                    \
-    if ((call) != napi_ok) {                                                              \
-      throw_napi_failure(env);                                                            \
-      return NULL;                                                                        \
-    }                                                                                     \
+#define CHECK_NAPI(env, call)  \
+  do {                         \
+    if ((call) != napi_ok) {   \
+      throw_napi_failure(env); \
+      return NULL;             \
+    }                          \
   } while (0)
 void throw_napi_failure(napi_env env);
 

@@ -2,12 +2,11 @@
 /* verifyBatch(set, items) -> boolean[]: many signatures, each under its own public key, in
  * one call of mldsa_verify_batch (their hashing shares the lanes of the batched Keccak).
  * items[i] = { publicKey, message, signature, context? }, checked as verify checks them. */
-#include "ops.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "args.h"
+#include "ops.h"
 
 /* The four properties of an item, read before any byte pointer is taken: a getter is
  * JavaScript and could detach an array whose pointer was already taken. */
@@ -37,7 +36,8 @@ static bool read_fields(napi_env env, napi_value array, uint32_t n, napi_value *
   for (uint32_t i = 0; i < n; i++) {
     napi_value item;
     napi_valuetype t;
-    if (napi_get_element(env, array, i, &item) != napi_ok || napi_typeof(env, item, &t) != napi_ok) {
+    if (napi_get_element(env, array, i, &item) != napi_ok ||
+        napi_typeof(env, item, &t) != napi_ok) {
       throw_napi_failure(env);
       return false;
     }
@@ -47,8 +47,8 @@ static bool read_fields(napi_env env, napi_value array, uint32_t n, napi_value *
       return false;
     }
     for (int f = 0; f < ITEM_FIELDS; f++)
-      if (napi_get_named_property(env, item, field_names[f], &fields[(size_t)i * ITEM_FIELDS + (size_t)f]) !=
-          napi_ok) {
+      if (napi_get_named_property(env, item, field_names[f],
+                                  &fields[(size_t)i * ITEM_FIELDS + (size_t)f]) != napi_ok) {
         throw_napi_failure(env);
         return false;
       }
@@ -59,8 +59,7 @@ static bool read_fields(napi_env env, napi_value array, uint32_t n, napi_value *
 /* Field f of item i as bytes (undefined as 0 bytes for the context); false after
  * throwing an error that names them. The name is only formatted for an error: a batch
  * can be long. */
-static bool item_bytes(napi_env env, const napi_value *fields, uint32_t i, int f,
-                       bytes_view *out) {
+static bool item_bytes(napi_env env, const napi_value *fields, uint32_t i, int f, bytes_view *out) {
   char msg[96];
   napi_valuetype t;
   int r;
@@ -93,8 +92,7 @@ static long take_items(napi_env env, mldsa_param p, uint32_t n, batch *b) {
     const napi_value *f = &b->fields[(size_t)i * ITEM_FIELDS];
     bytes_view v[ITEM_FIELDS];
     for (int j = 0; j < ITEM_FIELDS; j++)
-      if (!item_bytes(env, f, i, j, &v[j]))
-        return -1;
+      if (!item_bytes(env, f, i, j, &v[j])) return -1;
     if (v[ITEM_PK].len != mldsa_public_key_bytes(p)) {
       snprintf(msg, sizeof msg, "mldsa: items[%u].publicKey must be %zu bytes, not %zu", i,
                mldsa_public_key_bytes(p), v[ITEM_PK].len);
@@ -106,11 +104,10 @@ static long take_items(napi_env env, mldsa_param p, uint32_t n, batch *b) {
       throw_range(env, msg);
       return -1;
     }
-    if (v[ITEM_SIG].len != mldsa_signature_bytes(p))
-      continue;
-    b->items[k] = (mldsa_verify_item){v[ITEM_PK].data,  v[ITEM_PK].len,  v[ITEM_MSG].data,
-                                      v[ITEM_MSG].len,  v[ITEM_CTX].data, v[ITEM_CTX].len,
-                                      v[ITEM_SIG].data, v[ITEM_SIG].len};
+    if (v[ITEM_SIG].len != mldsa_signature_bytes(p)) continue;
+    b->items[k] =
+        (mldsa_verify_item){v[ITEM_PK].data,  v[ITEM_PK].len,  v[ITEM_MSG].data, v[ITEM_MSG].len,
+                            v[ITEM_CTX].data, v[ITEM_CTX].len, v[ITEM_SIG].data, v[ITEM_SIG].len};
     b->index[k] = i;
     k++;
   }
@@ -125,8 +122,7 @@ napi_value op_verify_batch(napi_env env, napi_callback_info info) {
   long k;
   int rc;
   batch b = {0};
-  if (!get_args(env, info, 2, argv) || !get_param(env, argv[0], &p))
-    return NULL;
+  if (!get_args(env, info, 2, argv) || !get_param(env, argv[0], &p)) return NULL;
   CHECK_NAPI(env, napi_is_array(env, argv[1], &is_array));
   if (!is_array) {
     throw_type(env, "mldsa: verifyBatch: items must be an Array");
@@ -138,8 +134,7 @@ napi_value op_verify_batch(napi_env env, napi_callback_info info) {
     return NULL;
   }
   CHECK_NAPI(env, napi_create_array_with_length(env, n, &out));
-  if (n == 0)
-    return out;
+  if (n == 0) return out;
   b.fields = calloc((size_t)n * ITEM_FIELDS, sizeof *b.fields);
   b.items = calloc(n, sizeof *b.items);
   b.index = calloc(n, sizeof *b.index);
@@ -164,9 +159,8 @@ napi_value op_verify_batch(napi_env env, napi_callback_info info) {
     if (napi_get_boolean(env, false, &v) != napi_ok || napi_set_element(env, out, i, v) != napi_ok)
       goto fail;
   for (long j = 0; j < k; j++)
-    if (b.results[j] == MLDSA_OK &&
-        (napi_get_boolean(env, true, &v) != napi_ok ||
-         napi_set_element(env, out, b.index[j], v) != napi_ok))
+    if (b.results[j] == MLDSA_OK && (napi_get_boolean(env, true, &v) != napi_ok ||
+                                     napi_set_element(env, out, b.index[j], v) != napi_ok))
       goto fail;
   batch_free(&b);
   return out;

@@ -4,9 +4,8 @@
  * of the size the library asks for; a decoded secret key and seed pass through a buffer
  * on this stack (the set, and so the size, is known only after decoding), wiped before
  * return. */
-#include "ops.h"
-
 #include "args.h"
+#include "ops.h"
 
 /* A decoded key as [set, key]: the key copied into a new Buffer of its own length. */
 static napi_value set_and_key(napi_env env, mldsa_param p, const uint8_t *key, size_t len) {
@@ -15,10 +14,8 @@ static napi_value set_and_key(napi_env env, mldsa_param p, const uint8_t *key, s
   CHECK_NAPI(env, napi_create_array_with_length(env, 2, &pair));
   CHECK_NAPI(env, napi_create_uint32(env, (uint32_t)p, &v));
   CHECK_NAPI(env, napi_set_element(env, pair, 0, v));
-  if (!new_buffer(env, len, &out, &v))
-    return NULL;
-  for (size_t i = 0; i < len; i++)
-    out[i] = key[i];
+  if (!new_buffer(env, len, &out, &v)) return NULL;
+  for (size_t i = 0; i < len; i++) out[i] = key[i];
   CHECK_NAPI(env, napi_set_element(env, pair, 1, v));
   return pair;
 }
@@ -38,8 +35,7 @@ napi_value op_public_key_encode(napi_env env, napi_callback_info info) {
       !need_length(env, &pk, mldsa_public_key_bytes(p), "publicKey"))
     return NULL;
   rc = mldsa_public_key_encode(p, (mldsa_format)format, NULL, 0, &len, pk.data, pk.len);
-  if (rc == MLDSA_OK && !new_buffer(env, len, &out, &out_v))
-    return NULL;
+  if (rc == MLDSA_OK && !new_buffer(env, len, &out, &out_v)) return NULL;
   if (rc == MLDSA_OK)
     rc = mldsa_public_key_encode(p, (mldsa_format)format, out, len, &len, pk.data, pk.len);
   if (rc != MLDSA_OK) {
@@ -57,8 +53,7 @@ static napi_value decode_public(napi_env env, napi_callback_info info, bool cert
   uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES];
   size_t len = 0;
   int rc;
-  if (!get_args(env, info, 1, argv) || !get_bytes(env, argv[0], "input", &in))
-    return NULL;
+  if (!get_args(env, info, 1, argv) || !get_bytes(env, argv[0], "input", &in)) return NULL;
   rc = certificate ? mldsa_certificate_public_key(&p, pk, sizeof pk, &len, in.data, in.len)
                    : mldsa_public_key_decode(&p, pk, sizeof pk, &len, in.data, in.len);
   if (rc != MLDSA_OK) {
@@ -97,17 +92,17 @@ napi_value op_private_key_encode(napi_env env, napi_callback_info info) {
     return NULL;
   if ((form != MLDSA_SK_EXPANDED && !has_seed) || (form != MLDSA_SK_SEED && !has_sk)) {
     throw_type(env, form == MLDSA_SK_SEED ? "mldsa: the seed form needs the seed"
-                    : form == MLDSA_SK_EXPANDED ? "mldsa: the expanded form needs the secret key"
-                                                : "mldsa: the both form needs the seed and the secret key");
+                    : form == MLDSA_SK_EXPANDED
+                        ? "mldsa: the expanded form needs the secret key"
+                        : "mldsa: the both form needs the seed and the secret key");
     return NULL;
   }
   rc = mldsa_private_key_encode(p, (mldsa_format)format, (mldsa_sk_form)form, NULL, 0, &len,
                                 seed.data, sk.data, sk.len);
-  if (rc == MLDSA_OK && !new_buffer(env, len, &out, &out_v))
-    return NULL;
+  if (rc == MLDSA_OK && !new_buffer(env, len, &out, &out_v)) return NULL;
   if (rc == MLDSA_OK)
-    rc = mldsa_private_key_encode(p, (mldsa_format)format, (mldsa_sk_form)form, out, len,
-                                  &len, seed.data, sk.data, sk.len);
+    rc = mldsa_private_key_encode(p, (mldsa_format)format, (mldsa_sk_form)form, out, len, &len,
+                                  seed.data, sk.data, sk.len);
   if (rc != MLDSA_OK) {
     throw_code(env, rc, "privateKeyEncode");
     return NULL;
@@ -123,23 +118,20 @@ napi_value op_private_key_decode(napi_env env, napi_callback_info info) {
   uint8_t sk[MLDSA_MAX_SECRET_KEY_BYTES], seed[MLDSA_SEED_BYTES], *out;
   size_t len = 0;
   int has_seed = 0, rc;
-  if (!get_args(env, info, 1, argv) || !get_bytes(env, argv[0], "input", &in))
-    return NULL;
+  if (!get_args(env, info, 1, argv) || !get_bytes(env, argv[0], "input", &in)) return NULL;
   rc = mldsa_private_key_decode(&p, sk, sizeof sk, &len, seed, &has_seed, in.data, in.len);
   if (rc != MLDSA_OK) {
     throw_code(env, rc, "privateKeyDecode");
     goto wipe;
   }
   result = set_and_key(env, p, sk, len);
-  if (result == NULL)
-    goto wipe;
+  if (result == NULL) goto wipe;
   if (has_seed) {
     if (!new_buffer(env, sizeof seed, &out, &seed_v)) {
       result = NULL;
       goto wipe;
     }
-    for (size_t i = 0; i < sizeof seed; i++)
-      out[i] = seed[i];
+    for (size_t i = 0; i < sizeof seed; i++) out[i] = seed[i];
   } else if (napi_get_undefined(env, &seed_v) != napi_ok) {
     throw_napi_failure(env);
     result = NULL;

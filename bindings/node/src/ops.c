@@ -72,8 +72,7 @@ static bool get_message_args(napi_env env, napi_value *argv, message_args *m) {
       !get_bytes(env, argv[2], "context", &m->ctx) ||
       !get_index(env, argv[3], "hash", MLDSA_SHAKE256 + 1, &m->hash))
     return false;
-  if (m->form == FORM_MU && !need_length(env, &m->data, MLDSA_MU_BYTES, "mu"))
-    return false;
+  if (m->form == FORM_MU && !need_length(env, &m->data, MLDSA_MU_BYTES, "mu")) return false;
   if (m->ctx.len > MLDSA_CONTEXT_MAX_BYTES) {
     throw_range(env, "mldsa: context must be at most 255 bytes");
     return false;
@@ -99,24 +98,22 @@ napi_value op_sign(napi_env env, napi_callback_info info) {
       (has_rnd && !need_length(env, &rnd, MLDSA_RND_BYTES, "extraEntropy")))
     return NULL;
   sig_len = mldsa_signature_bytes(p);
-  if (!new_buffer(env, sig_len, &sig, &sig_v))
-    return NULL;
+  if (!new_buffer(env, sig_len, &sig, &sig_v)) return NULL;
   switch (m.form) {
-  case FORM_PURE:
-    rc = mldsa_sign(p, sig, sig_len, m.data.data, m.data.len, m.ctx.data, m.ctx.len, rnd.data,
-                    sk.data, sk.len);
-    break;
-  case FORM_PREHASH:
-    rc = mldsa_sign_prehash(p, sig, sig_len, m.data.data, m.data.len, (mldsa_hash)m.hash,
-                            m.ctx.data, m.ctx.len, rnd.data, sk.data, sk.len);
-    break;
-  case FORM_INTERNAL:
-    rc = mldsa_sign_internal(p, sig, sig_len, m.data.data, m.data.len, rnd.data, sk.data,
-                             sk.len);
-    break;
-  case FORM_MU:
-    rc = mldsa_sign_mu(p, sig, sig_len, m.data.data, rnd.data, sk.data, sk.len);
-    break;
+    case FORM_PURE:
+      rc = mldsa_sign(p, sig, sig_len, m.data.data, m.data.len, m.ctx.data, m.ctx.len, rnd.data,
+                      sk.data, sk.len);
+      break;
+    case FORM_PREHASH:
+      rc = mldsa_sign_prehash(p, sig, sig_len, m.data.data, m.data.len, (mldsa_hash)m.hash,
+                              m.ctx.data, m.ctx.len, rnd.data, sk.data, sk.len);
+      break;
+    case FORM_INTERNAL:
+      rc = mldsa_sign_internal(p, sig, sig_len, m.data.data, m.data.len, rnd.data, sk.data, sk.len);
+      break;
+    case FORM_MU:
+      rc = mldsa_sign_mu(p, sig, sig_len, m.data.data, rnd.data, sk.data, sk.len);
+      break;
   }
   if (rc != MLDSA_OK) {
     throw_code(env, rc, "sign");
@@ -143,21 +140,20 @@ napi_value op_verify(napi_env env, napi_callback_info info) {
     rc = MLDSA_ERR_VERIFY;
   } else {
     switch (m.form) {
-    case FORM_PURE:
-      rc = mldsa_verify(p, sig.data, sig.len, m.data.data, m.data.len, m.ctx.data, m.ctx.len,
-                        pk.data, pk.len);
-      break;
-    case FORM_PREHASH:
-      rc = mldsa_verify_prehash(p, sig.data, sig.len, m.data.data, m.data.len,
-                                (mldsa_hash)m.hash, m.ctx.data, m.ctx.len, pk.data, pk.len);
-      break;
-    case FORM_INTERNAL:
-      rc = mldsa_verify_internal(p, sig.data, sig.len, m.data.data, m.data.len, pk.data,
-                                 pk.len);
-      break;
-    case FORM_MU:
-      rc = mldsa_verify_mu(p, sig.data, sig.len, m.data.data, pk.data, pk.len);
-      break;
+      case FORM_PURE:
+        rc = mldsa_verify(p, sig.data, sig.len, m.data.data, m.data.len, m.ctx.data, m.ctx.len,
+                          pk.data, pk.len);
+        break;
+      case FORM_PREHASH:
+        rc = mldsa_verify_prehash(p, sig.data, sig.len, m.data.data, m.data.len, (mldsa_hash)m.hash,
+                                  m.ctx.data, m.ctx.len, pk.data, pk.len);
+        break;
+      case FORM_INTERNAL:
+        rc = mldsa_verify_internal(p, sig.data, sig.len, m.data.data, m.data.len, pk.data, pk.len);
+        break;
+      case FORM_MU:
+        rc = mldsa_verify_mu(p, sig.data, sig.len, m.data.data, pk.data, pk.len);
+        break;
     }
   }
   if (rc != MLDSA_OK && rc != MLDSA_ERR_VERIFY) {

@@ -3,11 +3,10 @@
  * muUpdate(state, bytes), muFinal(state) -> mu (64 bytes). The state is an external
  * value tagged as this addon's (another addon's external is refused, never read as
  * one), its memory wiped and freed by the garbage collector. */
-#include "ops.h"
-
 #include <stdlib.h>
 
 #include "args.h"
+#include "ops.h"
 
 static const napi_type_tag mu_state_tag = {0x6d6c6473612d6d75ull, 0x2d73746174652d31ull};
 
@@ -54,8 +53,7 @@ napi_value op_mu_init(napi_env env, napi_callback_info info) {
   bool secret = false;
   mldsa_mu_state *st;
   int rc;
-  if (!get_args(env, info, 4, argv) || !get_param(env, argv[0], &p))
-    return NULL;
+  if (!get_args(env, info, 4, argv) || !get_param(env, argv[0], &p)) return NULL;
   if (napi_get_value_bool(env, argv[3], &secret) != napi_ok) {
     throw_type(env, "mldsa: muInit: isSecretKey must be a boolean");
     return NULL;
