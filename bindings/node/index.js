@@ -220,6 +220,12 @@ function makeSet(set) {
     publicKeyToPem: (publicKey) => native.publicKeyEncode(set, PEM, publicKey).toString('latin1'),
     privateKeyToDer: (secretKey, opts) => privateKeyEncode(set, DER, secretKey, opts),
     privateKeyToPem: (secretKey, opts) => privateKeyEncode(set, PEM, secretKey, opts),
+    // The same as internal.sign / internal.verify with { externalMu: true }.
+    signMu(mu, secretKey, opts) {
+      const o = options(opts, ['extraEntropy'], 'signMu');
+      return native.sign(set, MU, mu, EMPTY, 0, secretKey, rndOf(o));
+    },
+    verifyMu: (sig, mu, publicKey) => native.verify(set, MU, mu, EMPTY, 0, publicKey, sig),
     // [{ publicKey, message, signature, context? }, ...] -> [boolean, ...], as verify
     // would answer each, in one call that shares the hashing between them.
     verifyBatch(items) {

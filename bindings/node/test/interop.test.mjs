@@ -89,5 +89,10 @@ for (const name of SETS) {
     eq(nmu, ours.sign(msg, secretKey, { context, extraEntropy: false }), 'mu is pure ML-DSA\'s');
     assert.equal(noble.internal.verify(nmu, mu, publicKey, { externalMu: true }), true);
     assert.equal(ours.internal.verify(nmu, mu, publicKey, { externalMu: true }), true);
+    eq(ours.signMu(mu, secretKey, { extraEntropy: false }), nmu, 'signMu');
+    assert.equal(ours.verifyMu(nmu, mu, publicKey), true);
+    assert.equal(ours.verifyMu(nmu, ours.computeMu(publicKey, msg), publicKey), false, 'no ctx');
+    assert.equal(noble.internal.verify(ours.signMu(mu, secretKey), mu, publicKey,
+      { externalMu: true }), true, 'hedged signMu');
   });
 }
