@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm man3 check-man3 check-macos prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed cross windows test-windows python test-python bench-python clean
+.PHONY: all deps configure test run regen check-asm man3 check-man3 check-macos prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed cross windows test-windows python test-python bench-python node test-node bench-node clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -197,5 +197,39 @@ test-python: python
 bench-python: python
 	PYTHONPATH=$(PYTHON_BUILD)/lib $(PYTHON_BINDING) bindings/python/bench.py
 
+# The Node.js binding (bindings/node/README.md): its N-API addon compiled with cc against
+# the headers of the node on PATH (<bin>/../include/node: Debian's libnode-dev, or those a
+# node distribution carries; NODE_INCLUDE=... overrides) and the static library of
+# $(BUILD), into bindings/node/build/mldsa.node; no node-gyp, nothing downloaded. Node-API
+# is ABI-stable: the addon, asking for Node-API 8, built with node 18's headers loads in
+# node 20 and later.
+# `make test-node` runs its tests (node --test), after `npm ci` has installed the pinned
+# devDependency the interop tests need (@noble/post-quantum); `make bench-node` times it
+# beside @noble/post-quantum.
+NODE_DIR := bindings/node
+NODE_ADDON := $(NODE_DIR)/build/mldsa.node
+NODE_INCLUDE ?= $(shell d=$$(node -p "require('path').join(process.execPath, '..', '..', 'include', 'node')" 2>/dev/null); \
+  if [ -e "$$d/node_api.h" ]; then echo "$$d"; else echo /usr/include/node; fi)
+NODE_CFLAGS ?= -O2 -g
+node:
+	@ci/install-deps --only cmake gcc libc6-dev make
+	@ci/install-deps --node
+	@[ -f $(BUILD)/CMakeCache.txt ] || cmake -S . -B $(BUILD) -DBUILD_TESTING=OFF \
+	  -DMLDSA_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS) --target mldsa_static
+	@mkdir -p $(NODE_DIR)/build
+	$(CC) $(NODE_CFLAGS) -std=c11 -Wall -Wextra -Wshadow -fPIC -fvisibility=hidden -shared \
+	  -DNAPI_VERSION=8 -I$(NODE_INCLUDE) -Iinclude $(NODE_DIR)/src/*.c $(BUILD)/libmldsa.a \
+	  -Wl,--exclude-libs,ALL -Wl,-z,noexecstack -o $(NODE_ADDON)
+
+$(NODE_DIR)/node_modules/.package-lock.json: $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
+	cd $(NODE_DIR) && npm ci --ignore-scripts --no-audit --no-fund
+
+test-node: node $(NODE_DIR)/node_modules/.package-lock.json
+	cd $(NODE_DIR) && node --test test/*.test.mjs
+
+bench-node: node $(NODE_DIR)/node_modules/.package-lock.json
+	cd $(NODE_DIR) && node bench.mjs
+
 clean:
-	rm -rf $(BUILD) $(INSTALL_BUILD) build-deb $(WINDOWS_BUILD)
+	rm -rf $(BUILD) $(INSTALL_BUILD) build-deb $(WINDOWS_BUILD) $(NODE_DIR)/build
