@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # The OpenSSL provider through the openssl command, against a real OpenSSL:
 #
-#   test_provider.sh system|35 PROVIDER_DIR MLDSA_CLI
+#   test_provider.sh system|35 PROVIDER_DIR MLDSA_CLI CONTEXT_AFTER_DATA
 #
 # system: the machine's openssl (Debian 12: 3.0, which has no ML-DSA of its own);
 # 35: OpenSSL 3.5 from ci/openssl35, whose default provider has ML-DSA, so that keys,
@@ -19,6 +19,7 @@ set -euo pipefail
 kind=$1
 provider_dir=$(cd "$2" && pwd)
 cli=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
+context_after_data=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 server_pid=
@@ -32,7 +33,7 @@ cd "$work"
 case "$kind" in
   system) OPENSSL=(openssl) ;;
   35) mapfile -t OPENSSL < <("$root/ci/openssl35" --argv) ;;
-  *) echo "usage: $0 system|35 PROVIDER_DIR MLDSA_CLI" >&2; exit 2 ;;
+  *) echo "usage: $0 system|35 PROVIDER_DIR MLDSA_CLI CONTEXT_AFTER_DATA" >&2; exit 2 ;;
 esac
 version=$(OPENSSL_CONF=/dev/null "${OPENSSL[@]}" version)
 case "$version" in
@@ -67,7 +68,7 @@ mldsa.counters_file = $counts
 $2
 EOF
 }
-default_conf() { # file, ml-dsa.output_formats
+default_conf() { # file, lines for the default provider's section
   cat >"$1" <<EOF
 openssl_conf = init
 [init]
@@ -76,13 +77,13 @@ providers = provs
 default = default_sect
 [default_sect]
 activate = 1
-ml-dsa.output_formats = $2
+$2
 EOF
 }
 provider_conf ours.cnf ""
 for form in seed-only priv-only seed-priv; do
   provider_conf "ours-$form.cnf" "ml-dsa.output_formats = $form"
-  default_conf "default-$form.cnf" "$form"
+  default_conf "default-$form.cnf" "ml-dsa.output_formats = $form"
 done
 
 passed=0
@@ -314,6 +315,10 @@ if [ $tls = 1 ]; then
   [ "$(count verifies)" -ge 2 ] || fail "TLS: the client's provider did not verify"
   ok "TLS 1.3: the default provider's server, this provider's client (mldsa65)"
 fi
+
+# ---- OpenSSL 3.5's ml-dsa.* options, beside the default provider's ----
+# shellcheck source=tests/provider/test_options.sh
+. "$root/tests/provider/test_options.sh"
 
 # ---- bad inputs: a clean error each ----
 ours pkey -in k65.pem -outform DER -out k65.der
