@@ -132,6 +132,12 @@ int mldsa_prov_form_parse(const mldsa_prov_alg *a, const uint8_t *in, size_t len
   return 0;
 }
 
+/* The largest: oqskeypair of ML-DSA-87, with its four headers, the version and the
+   AlgorithmIdentifier. */
+_Static_assert(MLDSA_PROV_MAX_PKCS8 >= 4 + 3 + 13 + 4 + 4 + MLDSA87_SECRET_KEY_BYTES +
+                                           MLDSA87_PUBLIC_KEY_BYTES,
+               "MLDSA_PROV_MAX_PKCS8 holds every form");
+
 /* PrivateKeyInfo { version 0, AlgorithmIdentifier, privateKey OCTET STRING }: the DER of
    one form, into out (MLDSA_PROV_MAX_PKCS8 bytes at most). Returns its length. */
 size_t mldsa_prov_form_pkcs8(const mldsa_prov_alg *a, mldsa_prov_form form,

@@ -21,7 +21,7 @@
 #include "mldsa.h"
 
 /* One parameter set as OpenSSL names it. */
-typedef struct mldsa_prov_alg_s {
+typedef struct {
   mldsa_param param;
   const char *name;      /* "ML-DSA-65": OpenSSL's primary name, and the OID's long name */
   const char *alt_name;  /* "MLDSA65" */
@@ -70,12 +70,12 @@ typedef struct {
 
 /* The form of a privateKey OCTET STRING's content (len bytes): 1 with its parts, or 0
    when it is none of them. */
-int mldsa_prov_form_parse(const struct mldsa_prov_alg_s *a, const uint8_t *in, size_t len,
+int mldsa_prov_form_parse(const mldsa_prov_alg *a, const uint8_t *in, size_t len,
                           mldsa_prov_form *form, mldsa_prov_form_parts *parts);
 /* The PrivateKeyInfo DER of a key in one form (the parts the form needs given), into
    out of MLDSA_PROV_MAX_PKCS8 bytes; returns its length. */
 #define MLDSA_PROV_MAX_PKCS8 8192
-size_t mldsa_prov_form_pkcs8(const struct mldsa_prov_alg_s *a, mldsa_prov_form form,
+size_t mldsa_prov_form_pkcs8(const mldsa_prov_alg *a, mldsa_prov_form form,
                              const uint8_t *seed, const uint8_t *sk, const uint8_t *pk,
                              uint8_t *out);
 
