@@ -49,7 +49,9 @@ specs=("${forms[@]}" "bare" "SEED-ONLY" "junk, bare-seed" "priv-only seed-priv" 
 for i in "${!specs[@]}"; do
   opt_confs "out$i" "ml-dsa.output_formats = ${specs[$i]}"
 done
-for n in 44 65 87; do
+# every set where the bytes are compared with 3.5's; ML-DSA-65 alone with 3.0 (the same code)
+[ $native = 1 ] && form_sets="44 65 87" || form_sets=65
+for n in $form_sets; do
   for i in "${!forms[@]}"; do
     did "ML-DSA-$n output_formats = ${forms[$i]}: written" encodes\>=1 -- \
       with "out$i" pkey -in k$n.pem -outform DER -out out$i.$n.der
