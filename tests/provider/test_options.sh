@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
+# shellcheck shell=bash disable=SC2154 # work, native, OPENSSL, counts, cli: set by test_provider.sh
 # Sourced by test_provider.sh (its helpers, keys and working directory): OpenSSL 3.5's
 # ml-dsa.* options, option for option. Each configuration is written twice, once in this
 # provider's section and once in the default provider's, and where the OpenSSL is 3.5 the
