@@ -45,6 +45,15 @@
 #ifndef OSSL_PKEY_PARAM_ML_DSA_OUTPUT_FORMATS
 #define OSSL_PKEY_PARAM_ML_DSA_OUTPUT_FORMATS "ml-dsa.output_formats"
 #endif
+#ifndef OSSL_PKEY_PARAM_ML_DSA_INPUT_FORMATS
+#define OSSL_PKEY_PARAM_ML_DSA_INPUT_FORMATS "ml-dsa.input_formats"
+#endif
+#ifndef OSSL_PKEY_PARAM_ML_DSA_RETAIN_SEED
+#define OSSL_PKEY_PARAM_ML_DSA_RETAIN_SEED "ml-dsa.retain_seed"
+#endif
+#ifndef OSSL_PKEY_PARAM_ML_DSA_PREFER_SEED
+#define OSSL_PKEY_PARAM_ML_DSA_PREFER_SEED "ml-dsa.prefer_seed"
+#endif
 /* 3.6 names it; earlier releases ignore it */
 #ifndef OSSL_PKEY_PARAM_SECURITY_CATEGORY
 #define OSSL_PKEY_PARAM_SECURITY_CATEGORY "security-category"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <openssl/bio.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/pkcs12.h>
@@ -93,23 +94,82 @@ static int structure_mask(mldsa_prov_structure s) {
   }
 }
 
-/* The form written: the configured one, or the expanded key when a seed is wanted and the
-   key has none (a key imported without its seed), as OpenSSL 3.5's list falls back. */
-static mldsa_sk_form write_form(const enc_ctx *ctx, const mldsa_prov_key *key) {
-  if (!key->has_seed) return MLDSA_SK_EXPANDED;
-  switch (ctx->provctx->write_form) {
-  case MLDSA_PROV_WRITE_SEED: return MLDSA_SK_SEED;
-  case MLDSA_PROV_WRITE_PRIV: return MLDSA_SK_EXPANDED;
-  default: return MLDSA_SK_BOTH;
+/* The form written: the first of ml-dsa.output_formats that the key can fill (one without
+   a seed passes over the forms that need it), as OpenSSL 3.5 chooses; -1, with 3.5's
+   reason raised, when there is none. */
+static int output_form(const enc_ctx *ctx, const mldsa_prov_key *key) {
+  const mldsa_prov_form_list *list = &ctx->provctx->output_forms;
+  if (list->n == 0) {
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_NO_FORMAT,
+                     "no %s private key output formats are enabled", ctx->alg->name);
+    return -1;
   }
+  for (int i = 0; i < list->n; ++i)
+    if (key->has_seed || !mldsa_prov_form_needs_seed(list->order[i])) return (int)list->order[i];
+  mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_NO_FORMAT,
+                   "no matching enabled %s private key output formats", ctx->alg->name);
+  return -1;
 }
 
-/* libmldsa's encoding into a heap buffer (wiped by the caller). */
+/* The PEM of a DER private key the provider built itself (the forms libmldsa does not
+   write), as libcrypto writes it. */
+static int pem_of(const enc_ctx *ctx, const uint8_t *der, size_t der_len, uint8_t **out,
+                  size_t *out_len) {
+  BIO *mem = BIO_new(BIO_s_mem());
+  char *data = NULL;
+  long n = 0;
+  int ok = mem != NULL && PEM_write_bio(mem, "PRIVATE KEY", "", der, (long)der_len) > 0 &&
+           (n = BIO_get_mem_data(mem, &data)) > 0 && (*out = malloc((size_t)n)) != NULL;
+  if (ok) {
+    memcpy(*out, data, (size_t)n);
+    *out_len = (size_t)n;
+  } else {
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_OUT_OF_MEMORY, "the PEM of the private key");
+  }
+  if (data != NULL && n > 0) OPENSSL_cleanse(data, (size_t)n);
+  BIO_free(mem);
+  return ok;
+}
+
+/* A private key in one of the forms libmldsa does not write (oqskeypair, bare-priv,
+   bare-seed), into a heap buffer (wiped by the caller). */
+static int encode_other_form(const enc_ctx *ctx, const mldsa_prov_key *key,
+                             mldsa_prov_form form, mldsa_format f, uint8_t **out,
+                             size_t *out_len) {
+  uint8_t *der = malloc(MLDSA_PROV_MAX_PKCS8);
+  if (der == NULL) {
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_OUT_OF_MEMORY, "a private key encoding");
+    return 0;
+  }
+  size_t len = mldsa_prov_form_pkcs8(ctx->alg, form, key->seed, key->sk, key->pk, der);
+  if (f == MLDSA_DER) {
+    *out = der;
+    *out_len = len;
+    return 1;
+  }
+  int ok = pem_of(ctx, der, len, out, out_len);
+  mldsa_wipe(der, MLDSA_PROV_MAX_PKCS8);
+  free(der);
+  return ok;
+}
+
+/* The key's encoding into a heap buffer (wiped by the caller): libmldsa's for the public
+   key and the private-key forms of RFC 9881, the provider's own for the others. */
 static int encode_key(const enc_ctx *ctx, const mldsa_prov_key *key, mldsa_format f,
                       uint8_t **out, size_t *out_len) {
   const mldsa_prov_alg *a = ctx->alg;
   const int private = ctx->structure != MLDSA_PROV_SPKI;
-  const mldsa_sk_form form = private ? write_form(ctx, key) : MLDSA_SK_SEED;
+  mldsa_sk_form form = MLDSA_SK_SEED;
+  if (private) {
+    int chosen = output_form(ctx, key);
+    if (chosen < 0) return 0;
+    switch ((mldsa_prov_form)chosen) {
+    case MLDSA_PROV_FORM_SEED_PRIV: form = MLDSA_SK_BOTH; break;
+    case MLDSA_PROV_FORM_PRIV_ONLY: form = MLDSA_SK_EXPANDED; break;
+    case MLDSA_PROV_FORM_SEED_ONLY: form = MLDSA_SK_SEED; break;
+    default: return encode_other_form(ctx, key, (mldsa_prov_form)chosen, f, out, out_len);
+    }
+  }
   const uint8_t *seed = key->has_seed ? key->seed : NULL;
   size_t need = 0;
   int rc = private ? mldsa_private_key_encode(a->param, f, form, NULL, 0, &need, seed, key->sk,

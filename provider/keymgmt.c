@@ -60,7 +60,8 @@ static void key_install(mldsa_prov_key *key, uint8_t *sk, const uint8_t *pk,
   key->has_priv = 1;
   memcpy(key->pk, pk, key->alg->pk_bytes);
   key->has_pub = 1;
-  if (seed != NULL) {
+  /* ml-dsa.retain_seed = no: the seed is used and forgotten, as OpenSSL 3.5 does */
+  if (seed != NULL && key->provctx->retain_seed) {
     memcpy(key->seed, seed, MLDSA_SEED_BYTES);
     key->has_seed = 1;
   }
@@ -87,7 +88,7 @@ int mldsa_prov_key_set_secret(mldsa_prov_key *key, const uint8_t *sk, const uint
 
 /* The key pair of a seed (FIPS 204 ML-DSA.KeyGen_internal), generated into the key's own
    buffer: made here, so not checked again. */
-static int set_from_seed(mldsa_prov_key *key, const uint8_t seed[MLDSA_SEED_BYTES]) {
+int mldsa_prov_key_set_seed(mldsa_prov_key *key, const uint8_t seed[MLDSA_SEED_BYTES]) {
   const mldsa_prov_alg *a = key->alg;
   uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES];
   uint8_t *sk = secret_buffer(key);
@@ -100,6 +101,25 @@ static int set_from_seed(mldsa_prov_key *key, const uint8_t seed[MLDSA_SEED_BYTE
   }
   key_install(key, sk, pk, seed);
   return 1;
+}
+
+/* A seed and the expanded key written beside it, as OpenSSL 3.5 takes them: with
+   ml-dsa.prefer_seed = yes (the default) the key is the seed's, and an expanded key that
+   is not the seed's is refused; with = no the key is the expanded key (checked on its
+   own), and the seed, not checked, is dropped, so that it can never be written out beside
+   a key that is not its own. */
+int mldsa_prov_key_set_both(mldsa_prov_key *key, const uint8_t seed[MLDSA_SEED_BYTES],
+                            const uint8_t *sk) {
+  const mldsa_prov_alg *a = key->alg;
+  if (!key->provctx->prefer_seed) return mldsa_prov_key_set_secret(key, sk, NULL);
+  if (!mldsa_prov_key_set_seed(key, seed)) return 0;
+  if (CRYPTO_memcmp(sk, key->sk, a->sk_bytes) == 0) return 1;
+  drop_prepared(key);
+  drop_secret(key);
+  key->has_pub = 0;
+  mldsa_prov_raise(key->provctx, MLDSA_PROV_R_SEED_MISMATCH,
+                   "explicit %s private key does not match seed", a->name);
+  return 0;
 }
 
 const mldsa_prepared_public_key *mldsa_prov_key_prepared_pub(mldsa_prov_key *key) {
@@ -246,11 +266,9 @@ int mldsa_prov_key_import(mldsa_prov_key *key, int selection, const OSSL_PARAM p
   int has_pub = get_octets(key->provctx, params, OSSL_PKEY_PARAM_PUB_KEY, a->pk_bytes, &pub);
   if (has_seed < 0 || has_priv < 0 || has_pub < 0) return 0;
   if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && (has_seed || has_priv)) {
-    int ok = has_seed ? set_from_seed(key, seed) : mldsa_prov_key_set_secret(key, priv, NULL);
-    if (ok && has_seed && has_priv && CRYPTO_memcmp(priv, key->sk, a->sk_bytes) != 0) {
-      mldsa_prov_raise(key->provctx, MLDSA_PROV_R_BAD_PARAMETER, "the seed and the secret key disagree");
-      ok = 0;
-    }
+    int ok = has_seed && has_priv ? mldsa_prov_key_set_both(key, seed, priv)
+             : has_seed           ? mldsa_prov_key_set_seed(key, seed)
+                                  : mldsa_prov_key_set_secret(key, priv, NULL);
     if (ok && has_pub && memcmp(pub, key->pk, a->pk_bytes) != 0) {
       mldsa_prov_raise(key->provctx, MLDSA_PROV_R_BAD_PARAMETER, "the public key is not the secret key's");
       ok = 0;
@@ -398,7 +416,7 @@ static void *keymgmt_gen(void *vgen, OSSL_CALLBACK *cb, void *cbarg) {
     if (rc != MLDSA_OK) return mldsa_prov_lib_error(gen->provctx, rc, "a key's seed"), NULL;
   }
   mldsa_prov_key *key = mldsa_prov_key_new(gen->provctx, gen->alg);
-  if (key != NULL && !set_from_seed(key, gen->seed)) {
+  if (key != NULL && !mldsa_prov_key_set_seed(key, gen->seed)) {
     mldsa_prov_key_free(key);
     key = NULL;
   }

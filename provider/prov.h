@@ -39,17 +39,52 @@ typedef struct {
 extern const mldsa_prov_alg mldsa_prov_algs[MLDSA_PROV_NALGS];
 #define MLDSA_PROV_ALG(i) (&mldsa_prov_algs[i])
 
-/* The private-key forms an encoder writes (OpenSSL 3.5's ml-dsa.output_formats). */
+/* key_forms.c: the private-key forms of PKCS#8 that OpenSSL 3.5 names in its
+   ml-dsa.input_formats and ml-dsa.output_formats, in 3.5's table order. */
 typedef enum {
-  MLDSA_PROV_WRITE_BOTH = 0, /* "seed-priv": seed and expanded key (OpenSSL's default) */
-  MLDSA_PROV_WRITE_SEED = 1, /* "seed-only" */
-  MLDSA_PROV_WRITE_PRIV = 2  /* "priv-only" */
-} mldsa_prov_write_form;
+  MLDSA_PROV_FORM_SEED_PRIV,   /* "seed-priv": seed and expanded key */
+  MLDSA_PROV_FORM_PRIV_ONLY,   /* "priv-only": the expanded key */
+  MLDSA_PROV_FORM_OQS_KEYPAIR, /* "oqskeypair": expanded key and public key */
+  MLDSA_PROV_FORM_SEED_ONLY,   /* "seed-only": the seed */
+  MLDSA_PROV_FORM_BARE_PRIV,   /* "bare-priv": the expanded key, no DER inside */
+  MLDSA_PROV_FORM_BARE_SEED,   /* "bare-seed": the seed, no DER inside */
+  MLDSA_PROV_NFORMS
+} mldsa_prov_form;
+extern const char *const mldsa_prov_form_names[MLDSA_PROV_NFORMS];
+
+/* Forms in order of preference (n == 0: the configuration enabled none). */
+typedef struct {
+  int n;
+  mldsa_prov_form order[MLDSA_PROV_NFORMS];
+} mldsa_prov_form_list;
+
+/* The list a configuration value names (NULL: every form, in table order). */
+void mldsa_prov_forms_parse(const char *list, mldsa_prov_form_list *out);
+int mldsa_prov_forms_has(const mldsa_prov_form_list *list, mldsa_prov_form form);
+int mldsa_prov_form_needs_seed(mldsa_prov_form form);
+
+/* Where the parts of a privateKey content are (NULL: not in this form). */
+typedef struct {
+  const uint8_t *seed, *sk, *pk;
+} mldsa_prov_form_parts;
+
+/* The form of a privateKey OCTET STRING's content (len bytes): 1 with its parts, or 0
+   when it is none of them. */
+int mldsa_prov_form_parse(const mldsa_prov_alg *a, const uint8_t *in, size_t len,
+                          mldsa_prov_form *form, mldsa_prov_form_parts *parts);
+/* The PrivateKeyInfo DER of a key in one form (the parts the form needs given), into
+   out of MLDSA_PROV_MAX_PKCS8 bytes; returns its length. */
+#define MLDSA_PROV_MAX_PKCS8 8192
+size_t mldsa_prov_form_pkcs8(const mldsa_prov_alg *a, mldsa_prov_form form,
+                             const uint8_t *seed, const uint8_t *sk, const uint8_t *pk,
+                             uint8_t *out);
 
 typedef struct {
   const OSSL_CORE_HANDLE *handle;
   OSSL_LIB_CTX *libctx; /* a child of the application's library context */
-  mldsa_prov_write_form write_form;
+  /* OpenSSL 3.5's ml-dsa.* options of this provider's configuration section */
+  int retain_seed, prefer_seed;
+  mldsa_prov_form_list input_forms, output_forms;
   int prepare; /* prepare keys at their first signature or verification (default 1) */
   char *counters_file; /* mldsa.counters_file: the counters are appended there at the end */
 } mldsa_prov_ctx;
@@ -76,6 +111,13 @@ void mldsa_prov_key_free(mldsa_prov_key *key);
 /* Sets the key from an expanded secret key (and the seed it came from, or NULL), deriving
  * and checking the public key. Returns 1, or 0 with an error raised. */
 int mldsa_prov_key_set_secret(mldsa_prov_key *key, const uint8_t *sk, const uint8_t *seed);
+/* Sets the key pair a seed generates. Returns 1, or 0 with an error raised. */
+int mldsa_prov_key_set_seed(mldsa_prov_key *key, const uint8_t seed[MLDSA_SEED_BYTES]);
+/* Sets the key from a seed and the expanded key given with it, which must agree (the one
+   ml-dsa.prefer_seed prefers is the key, the other is checked). Returns 1, or 0 with an
+   error raised. */
+int mldsa_prov_key_set_both(mldsa_prov_key *key, const uint8_t seed[MLDSA_SEED_BYTES],
+                            const uint8_t *sk);
 /* Imports OpenSSL's key parameters ("pub", "priv", "seed") of the selected parts. */
 int mldsa_prov_key_import(mldsa_prov_key *key, int selection, const OSSL_PARAM params[]);
 /* Hands the selected parts to cb as OpenSSL's key parameters. */
@@ -107,6 +149,8 @@ int mldsa_prov_key_to_text(OSSL_CORE_BIO *out, const mldsa_prov_key *key, int se
 #define MLDSA_PROV_R_BAD_STATE 7
 #define MLDSA_PROV_R_IO 8
 #define MLDSA_PROV_R_ENCRYPTION 9
+#define MLDSA_PROV_R_NO_FORMAT 10
+#define MLDSA_PROV_R_SEED_MISMATCH 11
 /* Errors are raised with the handle of the provider instance that meets them (the module
    is loaded once per library context that activates it, its own child included). */
 void mldsa_prov_raise(const mldsa_prov_ctx *pc, int reason, const char *fmt, ...)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <openssl/err.h>
 #include <openssl/prov_ssl.h>
@@ -221,11 +222,13 @@ static ERR_STRING_DATA reason_strings[] = {
     {ERR_PACK(0, 0, MLDSA_PROV_R_BAD_STATE), "operation not initialised for this call"},
     {ERR_PACK(0, 0, MLDSA_PROV_R_IO), "input or output failed"},
     {ERR_PACK(0, 0, MLDSA_PROV_R_ENCRYPTION), "private key encryption failed"},
+    {ERR_PACK(0, 0, MLDSA_PROV_R_NO_FORMAT), "no enabled private key format"},
+    {ERR_PACK(0, 0, MLDSA_PROV_R_SEED_MISMATCH), "private key does not match its seed"},
     /* libmldsa codes -1 .. -10, filled in at init */
     {0, NULL}, {0, NULL}, {0, NULL}, {0, NULL}, {0, NULL},
     {0, NULL}, {0, NULL}, {0, NULL}, {0, NULL}, {0, NULL},
     {0, NULL}};
-#define MLDSA_PROV_OWN_REASONS 9
+#define MLDSA_PROV_OWN_REASONS 11
 
 static const OSSL_ITEM *provider_reason_strings(void *provctx) {
   (void)provctx;
@@ -261,33 +264,39 @@ static const OSSL_DISPATCH provider_functions[] = {
     {OSSL_FUNC_PROVIDER_GET_CAPABILITIES, (void (*)(void))provider_get_capabilities},
     {0, NULL}};
 
-/* The configuration of this provider's section in openssl.cnf: which private-key form the
-   encoders write (OpenSSL 3.5's ml-dsa.output_formats, the first form of the list that is
-   one of seed-priv, seed-only, priv-only), whether keys are prepared, and where the
-   counters go at the end. */
+/* A boolean as OpenSSL 3.5 reads its provider options: 1, yes, true, on or 0, no, false,
+   off (the words without case); anything else, or nothing, is the default. */
+static int config_bool(const char *value, int dflt) {
+  static const char *const yes[] = {"1", "yes", "true", "on"}, *const no[] = {"0", "no", "false", "off"};
+  if (value == NULL) return dflt;
+  for (size_t i = 0; i < sizeof yes / sizeof yes[0]; ++i) {
+    if (strcasecmp(value, yes[i]) == 0) return 1;
+    if (strcasecmp(value, no[i]) == 0) return 0;
+  }
+  return dflt;
+}
+
+/* The configuration of this provider's section in openssl.cnf, read once: OpenSSL 3.5's
+   ml-dsa.retain_seed, ml-dsa.prefer_seed, ml-dsa.input_formats and ml-dsa.output_formats
+   (3.5 reads the same names from its own provider's section, through the same core call);
+   whether keys are prepared; where the counters go at the end. A list that names no form
+   is not an error here: as in 3.5, each key read or written then fails with the reason. */
 static int read_config(const OSSL_CORE_HANDLE *handle, mldsa_prov_ctx *ctx) {
-  char *formats = NULL, *prepare = NULL, *counters_file = NULL;
+  char *retain = NULL, *prefer = NULL, *input = NULL, *output = NULL, *prepare = NULL,
+       *counters_file = NULL;
   OSSL_PARAM params[] = {
-      OSSL_PARAM_utf8_ptr(OSSL_PKEY_PARAM_ML_DSA_OUTPUT_FORMATS, &formats, 0),
+      OSSL_PARAM_utf8_ptr(OSSL_PKEY_PARAM_ML_DSA_RETAIN_SEED, &retain, 0),
+      OSSL_PARAM_utf8_ptr(OSSL_PKEY_PARAM_ML_DSA_PREFER_SEED, &prefer, 0),
+      OSSL_PARAM_utf8_ptr(OSSL_PKEY_PARAM_ML_DSA_INPUT_FORMATS, &input, 0),
+      OSSL_PARAM_utf8_ptr(OSSL_PKEY_PARAM_ML_DSA_OUTPUT_FORMATS, &output, 0),
       OSSL_PARAM_utf8_ptr("mldsa.prepare_keys", &prepare, 0),
       OSSL_PARAM_utf8_ptr("mldsa.counters_file", &counters_file, 0), OSSL_PARAM_END};
   if (core_get_params != NULL && !core_get_params(handle, params)) return 0;
   if (counters_file != NULL && (ctx->counters_file = strdup(counters_file)) == NULL) return 0;
-  ctx->write_form = MLDSA_PROV_WRITE_BOTH;
-  if (formats != NULL) {
-    static const struct { const char *name; mldsa_prov_write_form form; } known[] = {
-        {"seed-priv", MLDSA_PROV_WRITE_BOTH},
-        {"seed-only", MLDSA_PROV_WRITE_SEED},
-        {"priv-only", MLDSA_PROV_WRITE_PRIV}};
-    const char *best = NULL;
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i) {
-      const char *at = strstr(formats, known[i].name);
-      if (at != NULL && (best == NULL || at < best)) {
-        best = at;
-        ctx->write_form = known[i].form;
-      }
-    }
-  }
+  ctx->retain_seed = config_bool(retain, 1);
+  ctx->prefer_seed = config_bool(prefer, 1);
+  mldsa_prov_forms_parse(input, &ctx->input_forms);
+  mldsa_prov_forms_parse(output, &ctx->output_forms);
   ctx->prepare = prepare == NULL || strcmp(prepare, "no") != 0;
   return 1;
 }

@@ -109,8 +109,10 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
   sig_ctx *ctx = vctx;
   const OSSL_PARAM *p;
   if (params == NULL || params[0].key == NULL) return 1;
-  if (ctx->streaming && (OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_CONTEXT_STRING) ||
-                         OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_MESSAGE_ENCODING) ||
+  /* A context set once data came is taken, as OpenSSL takes it: for the next message
+     (3.5 signs in one shot only), while a message under way keeps the context it began
+     with, its mu having absorbed it (as the releases that stream ML-DSA do). */
+  if (ctx->streaming && (OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_MESSAGE_ENCODING) ||
                          OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_MU))) {
     mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_BAD_STATE, "the message encoding is fixed once data came");
     return 0;
@@ -150,8 +152,14 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
     ctx->sig = copy;
     ctx->sig_len = n;
   }
-  return get_flag(ctx->provctx, params, OSSL_SIGNATURE_PARAM_DETERMINISTIC, &ctx->deterministic) &&
-         get_flag(ctx->provctx, params, OSSL_SIGNATURE_PARAM_MESSAGE_ENCODING, &ctx->message_encoding) &&
+  /* deterministic: any integer, as OpenSSL 3.5 takes it; exactly 1 asks for rnd = 0 and
+     every other value for a hedged signature (3.5 compares with 1) */
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DETERMINISTIC)) != NULL &&
+      !OSSL_PARAM_get_int(p, &ctx->deterministic)) {
+    mldsa_prov_raise(ctx->provctx, MLDSA_PROV_R_BAD_PARAMETER, "\"deterministic\" is not an integer");
+    return 0;
+  }
+  return get_flag(ctx->provctx, params, OSSL_SIGNATURE_PARAM_MESSAGE_ENCODING, &ctx->message_encoding) &&
          get_flag(ctx->provctx, params, OSSL_SIGNATURE_PARAM_MU, &ctx->external_mu);
 }
 
@@ -224,7 +232,7 @@ static int sig_digest_verify_init(void *ctx, const char *mdname, void *key,
    libmldsa draws 32 fresh bytes from the OS). */
 static const uint8_t *signing_rnd(const sig_ctx *ctx) {
   static const uint8_t zeros[MLDSA_RND_BYTES];
-  return ctx->has_entropy ? ctx->entropy : ctx->deterministic ? zeros : NULL;
+  return ctx->has_entropy ? ctx->entropy : ctx->deterministic == 1 ? zeros : NULL;
 }
 
 static int sign_mu(sig_ctx *ctx, uint8_t *sig, const uint8_t mu[MLDSA_MU_BYTES]) {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # The OpenSSL provider through the openssl command, against a real OpenSSL:
 #
-#   test_provider.sh system|35 PROVIDER_DIR MLDSA_CLI
+#   test_provider.sh system|35 PROVIDER_DIR MLDSA_CLI CONTEXT_AFTER_DATA
 #
 # system: the machine's openssl (Debian 12: 3.0, which has no ML-DSA of its own);
 # 35: OpenSSL 3.5 from ci/openssl35, whose default provider has ML-DSA, so that keys,
@@ -19,6 +19,7 @@ set -euo pipefail
 kind=$1
 provider_dir=$(cd "$2" && pwd)
 cli=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
+context_after_data=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 server_pid=
@@ -32,7 +33,7 @@ cd "$work"
 case "$kind" in
   system) OPENSSL=(openssl) ;;
   35) mapfile -t OPENSSL < <("$root/ci/openssl35" --argv) ;;
-  *) echo "usage: $0 system|35 PROVIDER_DIR MLDSA_CLI" >&2; exit 2 ;;
+  *) echo "usage: $0 system|35 PROVIDER_DIR MLDSA_CLI CONTEXT_AFTER_DATA" >&2; exit 2 ;;
 esac
 version=$(OPENSSL_CONF=/dev/null "${OPENSSL[@]}" version)
 case "$version" in
@@ -67,7 +68,7 @@ mldsa.counters_file = $counts
 $2
 EOF
 }
-default_conf() { # file, ml-dsa.output_formats
+default_conf() { # file, lines for the default provider's section
   cat >"$1" <<EOF
 openssl_conf = init
 [init]
@@ -76,13 +77,13 @@ providers = provs
 default = default_sect
 [default_sect]
 activate = 1
-ml-dsa.output_formats = $2
+$2
 EOF
 }
 provider_conf ours.cnf ""
 for form in seed-only priv-only seed-priv; do
   provider_conf "ours-$form.cnf" "ml-dsa.output_formats = $form"
-  default_conf "default-$form.cnf" "$form"
+  default_conf "default-$form.cnf" "ml-dsa.output_formats = $form"
 done
 
 passed=0
@@ -274,6 +275,12 @@ if [ $native = 1 ]; then
   dflt cms -verify -CAfile ca.crt -in msg.cms -inform DER -binary -content msg -out /dev/null 2>/dev/null ||
     fail "the default provider refuses this provider's CMS signature"
   ok "the default provider verifies this provider's CMS signature"
+else
+  # mldsa-provider(7): CMS from 3.5 on; 3.0's CMS passes a digest, which ML-DSA refuses
+  refused "cms -sign with $(echo "$version" | cut -d" " -f1-2) (its CMS passes a digest)" \
+    ours cms -sign -md sha512 -signer leaf.crt -inkey k65.pem -in msg -binary -outform DER -out msg.cms
+  refused "cms -sign with $(echo "$version" | cut -d" " -f1-2), no -md (no default digest)" \
+    ours cms -sign -signer leaf.crt -inkey k65.pem -in msg -binary -outform DER -out msg.cms
 fi
 
 # ---- TLS 1.3: an ML-DSA-65 server certificate ----
@@ -314,6 +321,10 @@ if [ $tls = 1 ]; then
   [ "$(count verifies)" -ge 2 ] || fail "TLS: the client's provider did not verify"
   ok "TLS 1.3: the default provider's server, this provider's client (mldsa65)"
 fi
+
+# ---- OpenSSL 3.5's ml-dsa.* options, beside the default provider's ----
+# shellcheck source=tests/provider/test_options.sh
+. "$root/tests/provider/test_options.sh"
 
 # ---- bad inputs: a clean error each ----
 ours pkey -in k65.pem -outform DER -out k65.der
