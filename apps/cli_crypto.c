@@ -3,6 +3,7 @@
  * fingerprints, and PBES2 for encrypted PKCS#8 keys, all by OpenSSL's own functions. */
 #include "cli_crypto.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct {

@@ -270,8 +270,10 @@ static int prepare_output(output_state *s) {
                        "points to",
                        o->what, o->path, strerror(errno));
   } else {
-    s->path = strdup(o->path);
+    size_t n = strlen(o->path) + 1;
+    s->path = malloc(n); /* a file name: not secret */
     if (s->path == NULL) return cli_error("out of memory");
+    memcpy(s->path, o->path, n);
   }
   if (cli_os_stat(s->path, 0, &st) == 0) {
     if (st.kind == CLI_OS_DIRECTORY)
