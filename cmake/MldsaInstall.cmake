@@ -126,9 +126,9 @@ set(CPACK_DEBIAN_TOOLS_DESCRIPTION
   "ML-DSA (FIPS 204) post-quantum signatures - command-line tool
 mldsa generates ML-DSA-44, -65 and -87 keys (PEM, DER as in RFC 9881, or raw),
 signs files of any size with them (streamed, with an optional context string;
-HashML-DSA or an external mu too) and verifies such signatures, one at a time or
-many under one key in a batch. It describes and converts keys, and reads and
-writes encrypted PKCS#8 keys (PBES2, by OpenSSL's libcrypto).")
+HashML-DSA or an external mu too) and verifies such signatures, one at a
+time or many under one key in a batch. It describes and converts keys, and
+reads and writes encrypted PKCS#8 keys (PBES2, by OpenSSL's libcrypto).")
 set(CPACK_DEBIAN_PROVIDER_PACKAGE_NAME openssl-provider-mldsa)
 set(CPACK_DEBIAN_PROVIDER_DESCRIPTION
   "ML-DSA (FIPS 204) post-quantum signatures - OpenSSL 3 provider
