@@ -481,6 +481,7 @@ static int cmd_info(const options *o) {
   else
     printf("fingerprint: none (built without libcrypto, which computes SHA-256)\n");
   printf("isa: %s\n", mldsa_isa());
+  printf("libcrypto: %s\n", cli_crypto_version() ? cli_crypto_version() : "none");
   cli_secret_key_free(&k);
   int fr = flush_stdout();
   return ret != CLI_OK ? ret : fr;

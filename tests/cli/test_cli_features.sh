@@ -148,6 +148,7 @@ check "... encoding PEM" grep -qx "encoding: PEM" out
 [ $crypto = yes ] || not_run "the fingerprint"
 [ $crypto = no ] || check "... the fingerprint: SHA-256 of the DER SPKI" grep -qx "fingerprint: SHA-256 of the DER SubjectPublicKeyInfo: $(cat fp.der)" out
 check "... the isa" grep -qx "isa: $("$cli" isa)" out
+check "... the libcrypto of --version" grep -qx "libcrypto: $("$cli" --version | sed -n 's/^libcrypto: //p' | sed 's/ (.*//')" out
 expect 0 "info of the public key" "^form: public$" -- "$cli" info -i p.pem
 [ $crypto = no ] || check "... the same fingerprint" grep -q "$(cat fp.der)" out
 for form in seed expanded both; do
