@@ -94,7 +94,7 @@ int cli_read_passphrase(const char *src, const char *what, const char *prompt, i
     ret = ask_tty(what, prompt, pass, len);
     if (ret == CLI_OK && confirm) {
       char again[CLI_PASS_MAX];
-      size_t again_len;
+      size_t again_len = 0;
       ret = ask_tty(what, "Repeat the passphrase: ", again, &again_len);
       if (ret == CLI_OK && (again_len != *len || memcmp(again, pass, *len) != 0))
         ret = cli_error("%s tty: the two passphrases differ", what);
