@@ -223,7 +223,7 @@ expect 2 "keygen --passout tty, two different passphrases" "the two passphrases 
 check "... nothing written" test ! -e no.pem
 expect 0 "a key asks for its passphrase at the terminal by default" -- python3 term.py "s3cret pass" "$cli" pubkey -i tty.pem -o tty2.pub
 check "... the prompt names the file" grep -q "Passphrase for tty.pem" out
-expect 2 "no terminal, no --passin" "--key enc.pem: an encrypted private key, and no passphrase" -- setsid "$cli" sign -k enc.pem -i msg -o no.sig
+expect 2 "no terminal, no --passin" "--key enc.pem: an encrypted private key, and no passphrase" -- setsid -w "$cli" sign -k enc.pem -i msg -o no.sig
 
 # ---- OpenSSL 3.5: its encrypted keys read here, ours read there
 if o35=$("$ossl35" --argv 2>/dev/null | tr '\n' ' ') && [ -n "$o35" ]; then
