@@ -40,6 +40,19 @@ static int read_line(int fd, char pass[CLI_PASS_MAX], size_t *len, int *too_long
 }
 
 #if !defined(_WIN32)
+#include <signal.h>
+
+/* The terminal's settings while its echo is off, for a signal that ends the run then
+ * (^C at the prompt): the handler puts them back and dies of the signal as it would have. */
+static struct termios saved_termios;
+static volatile sig_atomic_t saved_fd = -1;
+
+static void restore_echo_and_die(int sig) {
+  if (saved_fd >= 0) tcsetattr(saved_fd, TCSAFLUSH, &saved_termios);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 /* Asks at the terminal with its echo off; the echo is restored whatever happens. */
 static int ask_tty(const char *what, const char *prompt, char pass[CLI_PASS_MAX], size_t *len) {
   int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
@@ -49,7 +62,17 @@ static int ask_tty(const char *what, const char *prompt, char pass[CLI_PASS_MAX]
                      what, strerror(errno), what, what);
   struct termios old, quiet;
   int have_termios = tcgetattr(fd, &old) == 0;
+  struct sigaction ended, previous[3];
+  static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
   if (have_termios) {
+    saved_termios = old;
+    saved_fd = fd;
+    memset(&ended, 0, sizeof ended);
+    ended.sa_handler = restore_echo_and_die;
+    sigfillset(&ended.sa_mask);
+    for (int i = 0; i < 3; ++i) /* not where the signal is ignored (nohup) */
+      if (sigaction(sigs[i], &ended, &previous[i]) == 0 && previous[i].sa_handler == SIG_IGN)
+        sigaction(sigs[i], &previous[i], NULL);
     quiet = old;
     quiet.c_lflag &= (tcflag_t)~ECHO;
     quiet.c_lflag |= ECHONL;
@@ -57,7 +80,11 @@ static int ask_tty(const char *what, const char *prompt, char pass[CLI_PASS_MAX]
   }
   int too_long, rc = write(fd, prompt, strlen(prompt)) < 0 ? -1 : read_line(fd, pass, len, &too_long);
   int err = errno;
-  if (have_termios) tcsetattr(fd, TCSAFLUSH, &old);
+  if (have_termios) {
+    tcsetattr(fd, TCSAFLUSH, &old);
+    saved_fd = -1;
+    for (int i = 0; i < 3; ++i) sigaction(sigs[i], &previous[i], NULL);
+  }
   close(fd);
   if (rc != 0) return cli_error("%s tty: cannot read the terminal: %s", what, strerror(err));
   if (too_long) return cli_error("%s tty: longer than %d bytes", what, CLI_PASS_MAX - 1);

@@ -221,6 +221,20 @@ printf 's3cret pass\n' >pw2
 expect 0 "... and reads back with file:" -- bash -c "'$cli' pubkey -i tty.pem --passin file:pw2 | cmp - tty.pub"
 expect 2 "keygen --passout tty, two different passphrases" "the two passphrases differ" -- python3 term.py "one|two" "$cli" keygen -o no.pem --passout tty
 check "... nothing written" test ! -e no.pem
+# killed at the prompt: the terminal's echo comes back (the shell polls until the echo is
+# off, so the signal always arrives while mldsa waits for the passphrase)
+cat >killed.sh <<'SH'
+"$1" keygen -o killed.pem --passout tty &
+pid=$!
+until stty -a | grep -q -- ' -echo '; do sleep 0.05; done
+kill -TERM $pid
+wait $pid
+echo "exit $?"
+stty -a | grep -o -- ' -\{0,1\}echo ' | head -1
+SH
+expect 0 "SIGTERM at the passphrase prompt: killed by it" "exit 143" -- python3 term.py "" sh killed.sh "$cli"
+check "... the echo is back on" grep -q -- " echo " out
+check "... no key written" test ! -e killed.pem
 expect 0 "a key asks for its passphrase at the terminal by default" -- python3 term.py "s3cret pass" "$cli" pubkey -i tty.pem -o tty2.pub
 check "... the prompt names the file" grep -q "Passphrase for tty.pem" out
 expect 2 "no terminal, no --passin" "--key enc.pem: an encrypted private key, and no passphrase" -- setsid -w "$cli" sign -k enc.pem -i msg -o no.sig
