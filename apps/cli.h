@@ -31,6 +31,14 @@
 
 /* Prints "mldsa: <message>" and a newline on stderr; returns CLI_ERROR. */
 int cli_error(const char *fmt, ...) __attribute__((format(CLI_PRINTF_FORMAT, 1, 2)));
+/* Prints "mldsa: warning: <message>" unless --quiet was given. */
+void cli_warn(const char *fmt, ...) __attribute__((format(CLI_PRINTF_FORMAT, 1, 2)));
+
+/* Settings of the whole run, from the command line: --quiet (warnings and verify's
+ * "signature OK" line are not printed), and --passin (where the passphrase of an encrypted
+ * private key comes from; NULL: the terminal). */
+extern int cli_quiet;
+extern const char *cli_passin;
 
 /* ---- buffers (cli_io.c) ---- */
 
@@ -75,16 +83,22 @@ typedef struct {
 } cli_output;
 
 /* Writes the outputs all or nothing. Every file output (a new path, or an existing regular
- * file) is first written to a temporary file in its target directory (mkostemp: 0600,
- * O_EXCL; a public one then gets 0644 less the umask), fsync'd, and renamed into place
- * only when every output is complete; on any failure the temporary files are unlinked, a
- * file this call already renamed into place is removed again, and nothing partial
- * remains. Standard output and an existing device, FIFO or symbolic link (public outputs
- * only) are written through, after the files are complete and before the renames.
- * A secret output: never replaces an existing file unless force, and with force only a
- * regular file (anything else is an error naming the path); never written to a terminal;
- * written to a regular-file standard output whose mode lets group or others read it only
- * with a warning naming the mode. The caller wipes the buffers. CLI_OK or CLI_ERROR. */
+ * file) is first written to a temporary file in its target directory (mkostemp, O_EXCL),
+ * fsync'd, and renamed into place only when every output is complete; on any failure the
+ * temporary files are unlinked, a file this call already renamed into place is removed
+ * again, and nothing partial remains. A symbolic link is resolved and its final target is
+ * the file checked and replaced (a temporary file in the target's directory; the link
+ * stays); on Windows a link is refused. Standard output and an existing device or FIFO
+ * (public outputs only) are written through, after the files are complete and before the
+ * renames.
+ * Replacing: no output replaces an existing file without force; none replaces a file that
+ * holds a private key (cli_holds_private_key, or one that cannot be read to tell) unless
+ * it is itself a secret and force is given; a secret replaces regular files only.
+ * Modes: a new file gets 0600 (secret) or 0644 (public) less the umask; a replaced file's
+ * mode is kept, without execute bits, and at most 0600 for a secret.
+ * A secret output is never written to a terminal, and written to a regular-file standard
+ * output whose mode lets group or others read it only with a warning naming the mode. The
+ * caller wipes the buffers. CLI_OK or CLI_ERROR. */
 int cli_write_outputs(const cli_output *outs, size_t count);
 /* cli_write_outputs of one output. */
 int cli_write_file(const char *path, const char *what, const uint8_t *p, size_t n, int secret,
@@ -109,21 +123,34 @@ long cli_parse_hex(const char *hex, size_t hex_len, uint8_t *out, size_t cap, co
 
 typedef enum { CLI_FORMAT_PEM, CLI_FORMAT_DER, CLI_FORMAT_RAW } cli_format;
 
-/* A secret key as loaded: the set, the expanded key (checked), the seed when known. */
+/* A secret key as loaded: the set, the expanded key (checked), the seed when known, and
+ * what the file held (for info and convert). */
 typedef struct {
   mldsa_param p;
   uint8_t *sk; /* cli_secret_alloc, mldsa_secret_key_bytes(p) bytes */
   size_t sk_len;
   uint8_t seed[32];
   int has_seed;
+  mldsa_sk_form form; /* what the file held: the seed, the expanded key, or both */
+  cli_format format;  /* how: PEM, DER or raw */
+  int encrypted;      /* an EncryptedPrivateKeyInfo (PBES2) around it */
 } cli_secret_key;
 
-/* Loads a secret key file: PEM or DER (PKCS#8, RFC 9881: any form) or raw (an expanded key,
+/* Loads a secret key file: PEM or DER (PKCS#8, RFC 9881: any form; or encrypted PKCS#8,
+ * "ENCRYPTED PRIVATE KEY", decrypted with the passphrase of --passin) or raw (an expanded key,
  * detected by its length; or a 32-byte seed, which needs the set from want). want is
  * the set of --param, or 0. The key is checked before it is returned: the decoder's checks,
  * or the import check for a raw expanded key. CLI_OK or CLI_ERROR (message printed). */
 int cli_load_secret_key(const char *path, const char *what, mldsa_param want, cli_secret_key *k);
 void cli_secret_key_free(cli_secret_key *k);
+
+/* 1 when the n bytes at p may be a private key of any kind, so that no public output
+ * replaces them: a PEM block whose label ends in "PRIVATE KEY" (PKCS#8, encrypted PKCS#8,
+ * RSA, EC, OpenSSH), DER that is one SEQUENCE starting with an INTEGER (PKCS#8, PKCS#1,
+ * SEC 1) or with a password-based encryption AlgorithmIdentifier (EncryptedPrivateKeyInfo),
+ * or what this tool reads as a raw key: 32 bytes or 64 hex digits (a seed) or a raw
+ * expanded key of any set's length. */
+int cli_holds_private_key(const uint8_t *p, size_t n);
 
 /* Loads a public key: PEM or DER SubjectPublicKeyInfo, or raw by its length; a private key
  * file is accepted too (its public key is derived). pk must hold 2592 bytes. */
@@ -133,13 +160,17 @@ int cli_load_public_key(const char *path, const char *what, mldsa_param want, ml
 /* Encodes a secret key in the given format and form (raw: the seed or the expanded key)
  * into out, a buffer from cli_secret_alloc that the caller frees with cli_buf_free. */
 int cli_encode_secret_key(const cli_secret_key *k, cli_format f, mldsa_sk_form form, cli_buf *out);
+/* The same, encrypted under pass (PBES2, cli_pkcs8_encrypt) when pass is not NULL: an
+ * EncryptedPrivateKeyInfo, as PEM "ENCRYPTED PRIVATE KEY" or DER (raw is an error). */
+int cli_encode_secret_key_as(const cli_secret_key *k, cli_format f, mldsa_sk_form form,
+                             const char *pass, size_t pass_len, cli_buf *out);
 /* Encodes a public key (raw: the key itself) into out; *n its length. */
 #define CLI_PUBLIC_KEY_FILE_MAX 4096
 int cli_encode_public_key(mldsa_param p, const uint8_t *pk, size_t pk_len, cli_format f,
                           uint8_t out[CLI_PUBLIC_KEY_FILE_MAX], size_t *n);
 /* Encodes and writes a public key (cli_write_file). */
 int cli_save_public_key(const char *path, const char *what, mldsa_param p, const uint8_t *pk,
-                        size_t pk_len, cli_format f);
+                        size_t pk_len, cli_format f, int force);
 
 /* ---- messages (cli_message.c) ---- */
 

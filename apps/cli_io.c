@@ -28,6 +28,19 @@ int cli_error(const char *fmt, ...) {
   return CLI_ERROR;
 }
 
+int cli_quiet;
+const char *cli_passin;
+
+void cli_warn(const char *fmt, ...) {
+  if (cli_quiet) return;
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  cli_error("warning: %s", line);
+}
+
 uint8_t *cli_secret_alloc(size_t cap) {
   uint8_t *p = calloc(1, cap ? cap : 1);
   if (p == NULL) cli_error("out of memory (%zu bytes)", cap);
@@ -161,6 +174,7 @@ typedef struct {
   int kind;       /* OUT_STDOUT, OUT_TEMP (a temporary file renamed into place), OUT_DIRECT */
   int replace;    /* OUT_TEMP: an existing regular file is replaced */
   int fd;         /* OUT_TEMP: the temporary file until it is complete; else -1 */
+  char *path;     /* the file written: spec->path, or the target of a symbolic link (heap) */
   char *tmp;      /* OUT_TEMP: its path (heap), NULL once it is gone or renamed */
   cli_os_file st; /* OUT_TEMP: the temporary file's identity */
   int committed;
@@ -193,7 +207,35 @@ static void drop_temp(output_state *s) {
   }
 }
 
-/* Checks an output and, for a file, creates its temporary file. CLI_OK or CLI_ERROR. */
+/* What an existing regular file at path holds decides whether an output may replace it:
+ * CLI_OK, or CLI_ERROR (message printed) when it holds a private key and the output is
+ * not one, or when it cannot be read to tell. */
+static int check_replaceable(const cli_output *o, const char *path, int *holds_key) {
+  cli_buf old;
+  char why[CLI_WHY_BYTES];
+  *holds_key = 0;
+  enum { KEY_FILE_MAX = 65536 }; /* larger files are no key this tool or OpenSSL writes */
+  if (cli_read_all_quiet(path, KEY_FILE_MAX, &old, why) == CLI_OK) {
+    *holds_key = cli_holds_private_key(old.p, old.len);
+    cli_buf_free(&old);
+  } else if (strncmp(why, "larger than", 11) != 0) {
+    return cli_error("%s %s: exists and cannot be read to check that it holds no private key "
+                     "(%s); nothing written",
+                     o->what, o->path, why);
+  }
+  if (*holds_key && !o->secret)
+    return cli_error("%s %s: file exists and holds a private key; only a private key replaces "
+                     "one (with --force); nothing written",
+                     o->what, o->path);
+  if (!o->force)
+    return cli_error("%s %s: file exists; %s (use --force to replace it)", o->what, o->path,
+                     o->secret ? "a secret key is never overwritten" : "not replaced");
+  return CLI_OK;
+}
+
+/* Checks an output and, for a file, creates its temporary file. A symbolic link is
+ * resolved: the file it names is the one checked and replaced, by a temporary file in the
+ * target's directory renamed onto the target (the link stays). CLI_OK or CLI_ERROR. */
 static int prepare_output(output_state *s) {
   const cli_output *o = s->spec;
   s->fd = -1;
@@ -208,8 +250,8 @@ static int prepare_output(output_state *s) {
           o->what, o->what);
     /* (mode 0 on Windows, which has no permission bits: no warning there) */
     if (cli_os_fstat(STDOUT_FILENO, &st) == 0 && st.kind == CLI_OS_REGULAR && (st.mode & 044))
-      cli_error(
-          "warning: %s: standard output is a regular file of mode %04o, which lets %s read "
+      cli_warn(
+          "%s: standard output is a regular file of mode %04o, which lets %s read "
           "the private key written there (use %s FILE, created 0600)",
           o->what, st.mode,
           (st.mode & 040) && (st.mode & 04) ? "group and others"
@@ -220,26 +262,40 @@ static int prepare_output(output_state *s) {
   }
   if (o->path[0] == 0) return cli_error("%s: an empty file name", o->what);
   cli_os_file st;
-  if (cli_os_stat(o->path, 0, &st) == 0) {
-    if (o->secret) {
-      if (!o->force)
-        return cli_error("%s %s: file exists; a secret key is never overwritten (use --force)",
-                         o->what, o->path);
-      if (st.kind != CLI_OS_REGULAR)
-        return cli_error("%s %s: not a regular file; --force replaces regular files only", o->what,
-                         o->path);
-    } else if (st.kind == CLI_OS_DIRECTORY) {
+  int mode = -1; /* the new file's: the default, or what the replaced file had */
+  if (cli_os_stat(o->path, 0, &st) == 0 && st.kind == CLI_OS_LINK) {
+    s->path = cli_os_resolve_links(o->path);
+    if (s->path == NULL)
+      return cli_error("%s %s: a symbolic link that is not followed (%s); name the file it "
+                       "points to",
+                       o->what, o->path, strerror(errno));
+  } else {
+    size_t n = strlen(o->path) + 1;
+    s->path = malloc(n); /* a file name: not secret */
+    if (s->path == NULL) return cli_error("out of memory");
+    memcpy(s->path, o->path, n);
+  }
+  if (cli_os_stat(s->path, 0, &st) == 0) {
+    if (st.kind == CLI_OS_DIRECTORY)
       return cli_error("%s %s: is a directory", o->what, o->path);
-    } else if (st.kind != CLI_OS_REGULAR) {
-      s->kind = OUT_DIRECT; /* a device, FIFO or symbolic link: written through, as it is */
+    if (st.kind == CLI_OS_REGULAR) {
+      int holds_key;
+      if (check_replaceable(o, s->path, &holds_key) != CLI_OK) return CLI_ERROR;
+      /* the replaced file's mode, never widened: a secret keeps at most 0600 */
+      mode = (int)(st.mode & (o->secret || holds_key ? 0600u : 0666u));
+      s->replace = 1;
+    } else if (o->secret) {
+      return cli_error("%s %s: not a regular file; --force replaces regular files only",
+                       o->what, o->path);
+    } else {
+      s->kind = OUT_DIRECT; /* a device or FIFO: written through, as it is */
       return CLI_OK;
     }
-    s->replace = 1;
   } else if (errno != ENOENT) {
     return cli_error("%s %s: cannot create: %s", o->what, o->path, strerror(errno));
   }
   s->kind = OUT_TEMP;
-  s->fd = cli_os_make_temp(o->path, o->secret, &s->tmp);
+  s->fd = cli_os_make_temp(s->path, o->secret, mode, &s->tmp);
   if (s->fd < 0) return cli_error("%s %s: cannot create: %s", o->what, o->path, strerror(errno));
   live_temps[s->slot] = s->tmp;
   if (cli_os_fstat(s->fd, &s->st) != 0) {
@@ -258,7 +314,7 @@ static int write_output(output_state *s) {
     return CLI_OK;
   }
   if (s->kind == OUT_DIRECT) {
-    int fd = cli_os_open_write(o->path);
+    int fd = cli_os_open_write(s->path);
     if (fd < 0) return cli_error("%s %s: cannot open: %s", o->what, o->path, strerror(errno));
     int ok = write_full(fd, o->p, o->n) == 0;
     int err = errno;
@@ -282,13 +338,12 @@ static int write_output(output_state *s) {
  * appeared meanwhile (cli_os_rename without replace). */
 static int commit_output(output_state *s) {
   const cli_output *o = s->spec;
-  int rc = cli_os_rename(s->tmp, o->path, s->replace || !o->secret);
+  int rc = cli_os_rename(s->tmp, s->path, s->replace);
   if (rc != 0) {
     if (errno == EEXIST)
-      return cli_error(
-          "%s %s: file exists (it appeared while the key was written); a secret "
-          "key is never overwritten (use --force)",
-          o->what, o->path);
+      return cli_error("%s %s: file exists (it appeared while the output was written); not "
+                       "replaced (use --force)",
+                       o->what, o->path);
     return cli_error("%s %s: cannot rename %s into place: %s", o->what, o->path, s->tmp,
                      strerror(errno));
   }
@@ -304,9 +359,9 @@ static int commit_output(output_state *s) {
 static void undo_output(output_state *s) {
   drop_temp(s);
   cli_os_file st;
-  if (s->committed && !s->replace && cli_os_stat(s->spec->path, 0, &st) == 0 &&
+  if (s->committed && !s->replace && cli_os_stat(s->path, 0, &st) == 0 &&
       st.dev == s->st.dev && st.id == s->st.id)
-    cli_os_remove(s->spec->path);
+    cli_os_remove(s->path);
 }
 
 int cli_write_outputs(const cli_output *outs, size_t count) {
@@ -334,6 +389,7 @@ int cli_write_outputs(const cli_output *outs, size_t count) {
       undo_output(&st[i]);
     else
       free(st[i].tmp);
+    free(st[i].path);
   }
   return ret;
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_crypto.h"
+#include "cli_os.h"
 #include "pem.h" /* mldsa_pem_read and mldsa_pem_error say what in a PEM file is wrong */
 
 /* Key files are small: the largest (ML-DSA-87 "both" in PEM with CRLF) is under 7 KiB. */
@@ -108,6 +110,50 @@ static int looks_pkcs8(const uint8_t *d, size_t n) {
   return der_header(d, n, &pos, &tag) >= 0 && tag == 0x02;
 }
 
+/* 1 if d is one DER SEQUENCE (nothing after it) whose first element is an INTEGER, or an
+ * AlgorithmIdentifier of a PKCS#5 or PKCS#12 password-based scheme. */
+static int looks_der_private_key(const uint8_t *d, size_t n) {
+  static const uint8_t pbe_arc[] = {0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01}; /* 1.2.840.113549.1 */
+  size_t pos = 0;
+  uint8_t tag;
+  long len = der_header(d, n, &pos, &tag);
+  if (len < 0 || tag != 0x30 || pos + (size_t)len != n) return 0;
+  long first = der_header(d, n, &pos, &tag);
+  if (first < 0) return 0;
+  if (tag == 0x02) return 1;
+  if (tag != 0x30) return 0;
+  long oid_len = der_header(d, n, &pos, &tag);
+  return oid_len >= 9 && tag == 0x06 && pos + 9 <= n && memcmp(d + pos, pbe_arc, 7) == 0 &&
+         (d[pos + 7] == 0x05 || d[pos + 7] == 0x0C); /* pkcs-5, pkcs-12 */
+}
+
+static int is_hex_digit(uint8_t c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+int cli_holds_private_key(const uint8_t *p, size_t n) {
+  static const char begin[] = "-----BEGIN ", label_end[] = "PRIVATE KEY-----";
+  for (const char *at = find(p, n, begin, sizeof begin - 1); at != NULL;) {
+    size_t rest = n - (size_t)((const uint8_t *)at - p);
+    const char *eol = memchr(at, '\n', rest);
+    size_t line = eol ? (size_t)(eol - at) : rest;
+    while (line > 0 && (at[line - 1] == '\r' || at[line - 1] == ' ')) --line;
+    if (line >= sizeof label_end - 1 &&
+        memcmp(at + line - (sizeof label_end - 1), label_end, sizeof label_end - 1) == 0)
+      return 1;
+    at = find((const uint8_t *)at + 1, rest - 1, begin, sizeof begin - 1);
+  }
+  if (looks_der_private_key(p, n)) return 1;
+  if (n == SEED_BYTES || set_of_size(n, mldsa_secret_key_bytes) != 0) return 1;
+  size_t hex = n;
+  if (hex >= 1 && p[hex - 1] == '\n') --hex;
+  if (hex >= 1 && p[hex - 1] == '\r') --hex;
+  if (hex != 2 * SEED_BYTES) return 0;
+  for (size_t i = 0; i < hex; ++i)
+    if (!is_hex_digit(p[i])) return 0;
+  return 1;
+}
+
 /* Explains why the decoder said MLDSA_ERR_ENCODING. */
 static int explain(const char *what, const char *path, const cli_buf *in, int secret,
                    const char *raw_sizes) {
@@ -187,6 +233,8 @@ static int secret_key_from(const cli_buf *in_buf, const char *path, const char *
   } else if (raw != 0) { /* a raw expanded key: the import check */
     uint8_t pk[PK_MAX];
     k->p = raw;
+    k->format = CLI_FORMAT_RAW;
+    k->form = MLDSA_SK_EXPANDED;
     k->sk_len = in.len;
     memcpy(k->sk, in.p, in.len);
     if (check_want(what, path, want, raw) != CLI_OK)
@@ -204,6 +252,8 @@ static int secret_key_from(const cli_buf *in_buf, const char *path, const char *
     } else {
       uint8_t pk[PK_MAX];
       k->p = want;
+      k->format = CLI_FORMAT_RAW;
+      k->form = MLDSA_SK_SEED;
       k->sk_len = mldsa_secret_key_bytes(want);
       memcpy(k->seed, in.p, SEED_BYTES);
       k->has_seed = 1;
@@ -212,6 +262,7 @@ static int secret_key_from(const cli_buf *in_buf, const char *path, const char *
         ret = cli_error("%s %s: key generation from the seed failed", what, path);
     }
   } else {
+    k->format = CLI_FORMAT_DER;
     int rc = mldsa_private_key_decode(&k->p, k->sk, SK_MAX, &k->sk_len, k->seed, &k->has_seed, in.p,
                                       in.len);
     if (rc == MLDSA_ERR_ENCODING)
@@ -231,11 +282,94 @@ static int secret_key_from(const cli_buf *in_buf, const char *path, const char *
   return ret;
 }
 
+/* What a decoded PKCS#8 key held: the seed alone, the expanded key alone, or both (the
+ * seed form's DER has a known size per set). */
+static mldsa_sk_form form_of(const cli_secret_key *k, size_t der_len) {
+  static const uint8_t zeros[SEED_BYTES]; /* a size query reads no key */
+  size_t seed_len = 0;
+  if (!k->has_seed) return MLDSA_SK_EXPANDED;
+  if (mldsa_private_key_encode(k->p, MLDSA_DER, MLDSA_SK_SEED, NULL, 0, &seed_len, zeros, NULL,
+                               0) != MLDSA_OK)
+    return MLDSA_SK_BOTH;
+  return der_len == seed_len ? MLDSA_SK_SEED : MLDSA_SK_BOTH;
+}
+
+/* The DER inside a PEM block with this label, in a secret buffer; CLI_OK or CLI_ERROR
+ * (quiet: the caller explains). */
+static int pem_to_der(const cli_buf *in, const char *label, cli_buf *der) {
+  der->p = cli_secret_alloc(in->len);
+  if (der->p == NULL) return CLI_ERROR;
+  der->cap = in->len;
+  if (mldsa_pem_read(in->p, in->len, label, der->p, der->cap, &der->len) != MLDSA_PEM_OK) {
+    cli_buf_free(der);
+    return CLI_ERROR;
+  }
+  return CLI_OK;
+}
+
+/* An EncryptedPrivateKeyInfo (DER): decrypted with the passphrase of --passin, then
+ * decoded as any PKCS#8 key. */
+static int decrypt_and_load(const uint8_t *der, size_t n, const char *path, const char *what,
+                            mldsa_param want, cli_secret_key *k) {
+  char pass[CLI_PASS_MAX], why[CLI_WHY_BYTES], prompt[512];
+  size_t pass_len;
+  cli_buf plain;
+  memset(k, 0, sizeof *k);
+  snprintf(prompt, sizeof prompt, "Passphrase for %s: ", path);
+  if (cli_read_passphrase(cli_passin ? cli_passin : "tty", "--passin", prompt, 0, pass,
+                          &pass_len) != CLI_OK)
+    return cli_error("%s %s: an encrypted private key, and no passphrase", what, path);
+  int ret = cli_pkcs8_decrypt(der, n, pass, pass_len, &plain, why);
+  mldsa_wipe(pass, sizeof pass);
+  if (ret != CLI_OK) return cli_error("%s %s: %s", what, path, why);
+  ret = secret_key_from(&plain, path, what, want, k);
+  if (ret == CLI_OK) k->form = form_of(k, plain.len);
+  cli_buf_free(&plain);
+  return ret;
+}
+
+/* Warns when a private key file lets group or others read it. */
+static void warn_if_readable(const char *path, const char *what) {
+  cli_os_file st;
+  if (strcmp(path, "-") == 0 || cli_os_stat(path, 1, &st) != 0 || (st.mode & 077) == 0) return;
+  cli_warn("%s %s: a private key file of mode %04o, which lets %s read it (chmod 600 %s)", what,
+           path, st.mode, (st.mode & 070) && (st.mode & 07) ? "group and others"
+                          : (st.mode & 070)                ? "its group"
+                                                           : "others",
+           path);
+}
+
+/* A secret key from the bytes of its file, in any format (see cli_load_secret_key). */
+static int load_secret_bytes(const cli_buf *in_buf, const char *path, const char *what,
+                             mldsa_param want, cli_secret_key *k) {
+  const cli_buf in = *in_buf;
+  cli_buf der = {0};
+  memset(k, 0, sizeof *k);
+  int ret, pem = mldsa_pem_detect(in.p, in.len);
+  if (pem && pem_to_der(&in, "ENCRYPTED PRIVATE KEY", &der) == CLI_OK) {
+    ret = decrypt_and_load(der.p, der.len, path, what, want, k);
+    k->encrypted = 1;
+  } else if (!pem && cli_is_encrypted_pkcs8(in.p, in.len)) {
+    ret = decrypt_and_load(in.p, in.len, path, what, want, k);
+    k->encrypted = 1;
+  } else if (pem && pem_to_der(&in, "PRIVATE KEY", &der) == CLI_OK) {
+    ret = secret_key_from(&der, path, what, want, k);
+    if (ret == CLI_OK) k->form = form_of(k, der.len);
+  } else {
+    ret = secret_key_from(&in, path, what, want, k); /* DER, raw, or an error explained */
+    if (ret == CLI_OK && k->format == CLI_FORMAT_DER) k->form = form_of(k, in.len);
+  }
+  if (pem) k->format = CLI_FORMAT_PEM;
+  if (ret == CLI_OK) warn_if_readable(path, what);
+  cli_buf_free(&der);
+  return ret;
+}
+
 int cli_load_secret_key(const char *path, const char *what, mldsa_param want, cli_secret_key *k) {
   cli_buf in;
   memset(k, 0, sizeof *k);
   if (cli_read_all(path, KEY_FILE_MAX, what, &in) != CLI_OK) return CLI_ERROR;
-  int ret = secret_key_from(&in, path, what, want, k);
+  int ret = load_secret_bytes(&in, path, what, want, k);
   cli_buf_free(&in);
   return ret;
 }
@@ -264,11 +398,10 @@ int cli_load_public_key(const char *path, const char *what, mldsa_param want, ml
     if (rc == MLDSA_ERR_ENCODING) {
       /* a private key will do: its public key is derived */
       cli_secret_key k;
-      int is_private = (in.len > 27 && memcmp(in.p, "-----BEGIN PRIVATE KEY-----", 27) == 0) ||
-                       looks_pkcs8(in.p, in.len) || set_of_size(in.len, mldsa_secret_key_bytes) ||
-                       in.len == SEED_BYTES;
+      int is_private = cli_holds_private_key(in.p, in.len) || looks_pkcs8(in.p, in.len) ||
+                       cli_is_encrypted_pkcs8(in.p, in.len);
       if (is_private) {
-        ret = secret_key_from(&in, path, what, want, &k);
+        ret = load_secret_bytes(&in, path, what, want, &k);
         cli_buf_free(&in);
         if (ret != CLI_OK) return CLI_ERROR;
         *p = k.p;
@@ -297,8 +430,8 @@ int cli_encode_secret_key(const cli_secret_key *k, cli_format f, mldsa_sk_form f
   out->len = out->cap = 0;
   if (form != MLDSA_SK_EXPANDED && !k->has_seed)
     return cli_error(
-        "--form %s needs the seed, and this key has none (expanded form only); "
-        "use --form expanded",
+        "--form %s needs the seed, and this key has none: it holds the expanded key only, "
+        "from which the seed cannot be recovered (use --form expanded)",
         form == MLDSA_SK_SEED ? "seed" : "both");
   if (f == CLI_FORMAT_RAW) {
     if (form == MLDSA_SK_BOTH)
@@ -326,6 +459,34 @@ int cli_encode_secret_key(const cli_secret_key *k, cli_format f, mldsa_sk_form f
   return CLI_OK;
 }
 
+int cli_encode_secret_key_as(const cli_secret_key *k, cli_format f, mldsa_sk_form form,
+                             const char *pass, size_t pass_len, cli_buf *out) {
+  if (pass == NULL) return cli_encode_secret_key(k, f, form, out);
+  out->p = NULL;
+  out->len = out->cap = 0;
+  if (f == CLI_FORMAT_RAW)
+    return cli_error("--passout: a raw key cannot be encrypted; use --format pem or der");
+  cli_buf der, enc;
+  if (cli_encode_secret_key(k, CLI_FORMAT_DER, form, &der) != CLI_OK) return CLI_ERROR;
+  int ret = cli_pkcs8_encrypt(der.p, der.len, pass, pass_len, &enc);
+  cli_buf_free(&der);
+  if (ret != CLI_OK || f == CLI_FORMAT_DER) {
+    *out = enc;
+    return ret;
+  }
+  static const char label[] = "ENCRYPTED PRIVATE KEY";
+  size_t n = mldsa_pem_len(label, enc.len);
+  out->p = cli_secret_alloc(n);
+  if (out->p == NULL) {
+    cli_buf_free(&enc);
+    return CLI_ERROR;
+  }
+  mldsa_pem_write(out->p, label, enc.p, enc.len);
+  out->len = out->cap = n;
+  cli_buf_free(&enc);
+  return CLI_OK;
+}
+
 int cli_encode_public_key(mldsa_param p, const uint8_t *pk, size_t pk_len, cli_format f,
                           uint8_t out[CLI_PUBLIC_KEY_FILE_MAX], size_t *n) {
   if (f == CLI_FORMAT_RAW) {
@@ -340,9 +501,9 @@ int cli_encode_public_key(mldsa_param p, const uint8_t *pk, size_t pk_len, cli_f
 }
 
 int cli_save_public_key(const char *path, const char *what, mldsa_param p, const uint8_t *pk,
-                        size_t pk_len, cli_format f) {
+                        size_t pk_len, cli_format f, int force) {
   uint8_t out[CLI_PUBLIC_KEY_FILE_MAX];
   size_t n;
   if (cli_encode_public_key(p, pk, pk_len, f, out, &n) != CLI_OK) return CLI_ERROR;
-  return cli_write_file(path, what, out, n, 0, 0);
+  return cli_write_file(path, what, out, n, 0, force);
 }

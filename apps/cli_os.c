@@ -47,7 +47,7 @@ int cli_os_open_write(const char *path) {
   return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 }
 
-int cli_os_make_temp(const char *path, int secret, char **tmp) {
+int cli_os_make_temp(const char *path, int secret, int mode, char **tmp) {
   size_t dir_len = cli_os_dir_len(path);
   const char *base = path + dir_len;
   if (strlen(base) > 200) base = "mldsa"; /* keep within NAME_MAX */
@@ -58,11 +58,14 @@ int cli_os_make_temp(const char *path, int secret, char **tmp) {
     return -1;
   }
   snprintf(*tmp, n, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
-  int fd = mkostemp(*tmp, O_CLOEXEC);
-  if (fd >= 0 && !secret) { /* a public file: 0644 less the umask, as open(2) would make it */
+  int fd = mkostemp(*tmp, O_CLOEXEC); /* 0600 */
+  if (fd >= 0 && mode < 0) {           /* what open(2) would have made */
     mode_t mask = umask(0);
     umask(mask);
-    if (fchmod(fd, 0644 & ~mask) != 0) {
+    mode = (int)((secret ? 0600 : 0644) & ~mask);
+  }
+  if (fd >= 0 && mode != 0600) {
+    if (fchmod(fd, (mode_t)mode) != 0) {
       int err = errno;
       close(fd);
       unlink(*tmp);
@@ -77,6 +80,32 @@ int cli_os_make_temp(const char *path, int secret, char **tmp) {
     errno = err;
   }
   return fd;
+}
+
+char *cli_os_resolve_links(const char *path) {
+  char *cur = strdup(path), target[4096];
+  for (int hops = 0; cur != NULL; ++hops) {
+    struct stat st;
+    if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return cur; /* the end of the chain */
+    ssize_t n = hops < 40 ? readlink(cur, target, sizeof target) : -1;
+    if (hops >= 40 || n <= 0 || (size_t)n >= sizeof target) {
+      int err = hops >= 40 ? ELOOP : n < 0 ? errno : ENAMETOOLONG;
+      free(cur);
+      errno = err;
+      return NULL;
+    }
+    size_t dir_len = target[0] == '/' ? 0 : cli_os_dir_len(cur);
+    char *next = malloc(dir_len + (size_t)n + 1); /* a file name: not secret */
+    if (next != NULL) {
+      memcpy(next, cur, dir_len);
+      memcpy(next + dir_len, target, (size_t)n);
+      next[dir_len + (size_t)n] = 0;
+    }
+    free(cur);
+    cur = next;
+  }
+  errno = ENOMEM;
+  return NULL;
 }
 
 int cli_os_sync(int fd) { return fsync(fd); }
@@ -98,7 +127,10 @@ int cli_os_rename(const char *from, const char *to, int replace) {
 void cli_os_remove(const char *path) { unlink(path); }
 
 static void from_stat(const struct stat *st, cli_os_file *f) {
-  f->kind = S_ISREG(st->st_mode) ? CLI_OS_REGULAR : S_ISDIR(st->st_mode) ? CLI_OS_DIRECTORY : CLI_OS_OTHER;
+  f->kind = S_ISREG(st->st_mode)   ? CLI_OS_REGULAR
+            : S_ISDIR(st->st_mode) ? CLI_OS_DIRECTORY
+            : S_ISLNK(st->st_mode) ? CLI_OS_LINK
+                                   : CLI_OS_OTHER;
   f->dev = (uint64_t)st->st_dev;
   f->id = (uint64_t)st->st_ino;
   f->mode = (unsigned)(st->st_mode & 07777);
@@ -280,7 +312,8 @@ static int owner_only(SECURITY_ATTRIBUTES *sa, SECURITY_DESCRIPTOR *sd, ACL **ac
   return 0;
 }
 
-int cli_os_make_temp(const char *path, int secret, char **tmp) {
+int cli_os_make_temp(const char *path, int secret, int mode, char **tmp) {
+  (void)mode; /* no permission bits: a secret file's DACL is set below */
   size_t dir_len = cli_os_dir_len(path);
   const char *base = path + dir_len;
   if (strlen(base) > 200) base = "mldsa"; /* keep within MAX_PATH components */
@@ -339,6 +372,17 @@ int cli_os_make_temp(const char *path, int secret, char **tmp) {
   return fd;
 }
 
+char *cli_os_resolve_links(const char *path) {
+  cli_os_file f;
+  if (cli_os_stat(path, 0, &f) == 0 && f.kind == CLI_OS_LINK) {
+    errno = ENOTSUP;
+    return NULL;
+  }
+  char *copy = _strdup(path);
+  if (copy == NULL) errno = ENOMEM;
+  return copy;
+}
+
 int cli_os_sync(int fd) {
   HANDLE h = (HANDLE)_get_osfhandle(fd);
   if (h == INVALID_HANDLE_VALUE) {
@@ -374,7 +418,7 @@ static int from_handle(HANDLE h, cli_os_file *f) {
     return 0;
   }
   if (!GetFileInformationByHandle(h, &bi)) return fail_win32();
-  f->kind = (bi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) ? CLI_OS_OTHER
+  f->kind = (bi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) ? CLI_OS_LINK
             : (bi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)   ? CLI_OS_DIRECTORY
                                                                  : CLI_OS_REGULAR;
   f->dev = bi.dwVolumeSerialNumber;

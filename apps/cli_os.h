@@ -28,14 +28,21 @@ int cli_os_open_read(const char *path);
 int cli_os_open_write(const char *path);
 
 /* A new temporary file next to path, "<dir>/.<base>.<random>", created exclusively (never
- * an existing file). POSIX: mkostemp, mode 0600; a public one (secret = 0) then gets 0644
- * less the umask, as open(2) would have made it. Windows: CreateFileW(CREATE_NEW) with, for
- * a secret one, an explicit security descriptor whose protected DACL (no inherited ACEs)
- * has one ACE, full access for the user of the process token: no one else can open it,
- * and MoveFileEx keeps that DACL when it renames the file into place; a public one gets
- * the directory's inherited ACL, as any new file. The descriptor (write-only, binary), its
- * path in *tmp (heap, for free()), or -1 with errno. */
-int cli_os_make_temp(const char *path, int secret, char **tmp);
+ * an existing file). POSIX: mkostemp, then its mode: mode when mode >= 0 (the caller keeps
+ * the mode of a file it replaces), else 0600 for a secret one and 0644 for a public one,
+ * both less the umask, as open(2) would have made them. Windows (mode ignored):
+ * CreateFileW(CREATE_NEW) with, for a secret one, an explicit security descriptor whose
+ * protected DACL (no inherited ACEs) has one ACE, full access for the user of the process
+ * token: no one else can open it, and MoveFileEx keeps that DACL when it renames the file
+ * into place; a public one gets the directory's inherited ACL, as any new file. The
+ * descriptor (write-only, binary), its path in *tmp (heap, for free()), or -1 with errno. */
+int cli_os_make_temp(const char *path, int secret, int mode, char **tmp);
+
+/* The file a symbolic link finally names: path with every link along the chain replaced
+ * by its target (a relative target is relative to the link's directory), up to 40 links
+ * (then ELOOP). The last name may not exist (a dangling link). Heap (free()), or NULL with
+ * errno. Windows: a symbolic link or junction is never followed here (ENOTSUP). */
+char *cli_os_resolve_links(const char *path);
 
 #if defined(_WIN32)
 /* The security descriptor cli_os_make_temp gives a private key file (a SECURITY_DESCRIPTOR
@@ -59,16 +66,17 @@ int cli_os_rename(const char *from, const char *to, int replace);
 void cli_os_remove(const char *path);
 
 /* What a name or a descriptor refers to. */
-enum { CLI_OS_REGULAR = 1, CLI_OS_DIRECTORY, CLI_OS_OTHER };
+enum { CLI_OS_REGULAR = 1, CLI_OS_DIRECTORY, CLI_OS_LINK, CLI_OS_OTHER };
 typedef struct {
-  int kind;         /* CLI_OS_REGULAR, CLI_OS_DIRECTORY, CLI_OS_OTHER (device, FIFO, link) */
+  int kind; /* CLI_OS_REGULAR, CLI_OS_DIRECTORY, CLI_OS_LINK (a symbolic link; Windows: any
+               reparse point), CLI_OS_OTHER (device, FIFO, socket) */
   uint64_t dev, id; /* the file's identity: st_dev and st_ino; on Windows the volume serial
                        number and the file index (GetFileInformationByHandle) */
   unsigned mode;    /* POSIX permission bits (07777); 0 on Windows, which has none */
 } cli_os_file;
 
 /* stat(2) (follow = 1) or lstat(2) (follow = 0: a symbolic link or other reparse point is
- * CLI_OS_OTHER); 0, or -1 with errno (ENOENT when there is no such file). */
+ * CLI_OS_LINK); 0, or -1 with errno (ENOENT when there is no such file). */
 int cli_os_stat(const char *path, int follow, cli_os_file *f);
 /* fstat(2) of an open descriptor (standard input or output: whatever they are open on). */
 int cli_os_fstat(int fd, cli_os_file *f);

@@ -118,11 +118,21 @@ static library, the pkg-config file, the CMake package (find_package(mldsa))
 and the libmldsa(3) manual page.")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME mldsa-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
+if(MLDSA_CLI_SHARED)
+  # mldsa links libmldsa.so.0 (a fixed libmldsa0 fixes it): dpkg-shlibdeps finds the
+  # library in the build tree and, having no shlibs file for it there, leaves it to this
+  # dependency (libc's and libcrypto's it derives itself)
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR})
+  set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS
+    "libmldsa${PROJECT_VERSION_MAJOR} (>= ${PROJECT_VERSION})")
+endif()
 set(CPACK_DEBIAN_TOOLS_DESCRIPTION
   "ML-DSA (FIPS 204) post-quantum signatures - command-line tool
 mldsa generates ML-DSA-44, -65 and -87 keys (PEM, DER as in RFC 9881, or raw),
-signs files of any size with them (streamed, with an optional context string)
-and verifies such signatures, one at a time or many under one key in a batch.")
+signs files of any size with them (streamed, with an optional context string;
+HashML-DSA or an external mu too) and verifies such signatures, one at a
+time or many under one key in a batch. It describes and converts keys, and
+reads and writes encrypted PKCS#8 keys (PBES2, by OpenSSL's libcrypto).")
 set(CPACK_DEBIAN_PROVIDER_PACKAGE_NAME openssl-provider-mldsa)
 set(CPACK_DEBIAN_PROVIDER_DESCRIPTION
   "ML-DSA (FIPS 204) post-quantum signatures - OpenSSL 3 provider

@@ -55,13 +55,13 @@ for set in 44 65 87; do
       [ $form = both ] && [ $format = raw ] && continue
       key=$d/key-$form.$format
       rm -f "$key"
-      LD_PRELOAD=$shim "$cli" keygen --param $set --seed-file "$d/seed.hex" --form $form --format $format --out "$key" --pubout "$d/pub.$format"
+      LD_PRELOAD=$shim "$cli" keygen --param $set --seed-file "$d/seed.hex" --form $form --format $format --out "$key" --pubout "$d/pub.$format" --force
       LD_PRELOAD=$shim "$cli" keygen --param $set --seed-file - --form $form --format $format <"$d/seed.hex" >/dev/null
       pset=; [ $format = raw ] && [ $form = seed ] && pset="--param $set"
-      LD_PRELOAD=$shim "$cli" sign --key "$key" $pset --in "$d/msg" --out "$d/sig" --context free-scan
-      LD_PRELOAD=$shim "$cli" sign --key "$key" $pset --in "$d/msg" --out "$d/sig.det" --deterministic
-      LD_PRELOAD=$shim "$cli" sign --key - $pset --in "$d/msg" --out "$d/sig.det" --deterministic <"$key"
-      LD_PRELOAD=$shim "$cli" pubkey --in "$key" $pset --out "$d/pub2.pem"
+      LD_PRELOAD=$shim "$cli" sign --key "$key" $pset --in "$d/msg" --out "$d/sig" --context free-scan --force
+      LD_PRELOAD=$shim "$cli" sign --key "$key" $pset --in "$d/msg" --out "$d/sig.det" --deterministic --force
+      LD_PRELOAD=$shim "$cli" sign --key - $pset --in "$d/msg" --out "$d/sig.det" --deterministic --force <"$key"
+      LD_PRELOAD=$shim "$cli" pubkey --in "$key" $pset --out "$d/pub2.pem" --force
       "$cli" verify --pub "$d/pub2.pem" --in "$d/msg" --sig "$d/sig" --context free-scan >/dev/null
       runs=$((runs + 6))
     done

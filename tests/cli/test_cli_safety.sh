@@ -6,8 +6,9 @@
 #     --context --help) is its value, never a request for help (which exits 0);
 #   - an output that is the same file as an input or another output is refused (hard and
 #     symbolic links, ./name, standard output redirected onto an input), naming both;
-#   - --force replaces regular files only: a FIFO, a device node, a symbolic link or a
-#     directory is an error naming the path, and is left as it was;
+#   - --force replaces regular files only: a FIFO, a device node or a directory is an
+#     error naming the path, and is left as it was; a symbolic link is resolved and its
+#     target replaced (the link stays; tests/cli/test_cli_outputs.sh has the details);
 #   - keygen writes both outputs or neither: a --pubout that fails (missing directory, full
 #     device, closed pipe) leaves no private key, no temporary file, and an existing key
 #     replaced with --force intact;
@@ -103,7 +104,7 @@ check "... the key is intact" cmp k.pem k.orig
 cp msg msg.orig
 expect 2 "sign --out the message" "--out msg and --in msg are the same file" -- "$cli" sign --key k.pem --in msg --out msg
 expect 2 "sign --out the key" "--out k.pem and --key k.pem are the same file" -- "$cli" sign --key k.pem --in msg --out k.pem
-expect 2 "sign to a standard output appended to the message" "--out \(standard output\) and --in msg are the same file" -- bash -c "'$cli' sign --key k.pem --in msg >>msg"
+expect 2 "sign to a standard output appended to the message" "--out \(standard output\) and --in msg are the same file" -- bash -c "'$cli' sign --key k.pem --in msg --out - >>msg"
 check "... the message is intact" cmp msg msg.orig
 printf '%s' 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f >seed.hex
 cp seed.hex seed.orig
@@ -118,13 +119,16 @@ mkfifo fifo
 expect 2 "--force onto a FIFO" "--out fifo: not a regular file; --force replaces regular files only" -- "$cli" keygen --out fifo --force
 check "... the FIFO is still one" test -p fifo
 mkdir adir
-expect 2 "--force onto a directory" "--out adir: not a regular file" -- "$cli" keygen --out adir --force
+expect 2 "--force onto a directory" "--out adir: is a directory" -- "$cli" keygen --out adir --force
 check "... the directory is still one" test -d adir
 cp k.pem target.pem
 ln -s target.pem link.pem
-expect 2 "--force onto a symbolic link" "--out link.pem: not a regular file" -- "$cli" keygen --out link.pem --force
-check "... the link is still one" test -L link.pem
+expect 2 "a symbolic link to a key, no --force" "--out link.pem: file exists" -- "$cli" keygen --out link.pem
 check "... its target is intact" cmp target.pem k.orig
+expect 0 "--force onto a symbolic link: its target is replaced" -- "$cli" keygen --out link.pem --force
+check "... the link is still one" test -L link.pem
+check "... its target holds a new key" bash -c "! cmp -s target.pem k.orig"
+cp k.orig target.pem
 if mknod null c 1 3 2>/dev/null && [ -c null ]; then # root: a copy of /dev/null's node
   expect 2 "--force onto a device node" "--out null: not a regular file" -- "$cli" keygen --out null --force
   check "... the device node is still one" test -c null
@@ -168,7 +172,9 @@ expect 0 "keygen --out --pubout" -- "$cli" keygen --out k10.pem --pubout p10.pem
 check "... private key 0600" test "$(stat -c %a k10.pem)" = 600
 check "... public key 0644" test "$(stat -c %a p10.pem)" = 644
 expect 0 "... a pair" -- bash -c "'$cli' pubkey --in k10.pem | cmp - p10.pem"
-expect 0 "a public key replaces a public key" -- "$cli" keygen --out k11.pem --pubout p10.pem
+expect 2 "a public key does not replace a public key without --force" "--pubout p10.pem: file exists" -- "$cli" keygen --out k11.pem --pubout p10.pem
+check "... and no private key is written" test ! -e k11.pem
+expect 0 "a public key replaces a public key with --force" -- "$cli" keygen --out k11.pem --pubout p10.pem --force
 expect 0 "... the new pair" -- bash -c "'$cli' pubkey --in k11.pem | cmp - p10.pem"
 check "no temporary file left behind" no_temp_files
 
@@ -187,13 +193,13 @@ check "... stderr empty" test ! -s err
 
 # ---- 12. a closed standard output is an error that names it
 expect 2 "pubkey >&-" "--out: cannot write to standard output" -- bash -c "'$cli' pubkey --in k.pem >&-"
-expect 2 "sign >&-" "--out: cannot write to standard output" -- bash -c "'$cli' sign --key k.pem --in msg >&-"
+expect 2 "sign >&-" "--out: cannot write to standard output" -- bash -c "'$cli' sign --key k.pem --in msg --out - >&-"
 expect 2 "verify >&-" "cannot be written to standard output" -- bash -c "'$cli' verify --pub p.pem --in msg --sig s.sig >&-"
 expect 2 "isa >&-" "cannot write to standard output" -- bash -c "'$cli' isa >&-"
 expect 2 "--version >&-" "cannot write to standard output" -- bash -c "'$cli' --version >&-"
 expect 2 "--help >&-" "cannot write to standard output" -- bash -c "'$cli' --help >&-"
 expect 2 "keygen >&-" "--out: cannot write to standard output" -- bash -c "'$cli' keygen >&-"
-expect 2 "sign into a closed pipe" "--out: cannot write to standard output: Broken pipe" -- python3 run.py closed-pipe "$cli" sign --key k.pem --in msg
+expect 2 "sign into a closed pipe" "--out: cannot write to standard output: Broken pipe" -- python3 run.py closed-pipe "$cli" sign --key k.pem --in msg --out -
 expect 2 "pubkey into a closed pipe" "Broken pipe" -- python3 run.py closed-pipe "$cli" pubkey --in k.pem
 expect 2 "a closed standard input" "--in \(standard input\): cannot read" -- bash -c "'$cli' sign --key k.pem --out x.sig <&-"
 check "... no signature written" test ! -e x.sig

@@ -91,11 +91,11 @@ for set in 44 65 87; do
       o pkeyutl -sign -rawin -inkey $k.pem -in "$d/msg" -out "$d/osig" $(ctx_opt "$ctx")
       check o2l "CLI verifies openssl's signature (ctx '$ctx')" \
         "$cli" verify --pub $k.pub.pem --in "$d/msg" --sig "$d/osig" --context-hex "$ctx"
-      "$cli" sign --key $k.der --in "$d/msg" --out "$d/msig" --context-hex "$ctx"
+      "$cli" sign --key $k.der --in "$d/msg" --out "$d/msig" --force --context-hex "$ctx"
       check l2o "openssl verifies the CLI's signature with openssl's key (ctx '$ctx')" \
         o pkeyutl -verify -rawin -pubin -inkey $k.pub.pem -in "$d/msg" -sigfile "$d/msig" $(ctx_opt "$ctx")
       o pkeyutl -sign -rawin -inkey $k.pem -in "$d/msg" -out "$d/osig.det" -pkeyopt deterministic:1 $(ctx_opt "$ctx")
-      "$cli" sign --key $k.pem --in "$d/msg" --out "$d/msig.det" --deterministic --context-hex "$ctx"
+      "$cli" sign --key $k.pem --in "$d/msg" --out "$d/msig.det" --force --deterministic --context-hex "$ctx"
       check identical "deterministic signatures identical ($fmt key, ctx '$ctx')" cmp "$d/osig.det" "$d/msig.det"
     done
   done
@@ -104,7 +104,7 @@ for set in 44 65 87; do
     for f in pem der; do
       k=$d/m-$form
       F=$(echo $f | tr a-z A-Z)
-      rm -f $k.$f
+      rm -f $k.$f $k.pub.$f
       "$cli" keygen --param $set --form $form --format $f --out $k.$f --pubout $k.pub.$f
       check l2o "openssl pkey reads the CLI's $form key ($f) cleanly" clean o pkey -in $k.$f -inform $F -noout
       check l2o "openssl prints the CLI's $form key ($f) cleanly" clean o pkey -in $k.$f -inform $F -text -noout
@@ -112,14 +112,14 @@ for set in 44 65 87; do
         bash -c "$(declare -f o); root='$root' lib='$lib'; o pkey -in $k.$f -inform $F -pubout -outform $F | cmp - $k.pub.$f"
       check l2o "openssl reads the CLI's public key ($f) cleanly" clean o pkey -pubin -in $k.pub.$f -inform $F -noout
       for ctx in "${contexts[@]}"; do
-        "$cli" sign --key $k.$f --in "$d/msg" --out "$d/msig" --context-hex "$ctx"
+        "$cli" sign --key $k.$f --in "$d/msg" --out "$d/msig" --force --context-hex "$ctx"
         check l2o "openssl verifies the CLI's signature ($form key, $f, ctx '$ctx')" \
           o pkeyutl -verify -rawin -pubin -inkey $k.pub.$f -keyform $F -in "$d/msg" -sigfile "$d/msig" $(ctx_opt "$ctx")
         o pkeyutl -sign -rawin -inkey $k.$f -keyform $F -in "$d/msg" -out "$d/osig" $(ctx_opt "$ctx")
         check o2l "CLI verifies openssl's signature with the CLI's $form key ($f, ctx '$ctx')" \
           "$cli" verify --pub $k.pub.$f --in "$d/msg" --sig "$d/osig" --context-hex "$ctx"
         o pkeyutl -sign -rawin -inkey $k.$f -keyform $F -in "$d/msg" -out "$d/osig.det" -pkeyopt deterministic:1 $(ctx_opt "$ctx")
-        "$cli" sign --key $k.$f --in "$d/msg" --out "$d/msig.det" --deterministic --context-hex "$ctx"
+        "$cli" sign --key $k.$f --in "$d/msg" --out "$d/msig.det" --force --deterministic --context-hex "$ctx"
         check identical "deterministic signatures identical (CLI's $form key, $f, ctx '$ctx')" cmp "$d/osig.det" "$d/msig.det"
       done
     done
