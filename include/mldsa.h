@@ -57,9 +57,14 @@ extern "C" {
 /* The version of this header. The build reads it from here (CMake, pkg-config, SONAME),
  * so these lines are the one place it is written. */
 #define MLDSA_VERSION_MAJOR 0
-#define MLDSA_VERSION_MINOR 3
+#define MLDSA_VERSION_MINOR 4
 #define MLDSA_VERSION_PATCH 0
-#define MLDSA_VERSION_STRING "0.3.0"
+#define MLDSA_VERSION_STRING "0.4.0"
+/* The same version as one number for #if, 0xMMmmpp00: major, minor and patch one byte
+ * each from the top, the low byte 0 (reserved: a pre-release would count below it).
+ * 0.4.0 is 0x00040000; test "#if MLDSA_VERSION_NUMBER >= 0x00040000" for mldsa_set_random. */
+#define MLDSA_VERSION_NUMBER \
+  ((MLDSA_VERSION_MAJOR << 24) | (MLDSA_VERSION_MINOR << 16) | (MLDSA_VERSION_PATCH << 8))
 
 /* The version of the library linked at run time ("0.2.0"); compare it with
  * MLDSA_VERSION_STRING to detect a header/library mismatch. Never NULL. */
@@ -104,7 +109,7 @@ typedef enum { MLDSA_44 = 44, MLDSA_65 = 65, MLDSA_87 = 87 } mldsa_param;
 #define MLDSA_ERR_LENGTH (-3) /* a key, signature, digest or mu has the wrong length */
 #define MLDSA_ERR_CONTEXT (-4) /* context longer than 255 bytes */
 #define MLDSA_ERR_NULL (-5)   /* NULL pointer with a non-zero length, or a required pointer */
-#define MLDSA_ERR_RANDOM (-6) /* the OS gave no randomness */
+#define MLDSA_ERR_RANDOM (-6) /* no randomness (the OS, or the source set by mldsa_set_random) */
 #define MLDSA_ERR_KEY (-7)    /* malformed or mismatched key (secret, or prepared) */
 #define MLDSA_ERR_HASH (-8)   /* unknown pre-hash algorithm */
 #define MLDSA_ERR_ENCODING (-9) /* malformed or unsupported DER/PEM, or a wrong OID */
@@ -527,6 +532,25 @@ typedef struct {
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_sign_batch(const mldsa_prepared_secret_key *ps, const mldsa_sign_item *items,
                      size_t n, int *results);
+
+/* ---- randomness ------------------------------------------------------------------- */
+
+/* A source of randomness: fills len bytes at out and returns 0, or returns non-zero when
+ * it cannot (what it wrote is then wiped and never used). */
+typedef int (*mldsa_random_source)(void *ctx, uint8_t *out, size_t len);
+
+/* Makes fill (called with ctx) the randomness of every later call that draws any
+ * (mldsa_keygen, mldsa_generate_seed, hedged signing), for the whole process, instead of
+ * the OS source; fill NULL restores the OS source (ctx is then ignored). For a FIPS
+ * module's DRBG, say. A failing fill gives those calls MLDSA_ERR_RANDOM with their
+ * outputs zeroed. Set it once, before other threads use the library: it is thread-safe
+ * (a draw sees an old or a new (fill, ctx) pair, never half of each), but a call already
+ * drawing may still be running with the old pair, so ctx must stay valid while any
+ * call may still use it. fill may be called from any thread, by concurrent calls at
+ * once, for up to 32 bytes at a time. Returns MLDSA_OK (or, in an MLDSA_SELFTEST build
+ * whose self-tests failed, MLDSA_ERR_SELFTEST, and the source is unchanged). */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_set_random(mldsa_random_source fill, void *ctx);
 
 /* ---- wiping ------------------------------------------------------------------------ */
 

@@ -77,7 +77,7 @@ const char *mldsa_strerror_impl(int code) {
     case MLDSA_ERR_NULL:
       return "NULL pointer with a non-zero length, or a required pointer";
     case MLDSA_ERR_RANDOM:
-      return "the OS gave no randomness";
+      return "no randomness (from the OS or the source set with mldsa_set_random)";
     case MLDSA_ERR_KEY:
       /* also the code of a prepared public key that is not one: no "secret" here */
       return "malformed or mismatched key";
