@@ -477,14 +477,19 @@ int mldsa_certificate_public_key(mldsa_param *p, uint8_t *pk, size_t pk_cap, siz
  * for any n (0 included), and the stack stays bounded whatever n (items are worked in
  * groups). Pure ML-DSA (FIPS 204 Alg. 2 and 3) with a context per item.
  *
- * Argument errors are checked over every item before anything else: the parameter set or
- * prepared key, then items and results (NULL when n > 0: MLDSA_ERR_NULL), then each item
- * in order, its NULL pointers (MLDSA_ERR_NULL: sig, or msg / ctx NULL with a non-zero
- * length; pk in mldsa_verify_batch) and its lengths (MLDSA_ERR_LENGTH: sig_len, pk_len).
- * The first failing check's code is returned and nothing is written (no result, no
- * signature). Otherwise results[i] gets item i's code: what the one-at-a-time call would
- * return for it (a context over 255 bytes is that item's MLDSA_ERR_CONTEXT, not an
- * argument error). No buffer of an item may overlap another item's buffers or results. */
+ * Item by item: results[i] gets the code that item's one-at-a-time call would return (a
+ * NULL pointer, a wrong signature or key length, a key of another set, a context over 255
+ * bytes, a signature that does not verify, a malformed hint), and every other item is
+ * still checked or signed: one malformed item never fails the batch. Only what makes the
+ * call itself impossible fails it as a whole, writing nothing: items or results NULL with
+ * n > 0, or a prepared key that is NULL or misaligned (MLDSA_ERR_NULL). A failure common
+ * to every item found after that (MLDSA_ERR_SELFTEST, an unknown set's MLDSA_ERR_PARAM, a
+ * prepared key that is not live's MLDSA_ERR_KEY) writes its code into every results[i],
+ * so a reused array never keeps an old MLDSA_OK. The return value is MLDSA_OK when every
+ * item succeeded, else the first failing item's code in item order (any code but MLDSA_OK
+ * means "not every item verified"). Items may share read-only buffers (one public key or
+ * message for many items); an output (sig, results) must not overlap another item's
+ * buffers. */
 
 /* One signature to check: pk is NULL and pk_len 0 in the prepared form. */
 typedef struct {
@@ -498,15 +503,13 @@ typedef struct {
   size_t sig_len;
 } mldsa_verify_item;
 
-/* n signatures, each under its own public key (as n calls of mldsa_verify). Returns
- * MLDSA_OK when every item verified, MLDSA_ERR_VERIFY when at least one did not
- * (results[i] says which and why), or an argument error as above. */
+/* n signatures of set p, each under its own public key (as n calls of mldsa_verify).
+ * results[i] says which item failed and why. */
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_verify_batch(mldsa_param p, const mldsa_verify_item *items, size_t n, int *results);
 
-/* n signatures under one prepared public key (as n calls of mldsa_verify_prepared); each
- * item's pk must be NULL or its pk_len 0 (else MLDSA_ERR_LENGTH). pp NULL or misaligned:
- * MLDSA_ERR_NULL; not a live prepared public key of this process: MLDSA_ERR_KEY. */
+/* n signatures under one prepared public key (as n calls of mldsa_verify_prepared); an
+ * item whose pk_len is not 0 is that item's MLDSA_ERR_LENGTH (its pk is not read). */
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_verify_prepared_batch(const mldsa_prepared_public_key *pp,
                                 const mldsa_verify_item *items, size_t n, int *results);
@@ -524,11 +527,10 @@ typedef struct {
 
 /* n messages signed with one prepared secret key: the same signatures as n calls of
  * mldsa_sign_prepared (hedged items draw their randomness in item order, as those calls
- * would). Returns MLDSA_OK when every item was signed, else the code of the first item
- * that was not (MLDSA_ERR_CONTEXT, MLDSA_ERR_RANDOM, MLDSA_ERR_KEY), or an argument error
- * as above (ps NULL or misaligned: MLDSA_ERR_NULL; not a live prepared secret key of this
- * process: MLDSA_ERR_KEY). A failed item's sig is zeroed. A sig may overlap its own item's
- * msg or ctx (read before it is written). */
+ * would). A failed item's sig is zeroed, except where mldsa_sign_prepared leaves it
+ * untouched: sig NULL, msg or ctx NULL with a length, a wrong sig_len (a length found
+ * wrong is not trusted for writing). A sig may overlap its own item's msg or ctx (read
+ * before it is written). */
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_sign_batch(const mldsa_prepared_secret_key *ps, const mldsa_sign_item *items,
                      size_t n, int *results);
