@@ -4,8 +4,9 @@
  * the wrong length or of another set, a context over 255 bytes, a bad signature, a
  * malformed hint, z out of range, a pk in the prepared form; for signing also a failing
  * randomness source) is put at the start, in the middle and at the end of batches of
- * 1 to 17 items (below, at and above every ISA's group of 1, 2, 4 or 8, and the signing
- * group), and then all of them at once in a shuffled batch. For each item, results[i]
+ * 1 to 17 items (below, at and above every ISA's group of 1, 2, 4 or 8), on either side
+ * of the signing group's end in a batch of 66, and all of them at once in a shuffled
+ * batch. For each item, results[i]
  * must be the one-at-a-time call's code and its sig buffer (pre-filled, with a margin)
  * must hold exactly what that call leaves: the same signature, zeros, or untouched bytes;
  * the other items are still checked or signed; the return value is the first failing
@@ -34,12 +35,13 @@
 #define SIG_MAX 4627
 #define SIG_BUF (SIG_MAX + 16) /* a margin: nothing may be written past sig_len */
 #define MSG_LEN 100
-#define N_MAX 17
+#define N_MAX 17 /* the largest batch to verify, and every size but the last to sign */
+#define N_SIGN_MAX 66 /* past the signing group of 64 messages */
 #define FILL 0xAA
 #define SENTINEL 0x5EED
 
 static const mldsa_param sets[3] = {MLDSA_44, MLDSA_65, MLDSA_87};
-static const size_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17};
+static const size_t sizes[] = {1, 2, 3, 4, 5, 8, 9, 17};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
 
 typedef struct {
@@ -52,10 +54,16 @@ static keypair key, other; /* other: a key of another set */
 static mldsa_prepared_public_key pp;
 static mldsa_prepared_secret_key ps;
 /* item i's message, context and good signature under key */
-static uint8_t msgs[N_MAX][MSG_LEN], ctxs[N_MAX][256], good[N_MAX][SIG_BUF];
-static size_t ctx_lens[N_MAX];
+static uint8_t rnds[N_SIGN_MAX][32]; /* item i's rnd, fixed per fixture */
+/* the signature of item i with rnds[i] made alone (S_GIVEN), once per fixture */
+static uint8_t alone_given[N_SIGN_MAX][SIG_BUF];
+static int alone_given_done[N_SIGN_MAX];
+static uint8_t msgs[N_SIGN_MAX][MSG_LEN], ctxs[N_SIGN_MAX][256], good[N_MAX][SIG_BUF];
+static size_t ctx_lens[N_SIGN_MAX];
 /* the signatures the items use (a spoiled copy of good), one per item */
 static uint8_t sigs[N_MAX][SIG_BUF];
+/* where item i's c~ or z bit is flipped (random, fixed per fixture: the cache below) */
+static size_t flip_at[N_MAX];
 
 static void make_key(keypair *kp, mldsa_param p) {
   uint8_t seed[32];
@@ -67,17 +75,23 @@ static void make_key(keypair *kp, mldsa_param p) {
   ck_assert_int_eq(mldsa_keygen_from_seed(p, kp->pk, kp->pkb, kp->sk, kp->skb, seed), MLDSA_OK);
 }
 
+static void forget_alone_results(void);
+
 static void fixture(int set) {
   make_key(&key, sets[set]);
   make_key(&other, sets[(set + 1) % 3]);
   ck_assert_int_eq(mldsa_public_key_prepare(&pp, key.p, key.pk, key.pkb), MLDSA_OK);
   ck_assert_int_eq(mldsa_secret_key_prepare(&ps, key.p, key.sk, key.skb), MLDSA_OK);
-  for (int i = 0; i < N_MAX; ++i) {
+  forget_alone_results();
+  for (int i = 0; i < N_SIGN_MAX; ++i) {
     uint8_t rnd[32];
     mldsa_test_randbytes(msgs[i], MSG_LEN);
     mldsa_test_randbytes(ctxs[i], sizeof ctxs[i]);
     mldsa_test_randbytes(rnd, sizeof rnd);
     ctx_lens[i] = mldsa_test_randbelow(256);
+    mldsa_test_randbytes(rnds[i], 32);
+    if (i >= N_MAX) continue; /* only signed into a batch */
+    flip_at[i] = mldsa_test_randbelow(SIZE_MAX);
     ck_assert_int_eq(mldsa_sign(key.p, good[i], key.sigb, msgs[i], MSG_LEN, ctxs[i], ctx_lens[i],
                                 rnd, key.sk, key.skb),
                      MLDSA_OK);
@@ -142,8 +156,8 @@ static mldsa_verify_item verify_item(int i, int kind, int prepared) {
     case V_PK_POINTER_ONLY: it.pk = key.pk, it.pk_len = 0; break;
     case V_CTX_LONG: it.ctx = ctxs[i], it.ctx_len = 256; break;
     case V_CTX_HUGE: it.ctx = ctxs[i], it.ctx_len = SIZE_MAX; break;
-    case V_FLIP_C: sigs[i][mldsa_test_randbelow(32)] ^= 0x10; break;
-    case V_FLIP_Z: sigs[i][32 + mldsa_test_randbelow(sigb - 32 - 90)] ^= 0x01; break;
+    case V_FLIP_C: sigs[i][flip_at[i] % 32] ^= 0x10; break;
+    case V_FLIP_Z: sigs[i][32 + flip_at[i] % (sigb - 32 - 90)] ^= 0x01; break;
     case V_HINT_COUNT: counts[k - 1] = 0xFF; break;
     case V_HINT_ORDER: counts[0] = (uint8_t)(counts[k - 1] + 1); break;
     case V_HINT_PADDING: counts[-1] ^= 0x01; break; /* the last index byte (unused) */
@@ -168,13 +182,31 @@ static int verify_alone(const mldsa_verify_item *it, int prepared) {
   return rc;
 }
 
+/* The calls alone depend only on the item, its kind and the form: each is made once per
+ * fixture (a batch of 17 repeats 16 good items). */
+static int alone_cache[2][V_KINDS][N_MAX];
+#define NOT_YET 1000
+
+static void forget_alone_results(void) {
+  for (int f = 0; f < 2; ++f)
+    for (int k = 0; k < V_KINDS; ++k)
+      for (int i = 0; i < N_MAX; ++i) alone_cache[f][k][i] = NOT_YET;
+  memset(alone_given_done, 0, sizeof alone_given_done);
+}
+
+static int verify_alone_cached(const mldsa_verify_item *it, int i, int kind, int prepared) {
+  int *c = &alone_cache[prepared][kind][i];
+  if (*c == NOT_YET) *c = verify_alone(it, prepared);
+  return *c;
+}
+
 /* Runs one batch of n items of the given kinds and compares it with the calls alone. */
 static void check_verify(size_t n, const int *kinds, int prepared) {
   mldsa_verify_item items[N_MAX];
   int results[N_MAX + 1], want[N_MAX], first = MLDSA_OK;
   for (size_t i = 0; i < n; ++i) {
     items[i] = verify_item((int)i, kinds[i], prepared);
-    want[i] = verify_alone(&items[i], prepared);
+    want[i] = verify_alone_cached(&items[i], (int)i, kinds[i], prepared);
     if (kinds[i] == V_GOOD || (!prepared && kinds[i] == V_PK_IN_PREPARED) ||
         (prepared && (kinds[i] == V_PK_NULL || kinds[i] == V_PK_POINTER_ONLY)))
       ck_assert_msg(want[i] == MLDSA_OK, "%s alone: %d", v_names[kinds[i]], want[i]);
@@ -248,7 +280,7 @@ static const char *const s_names[S_KINDS] = {
     "rnd given", "hedged", "sig NULL", "msg NULL", "ctx NULL", "sig short", "sig long",
     "sig of another set", "ctx 256", "ctx SIZE_MAX", "no randomness"};
 
-static uint8_t rnds[N_MAX][32];
+
 
 /* A randomness source that always fails, for S_NO_RANDOM. */
 static int failing_source(void *ctx, uint8_t *out, size_t len) {
@@ -277,14 +309,13 @@ static mldsa_sign_item sign_item(int i, int kind, uint8_t *sig) {
 }
 
 /* The batch's items, and their sig buffers written by the batch and by the calls alone. */
-static uint8_t batch_sigs[N_MAX][SIG_BUF], alone_sigs[N_MAX][SIG_BUF];
+static uint8_t batch_sigs[N_SIGN_MAX][SIG_BUF], alone_sigs[N_SIGN_MAX][SIG_BUF];
 
 static void check_sign(size_t n, const int *kinds) {
-  mldsa_sign_item items[N_MAX];
-  int results[N_MAX + 1], want[N_MAX], first = MLDSA_OK, no_random = 0;
+  mldsa_sign_item items[N_SIGN_MAX];
+  int results[N_SIGN_MAX + 1], want[N_SIGN_MAX], first = MLDSA_OK, no_random = 0;
   for (size_t i = 0; i < n; ++i) {
     no_random |= kinds[i] == S_NO_RANDOM;
-    mldsa_test_randbytes(rnds[i], 32);
     memset(batch_sigs[i], FILL, SIG_BUF);
     memset(alone_sigs[i], FILL, SIG_BUF);
   }
@@ -292,8 +323,17 @@ static void check_sign(size_t n, const int *kinds) {
   if (no_random) ck_assert_int_eq(mldsa_set_random(failing_source, NULL), MLDSA_OK);
   for (size_t i = 0; i < n; ++i) {
     mldsa_sign_item alone = sign_item((int)i, kinds[i], alone_sigs[i]);
-    want[i] = mldsa_sign_prepared(&ps, alone.sig, alone.sig_len, alone.msg, alone.msg_len,
-                                  alone.ctx, alone.ctx_len, alone.rnd);
+    if (kinds[i] == S_GIVEN && alone_given_done[i]) {
+      memcpy(alone_sigs[i], alone_given[i], SIG_BUF);
+      want[i] = MLDSA_OK;
+    } else {
+      want[i] = mldsa_sign_prepared(&ps, alone.sig, alone.sig_len, alone.msg, alone.msg_len,
+                                    alone.ctx, alone.ctx_len, alone.rnd);
+      if (kinds[i] == S_GIVEN && want[i] == MLDSA_OK) {
+        memcpy(alone_given[i], alone_sigs[i], SIG_BUF);
+        alone_given_done[i] = 1;
+      }
+    }
     ck_assert_msg((want[i] == MLDSA_OK) == (kinds[i] <= S_HEDGED), "%s alone: %d",
                   s_names[kinds[i]], want[i]);
     if (first == MLDSA_OK) first = want[i];
@@ -335,6 +375,21 @@ START_TEST(test_sign_each_kind) {
         check_sign(n, kinds);
       }
   }
+}
+END_TEST
+
+/* Across the signing group of 64: a malformed item on either side of the boundary. */
+START_TEST(test_sign_past_group) {
+  fixture(_i);
+  static const int bad[] = {S_SIG_SHORT, S_CTX_LONG, S_NO_RANDOM};
+  static const size_t where[] = {0, 63, 64, N_SIGN_MAX - 1};
+  int kinds[N_SIGN_MAX];
+  for (size_t b = 0; b < sizeof bad / sizeof bad[0]; ++b)
+    for (size_t w = 0; w < sizeof where / sizeof where[0]; ++w) {
+      for (int i = 0; i < N_SIGN_MAX; ++i) kinds[i] = S_GIVEN;
+      kinds[where[w]] = bad[b];
+      check_sign(N_SIGN_MAX, kinds);
+    }
 }
 END_TEST
 
@@ -462,6 +517,7 @@ static Suite *batch_items_suite(void) {
   tcase_add_loop_test(tc, test_verify_all_kinds, 0, 3);
   tcase_add_loop_test(tc, test_sign_each_kind, 0, 3);
   tcase_add_loop_test(tc, test_sign_all_kinds, 0, 3);
+  tcase_add_loop_test(tc, test_sign_past_group, 0, 3);
   tcase_add_loop_test(tc, test_whole_call, 0, 3);
   tcase_add_loop_test(tc, test_sign_order_of_stages, 0, 3);
   suite_add_tcase(s, tc);
