@@ -26,18 +26,38 @@
  * - MXCSR: on CPUs with MXCSR-configuration-dependent timing (all but those that report
  *   MCDT_NO), every call runs with MXCSR = 0x1FBF and restores the caller's MXCSR on
  *   return, errors included.
- * - Stack: the operations are written for small thread stacks; the peak stack of each
- *   operation (gcc -O2, largest over the ISAs, checked in CI against
- *   tests/stack_budget.txt) is
+ * - Stack: the operations are written for small thread stacks. The peak stack of each
+ *   call in KiB (stack painting, gcc 12 -O2, the largest over the ISAs; clang 14 within
+ *   1 KiB; checked in CI against tests/stack_budget.txt, which adds 10%):
  *
- *                  keygen     sign     verify   key import
- *       ML-DSA-44  37 KiB    51 KiB    38 KiB    39 KiB
- *       ML-DSA-65  54 KiB    72 KiB    59 KiB    57 KiB
- *       ML-DSA-87  84 KiB   106 KiB    94 KiB    87 KiB
+ *                                        ML-DSA-44  ML-DSA-65  ML-DSA-87
+ *       mldsa_keygen, _from_seed              37         54         84
+ *         (MLDSA_SELFTEST build, pairwise)    55         76        110
+ *       mldsa_sign (every signing form)       51         72        106
+ *       mldsa_verify (every verify form)      38         59         94
+ *       mldsa_public_key_from_secret          39         57         87
+ *       mldsa_public_key_prepare              10         10         10
+ *       mldsa_secret_key_prepare              24         28         34
+ *       mldsa_verify_prepared                 18         23         30
+ *       mldsa_sign_prepared                   27         31         34
+ *       mldsa_verify_batch                    52         70        105
+ *       mldsa_verify_prepared_batch           28         33         41
+ *       mldsa_sign_batch                      84         96         95
+ *       mldsa_selftest (every set)           106 (with or without the power-on run)
  *
- *   (clang: within 0.5 KiB of these.) Every call, of every set, stays under 112 KiB and
- *   runs on a thread with a 128 KiB stack (musl's default), which a test checks. The
- *   prepared-key calls need less (below).
+ *   The batch figures do not grow with n (items are worked in groups). The key decoders
+ *   import what they read (key import, or keygen from a seed); the mu, size, encoder and
+ *   randomness calls only hash or copy. Every call stays under 112 KiB and runs on a
+ *   thread with a 128 KiB stack (musl's default), which a test checks.
+ * - Constant time: the secret inputs (the keygen seed, a secret key's K, s1, s2 and t0, a
+ *   prepared secret key, rnd) and every value derived from them reach no branch and no
+ *   memory address, on every ISA (checked under valgrind by ci/ct, and in the
+ *   disassembly of the kernels); the only things FIPS 204 lets depend on them are the
+ *   number of signing attempts (each rejected attempt is discarded) and whether a key is
+ *   well-formed (MLDSA_ERR_KEY). A seed and an expanded key read together are compared
+ *   in constant time. Public inputs are not treated as secret: messages, contexts, mu,
+ *   public keys, signatures, lengths and the parameter set may change the time a call
+ *   takes (verification stops at the first malformed part of a signature).
  *
  * The arithmetic (portable C, SSE2, AVX2 or AVX-512) is chosen at run time; the
  * environment variable MLDSA_ISA=scalar|sse2|avx2|avx512 caps the choice. All choices give
@@ -73,11 +93,14 @@ const char *mldsa_version(void);
 /* ---- compiler support ------------------------------------------------------------- */
 
 /* Results that must not be ignored: a dropped verify result is a forged signature
- * accepted. */
+ * accepted. On every function below that returns a code (GCC and Clang warn when a
+ * caller drops it; other compilers see nothing: C89 and C++ alike). */
+#ifndef MLDSA_WARN_UNUSED_RESULT /* a caller may define it first, empty to silence it */
 #if defined(__GNUC__) || defined(__clang__)
 #define MLDSA_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
 #else
 #define MLDSA_WARN_UNUSED_RESULT
+#endif
 #endif
 
 /* ---- parameter sets, sizes, error codes ------------------------------------------- */
@@ -295,9 +318,7 @@ int mldsa_mu_final(mldsa_mu_state *st, uint8_t mu[64]);
  * many threads may share one. A prepared secret key holds the secret key: wipe it with
  * mldsa_secret_key_unprepare.
  *
- * Stack (peak bytes, gcc -O2, largest over the ISAs; ML-DSA-44 / 65 / 87):
- * mldsa_public_key_prepare 10 / 5 / 10 KiB; mldsa_secret_key_prepare 24 / 28 / 34 KiB;
- * mldsa_verify_prepared 18 / 23 / 30 KiB; mldsa_sign_prepared 27 / 31 / 34 KiB. */
+ * Stack: the table at the top of this file. */
 #define MLDSA_PREPARED_PUBLIC_KEY_BYTES 67584 /* 66 KiB; ML-DSA-87 uses 65,664 */
 #define MLDSA_PREPARED_SECRET_KEY_BYTES 86016 /* 84 KiB; ML-DSA-87 uses 83,712 */
 #if defined(__cplusplus) && __cplusplus >= 201103L
@@ -402,6 +423,7 @@ typedef enum { MLDSA_SK_SEED = 1, MLDSA_SK_EXPANDED = 2, MLDSA_SK_BOTH = 3 } mld
  * nor MLDSA_PEM); MLDSA_ERR_NULL (out_len or pk NULL, out NULL with out_cap != 0);
  * MLDSA_ERR_LENGTH (pk_len not the set's public-key size, or out_cap < the size).
  * Nothing is written on any error. */
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_public_key_encode(mldsa_param p, mldsa_format f, uint8_t *out, size_t out_cap,
                             size_t *out_len, const uint8_t *pk, size_t pk_len);
 
@@ -427,6 +449,7 @@ int mldsa_public_key_decode(mldsa_param *p, uint8_t *pk, size_t pk_cap, size_t *
  * seed or sk the form needs is NULL); MLDSA_ERR_LENGTH (sk_len wrong, out_cap too small);
  * none of these writes anything. MLDSA_ERR_KEY (seed and sk disagree, or sk fails the
  * import check): out zeroed over out_cap, *out_len set to 0. */
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_private_key_encode(mldsa_param p, mldsa_format f, mldsa_sk_form form,
                              uint8_t *out, size_t out_cap, size_t *out_len,
                              const uint8_t *seed, const uint8_t *sk, size_t sk_len);
@@ -567,8 +590,9 @@ void mldsa_wipe(void *p, size_t n);
 
 /* Known-answer tests (ACVP vectors; SHA3-256 of the expected keys and signatures) of
  * keygen from a seed, deterministic signing and verification, and a verification that
- * must fail (one signature bit flipped), for every parameter set of this build on the ISA
- * in use. Returns MLDSA_OK or MLDSA_ERR_SELFTEST. Concurrent calls run one after another.
+ * must fail (one signature bit flipped), each once more through the prepared keys and
+ * through the batch calls' signing and verification, for every parameter set of this
+ * build on the ISA in use. Returns MLDSA_OK or MLDSA_ERR_SELFTEST. Concurrent calls run one after another.
  *
  * Built with the CMake option MLDSA_SELFTEST=ON: the first call of any function that
  * returns an int runs these tests once per process; mldsa_keygen and
@@ -576,7 +600,7 @@ void mldsa_wipe(void *p, size_t n);
  * key and verified with it; the key decoders import keys and run none); and a failure of
  * either is sticky: from then on every such call, mldsa_selftest included, returns
  * MLDSA_ERR_SELFTEST with every output buffer that is not NULL zeroed over its stated
- * length or capacity. */
+ * length or capacity (a batch call also writes the code into every results[i]). */
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_selftest(void);
 
