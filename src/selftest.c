@@ -20,7 +20,8 @@
  * Memory: ML-DSA-87 signing alone needs 105 KiB of stack and the operations must fit in
  * 112 KiB (tests/stack_budget.txt), so the keys and the signature of the known-answer
  * tests (12 KiB for ML-DSA-87) and its prepared keys (150 KiB) are static, under a mutex:
- * concurrent mldsa_selftest calls run one after another. The pairwise test needs only a signature (4.5 KiB), on the stack.
+ * concurrent mldsa_selftest calls run one after another. The pairwise test needs only a
+ * signature (4.5 KiB), on the stack.
  * The keys of the known-answer tests are public test vectors; they are wiped all the same. */
 #include <stdatomic.h>
 #include <string.h>

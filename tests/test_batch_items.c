@@ -35,7 +35,7 @@
 #define SIG_MAX 4627
 #define SIG_BUF (SIG_MAX + 16) /* a margin: nothing may be written past sig_len */
 #define MSG_LEN 100
-#define N_MAX 17 /* the largest batch to verify, and every size but the last to sign */
+#define N_MAX 17      /* the largest batch to verify, and every size but the last to sign */
 #define N_SIGN_MAX 66 /* past the signing group of 64 messages */
 #define FILL 0xAA
 #define SENTINEL 0x5EED
@@ -112,7 +112,7 @@ enum {
   V_SIG_OTHER_SET,
   V_PK_SHORT,
   V_PK_OTHER_SET,
-  V_PK_IN_PREPARED, /* a pk with its length: wrong in the prepared form only */
+  V_PK_IN_PREPARED,  /* a pk with its length: wrong in the prepared form only */
   V_PK_POINTER_ONLY, /* a pk pointer with length 0: right in the prepared form only */
   V_CTX_LONG,
   V_CTX_HUGE,
@@ -126,45 +126,114 @@ enum {
   V_OTHER_CTX,
   V_KINDS
 };
-static const char *const v_names[V_KINDS] = {
-    "good", "sig NULL", "pk NULL", "msg NULL", "ctx NULL", "sig short", "sig long", "sig empty",
-    "sig of another set", "pk short", "pk of another set", "pk in the prepared form",
-    "pk pointer with length 0", "ctx 256", "ctx SIZE_MAX", "c~ bit", "z bit", "hint count",
-    "hint order", "hint padding", "z out of range", "another message", "another context"};
+static const char *const v_names[V_KINDS] = {"good",
+                                             "sig NULL",
+                                             "pk NULL",
+                                             "msg NULL",
+                                             "ctx NULL",
+                                             "sig short",
+                                             "sig long",
+                                             "sig empty",
+                                             "sig of another set",
+                                             "pk short",
+                                             "pk of another set",
+                                             "pk in the prepared form",
+                                             "pk pointer with length 0",
+                                             "ctx 256",
+                                             "ctx SIZE_MAX",
+                                             "c~ bit",
+                                             "z bit",
+                                             "hint count",
+                                             "hint order",
+                                             "hint padding",
+                                             "z out of range",
+                                             "another message",
+                                             "another context"};
 
 /* Item i of kind k; its signature copied into sigs[i] and spoiled as the kind says. */
 static mldsa_verify_item verify_item(int i, int kind, int prepared) {
   const size_t sigb = key.sigb;
   memcpy(sigs[i], good[i], SIG_BUF);
-  mldsa_verify_item it = {prepared ? NULL : key.pk, prepared ? 0 : key.pkb, msgs[i], MSG_LEN,
-                          ctx_lens[i] ? ctxs[i] : NULL, ctx_lens[i], sigs[i], sigb};
+  mldsa_verify_item it = {prepared ? NULL : key.pk,
+                          prepared ? 0 : key.pkb,
+                          msgs[i],
+                          MSG_LEN,
+                          ctx_lens[i] ? ctxs[i] : NULL,
+                          ctx_lens[i],
+                          sigs[i],
+                          sigb};
   /* the hint: omega index bytes, then k cumulative counts (the signature's last bytes) */
   const size_t k = key.p == MLDSA_44 ? 4 : key.p == MLDSA_65 ? 6 : 8;
   uint8_t *counts = sigs[i] + sigb - k;
   switch (kind) {
-    case V_SIG_NULL: it.sig = NULL; break;
-    case V_PK_NULL: it.pk = NULL; break;
-    case V_MSG_NULL: it.msg = NULL; break;
-    case V_CTX_NULL: it.ctx = NULL, it.ctx_len = 1 + ctx_lens[i]; break;
-    case V_SIG_SHORT: it.sig_len = sigb - 1; break;
-    case V_SIG_LONG: it.sig_len = sigb + 1; break;
-    case V_SIG_EMPTY: it.sig_len = 0; break;
-    case V_SIG_OTHER_SET: it.sig_len = other.sigb; break;
-    case V_PK_SHORT: it.pk_len = key.pkb - 1; break;
-    case V_PK_OTHER_SET: it.pk = other.pk, it.pk_len = other.pkb; break;
-    case V_PK_IN_PREPARED: it.pk = key.pk, it.pk_len = key.pkb; break;
-    case V_PK_POINTER_ONLY: it.pk = key.pk, it.pk_len = 0; break;
-    case V_CTX_LONG: it.ctx = ctxs[i], it.ctx_len = 256; break;
-    case V_CTX_HUGE: it.ctx = ctxs[i], it.ctx_len = SIZE_MAX; break;
-    case V_FLIP_C: sigs[i][flip_at[i] % 32] ^= 0x10; break;
-    case V_FLIP_Z: sigs[i][32 + flip_at[i] % (sigb - 32 - 90)] ^= 0x01; break;
-    case V_HINT_COUNT: counts[k - 1] = 0xFF; break;
-    case V_HINT_ORDER: counts[0] = (uint8_t)(counts[k - 1] + 1); break;
-    case V_HINT_PADDING: counts[-1] ^= 0x01; break; /* the last index byte (unused) */
-    case V_Z_RANGE: memset(sigs[i] + 32, 0xFF, 4); break;
-    case V_OTHER_MSG: it.msg = msgs[(i + 1) % N_MAX]; break;
-    case V_OTHER_CTX: it.ctx = ctxs[i], it.ctx_len = ctx_lens[i] ^ 1; break;
-    default: break;
+    case V_SIG_NULL:
+      it.sig = NULL;
+      break;
+    case V_PK_NULL:
+      it.pk = NULL;
+      break;
+    case V_MSG_NULL:
+      it.msg = NULL;
+      break;
+    case V_CTX_NULL:
+      it.ctx = NULL, it.ctx_len = 1 + ctx_lens[i];
+      break;
+    case V_SIG_SHORT:
+      it.sig_len = sigb - 1;
+      break;
+    case V_SIG_LONG:
+      it.sig_len = sigb + 1;
+      break;
+    case V_SIG_EMPTY:
+      it.sig_len = 0;
+      break;
+    case V_SIG_OTHER_SET:
+      it.sig_len = other.sigb;
+      break;
+    case V_PK_SHORT:
+      it.pk_len = key.pkb - 1;
+      break;
+    case V_PK_OTHER_SET:
+      it.pk = other.pk, it.pk_len = other.pkb;
+      break;
+    case V_PK_IN_PREPARED:
+      it.pk = key.pk, it.pk_len = key.pkb;
+      break;
+    case V_PK_POINTER_ONLY:
+      it.pk = key.pk, it.pk_len = 0;
+      break;
+    case V_CTX_LONG:
+      it.ctx = ctxs[i], it.ctx_len = 256;
+      break;
+    case V_CTX_HUGE:
+      it.ctx = ctxs[i], it.ctx_len = SIZE_MAX;
+      break;
+    case V_FLIP_C:
+      sigs[i][flip_at[i] % 32] ^= 0x10;
+      break;
+    case V_FLIP_Z:
+      sigs[i][32 + flip_at[i] % (sigb - 32 - 90)] ^= 0x01;
+      break;
+    case V_HINT_COUNT:
+      counts[k - 1] = 0xFF;
+      break;
+    case V_HINT_ORDER:
+      counts[0] = (uint8_t)(counts[k - 1] + 1);
+      break;
+    case V_HINT_PADDING:
+      counts[-1] ^= 0x01;
+      break; /* the last index byte (unused) */
+    case V_Z_RANGE:
+      memset(sigs[i] + 32, 0xFF, 4);
+      break;
+    case V_OTHER_MSG:
+      it.msg = msgs[(i + 1) % N_MAX];
+      break;
+    case V_OTHER_CTX:
+      it.ctx = ctxs[i], it.ctx_len = ctx_lens[i] ^ 1;
+      break;
+    default:
+      break;
   }
   return it;
 }
@@ -176,8 +245,8 @@ static int verify_alone(const mldsa_verify_item *it, int prepared) {
   if (!prepared)
     return mldsa_verify(key.p, it->sig, it->sig_len, it->msg, it->msg_len, it->ctx, it->ctx_len,
                         it->pk, it->pk_len);
-  int rc = mldsa_verify_prepared(&pp, it->sig, it->sig_len, it->msg, it->msg_len, it->ctx,
-                                 it->ctx_len);
+  int rc =
+      mldsa_verify_prepared(&pp, it->sig, it->sig_len, it->msg, it->msg_len, it->ctx, it->ctx_len);
   if (rc != MLDSA_ERR_NULL && it->pk_len != 0) return MLDSA_ERR_LENGTH;
   return rc;
 }
@@ -218,12 +287,11 @@ static void check_verify(size_t n, const int *kinds, int prepared) {
   int rc = prepared ? mldsa_verify_prepared_batch(&pp, items, n, results)
                     : mldsa_verify_batch(key.p, items, n, results);
   for (size_t i = 0; i < n; ++i)
-    ck_assert_msg(results[i] == want[i],
-                  "ML-DSA-%d %s n=%zu item %zu (%s): %d, one at a time %d", (int)key.p,
-                  prepared ? "prepared" : "public key", n, i, v_names[kinds[i]], results[i],
-                  want[i]);
-  ck_assert_msg(rc == first, "ML-DSA-%d n=%zu: returned %d, first failing item %d", (int)key.p,
-                n, rc, first);
+    ck_assert_msg(results[i] == want[i], "ML-DSA-%d %s n=%zu item %zu (%s): %d, one at a time %d",
+                  (int)key.p, prepared ? "prepared" : "public key", n, i, v_names[kinds[i]],
+                  results[i], want[i]);
+  ck_assert_msg(rc == first, "ML-DSA-%d n=%zu: returned %d, first failing item %d", (int)key.p, n,
+                rc, first);
   ck_assert_int_eq(results[n], SENTINEL);
 }
 
@@ -277,10 +345,9 @@ enum {
   S_KINDS
 };
 static const char *const s_names[S_KINDS] = {
-    "rnd given", "hedged", "sig NULL", "msg NULL", "ctx NULL", "sig short", "sig long",
-    "sig of another set", "ctx 256", "ctx SIZE_MAX", "no randomness"};
-
-
+    "rnd given", "hedged",       "sig NULL",     "msg NULL",
+    "ctx NULL",  "sig short",    "sig long",     "sig of another set",
+    "ctx 256",   "ctx SIZE_MAX", "no randomness"};
 
 /* A randomness source that always fails, for S_NO_RANDOM. */
 static int failing_source(void *ctx, uint8_t *out, size_t len) {
@@ -290,20 +357,41 @@ static int failing_source(void *ctx, uint8_t *out, size_t len) {
 }
 
 static mldsa_sign_item sign_item(int i, int kind, uint8_t *sig) {
-  mldsa_sign_item it = {msgs[i],      MSG_LEN, ctx_lens[i] ? ctxs[i] : NULL, ctx_lens[i],
-                        rnds[i],      sig,     key.sigb};
+  mldsa_sign_item it = {msgs[i], MSG_LEN, ctx_lens[i] ? ctxs[i] : NULL, ctx_lens[i], rnds[i],
+                        sig,     key.sigb};
   switch (kind) {
-    case S_HEDGED: it.rnd = NULL; break;
-    case S_SIG_NULL: it.sig = NULL; break;
-    case S_MSG_NULL: it.msg = NULL; break;
-    case S_CTX_NULL: it.ctx = NULL, it.ctx_len = 1 + ctx_lens[i]; break;
-    case S_SIG_SHORT: it.sig_len = key.sigb - 1; break;
-    case S_SIG_LONG: it.sig_len = key.sigb + 1; break;
-    case S_SIG_OTHER_SET: it.sig_len = other.sigb; break;
-    case S_CTX_LONG: it.ctx = ctxs[i], it.ctx_len = 256; break;
-    case S_CTX_HUGE: it.ctx = ctxs[i], it.ctx_len = SIZE_MAX; break;
-    case S_NO_RANDOM: it.rnd = NULL; break;
-    default: break;
+    case S_HEDGED:
+      it.rnd = NULL;
+      break;
+    case S_SIG_NULL:
+      it.sig = NULL;
+      break;
+    case S_MSG_NULL:
+      it.msg = NULL;
+      break;
+    case S_CTX_NULL:
+      it.ctx = NULL, it.ctx_len = 1 + ctx_lens[i];
+      break;
+    case S_SIG_SHORT:
+      it.sig_len = key.sigb - 1;
+      break;
+    case S_SIG_LONG:
+      it.sig_len = key.sigb + 1;
+      break;
+    case S_SIG_OTHER_SET:
+      it.sig_len = other.sigb;
+      break;
+    case S_CTX_LONG:
+      it.ctx = ctxs[i], it.ctx_len = 256;
+      break;
+    case S_CTX_HUGE:
+      it.ctx = ctxs[i], it.ctx_len = SIZE_MAX;
+      break;
+    case S_NO_RANDOM:
+      it.rnd = NULL;
+      break;
+    default:
+      break;
   }
   return it;
 }
@@ -353,12 +441,14 @@ static void check_sign(size_t n, const int *kinds) {
       continue;
     }
     long at = mldsa_test_first_diff(batch_sigs[i], alone_sigs[i], SIG_BUF);
-    ck_assert_msg(at < 0, "ML-DSA-%d n=%zu item %zu (%s): sig byte %ld differs from the call "
-                  "alone's (%02x, %02x)", (int)key.p, n, i, s_names[kinds[i]], at,
-                  at < 0 ? 0 : batch_sigs[i][at], at < 0 ? 0 : alone_sigs[i][at]);
+    ck_assert_msg(at < 0,
+                  "ML-DSA-%d n=%zu item %zu (%s): sig byte %ld differs from the call "
+                  "alone's (%02x, %02x)",
+                  (int)key.p, n, i, s_names[kinds[i]], at, at < 0 ? 0 : batch_sigs[i][at],
+                  at < 0 ? 0 : alone_sigs[i][at]);
   }
-  ck_assert_msg(rc == first, "ML-DSA-%d n=%zu: returned %d, first failing item %d", (int)key.p,
-                n, rc, first);
+  ck_assert_msg(rc == first, "ML-DSA-%d n=%zu: returned %d, first failing item %d", (int)key.p, n,
+                rc, first);
   ck_assert_int_eq(results[n], SENTINEL);
 }
 
@@ -428,7 +518,8 @@ START_TEST(test_whole_call) {
     memset(batch_sigs[i], FILL, SIG_BUF);
     si[i] = sign_item((int)i, S_GIVEN, batch_sigs[i]);
   }
-#define SET(v) for (size_t i_ = 0; i_ < n; ++i_) results[i_] = (v)
+#define SET(v) \
+  for (size_t i_ = 0; i_ < n; ++i_) results[i_] = (v)
 #define SIGS_UNTOUCHED() \
   for (size_t i_ = 0; i_ < n; ++i_) ck_assert(mldsa_test_all(batch_sigs[i_], SIG_BUF, FILL))
   /* impossible calls: nothing written */
@@ -437,10 +528,10 @@ START_TEST(test_whole_call) {
   ck_assert_int_eq(mldsa_verify_batch((mldsa_param)42, NULL, n, results), MLDSA_ERR_NULL);
   ck_assert_int_eq(mldsa_verify_batch(key.p, vi, n, NULL), MLDSA_ERR_NULL);
   ck_assert_int_eq(mldsa_verify_prepared_batch(NULL, vp, n, results), MLDSA_ERR_NULL);
-  ck_assert_int_eq(mldsa_verify_prepared_batch(
-                       (const mldsa_prepared_public_key *)((const uint8_t *)&pp + 8), vp, n,
-                       results),
-                   MLDSA_ERR_NULL);
+  ck_assert_int_eq(
+      mldsa_verify_prepared_batch((const mldsa_prepared_public_key *)((const uint8_t *)&pp + 8), vp,
+                                  n, results),
+      MLDSA_ERR_NULL);
   ck_assert_int_eq(mldsa_verify_prepared_batch(&pp, NULL, n, results), MLDSA_ERR_NULL);
   ck_assert_int_eq(mldsa_sign_batch(NULL, si, n, results), MLDSA_ERR_NULL);
   ck_assert_int_eq(mldsa_sign_batch((const mldsa_prepared_secret_key *)((const uint8_t *)&ps + 8),
@@ -468,9 +559,9 @@ START_TEST(test_whole_call) {
   ck_assert_int_eq(mldsa_verify_prepared_batch(&dead_p, vp, n, results), MLDSA_ERR_KEY);
   ck_assert(all_equal(results, n, MLDSA_ERR_KEY));
   SET(MLDSA_OK);
-  ck_assert_int_eq(mldsa_verify_prepared_batch((const mldsa_prepared_public_key *)&ps, vp, n,
-                                               results),
-                   MLDSA_ERR_KEY);
+  ck_assert_int_eq(
+      mldsa_verify_prepared_batch((const mldsa_prepared_public_key *)&ps, vp, n, results),
+      MLDSA_ERR_KEY);
   ck_assert(all_equal(results, n, MLDSA_ERR_KEY));
   SET(MLDSA_OK);
   ck_assert_int_eq(mldsa_sign_batch(&dead_s, si, n, results), MLDSA_ERR_KEY);

@@ -109,8 +109,10 @@ int main(void) {
             (number >> 8 & 0xFF) == MLDSA_VERSION_PATCH && (number & 0xFF) == 0,
         "MLDSA_VERSION_NUMBER 0x%08lx disagrees with %s\n", number, want);
   unsigned long parsed = 0;
-  for (const char *c = mldsa_version(); *c != '\0'; ++c) /* the run-time version's number */
-    parsed = *c == '.' ? parsed << 8 : (parsed & ~0xFFUL) | ((parsed & 0xFF) * 10 + (unsigned long)(*c - '0'));
+  for (const char *c = mldsa_version(); *c != '\0'; ++c) { /* the run-time version's */
+    unsigned long part = parsed & 0xFF;
+    parsed = *c == '.' ? parsed << 8 : (parsed - part) | (part * 10 + (unsigned long)(*c - '0'));
+  }
   CHECK(parsed << 8 == number, "mldsa_version() %s is 0x%08lx, MLDSA_VERSION_NUMBER 0x%08lx\n",
         mldsa_version(), parsed << 8, number);
   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; ++i) check_set(&sets[i]);

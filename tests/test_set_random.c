@@ -28,24 +28,24 @@
 #define FILL 0xAA
 
 static int failures;
-#define CHECK(cond, ...)                                        \
-  do {                                                          \
-    if (!(cond)) {                                              \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);               \
-      printf(__VA_ARGS__);                                      \
-      printf("\n");                                             \
-      ++failures;                                               \
-    }                                                           \
+#define CHECK(cond, ...)                          \
+  do {                                            \
+    if (!(cond)) {                                \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+      printf(__VA_ARGS__);                        \
+      printf("\n");                               \
+      ++failures;                                 \
+    }                                             \
   } while (0)
 
 /* ---- the sources ---- */
 
 typedef struct {
   pthread_mutex_t lock;
-  uint8_t next;            /* the next byte handed out */
-  uint8_t last[32];        /* the bytes of the last request */
+  uint8_t next;     /* the next byte handed out */
+  uint8_t last[32]; /* the bytes of the last request */
   unsigned calls, too_long;
-  int fail;                /* non-zero: write 0x55 over out, then fail */
+  int fail; /* non-zero: write 0x55 over out, then fail */
 } source_state;
 
 static source_state state = {PTHREAD_MUTEX_INITIALIZER, 1, {0}, 0, 0, 0};
@@ -126,8 +126,7 @@ static void check_failing(mldsa_param p) {
   CHECK(mldsa_generate_seed(seed) == MLDSA_ERR_RANDOM, "generate_seed");
   CHECK(all_bytes(seed, sizeof seed, 0), "generate_seed: the source's bytes left");
   memset(sig, FILL, sigb);
-  CHECK(mldsa_sign(p, sig, sigb, msg, sizeof msg, NULL, 0, NULL, good_sk, skb) ==
-            MLDSA_ERR_RANDOM,
+  CHECK(mldsa_sign(p, sig, sigb, msg, sizeof msg, NULL, 0, NULL, good_sk, skb) == MLDSA_ERR_RANDOM,
         "sign");
   CHECK(all_bytes(sig, sigb, 0), "sign: sig not zeroed");
 
@@ -144,8 +143,8 @@ static void check_failing(mldsa_param p) {
   int results[2] = {MLDSA_OK, -100};
   memset(sig, FILL, sigb), memset(sig2, FILL, sigb);
   CHECK(mldsa_sign_batch(&ps, items, 2, results) == MLDSA_ERR_RANDOM, "sign_batch");
-  CHECK(results[0] == MLDSA_ERR_RANDOM && results[1] == MLDSA_OK, "sign_batch: %d %d",
-        results[0], results[1]);
+  CHECK(results[0] == MLDSA_ERR_RANDOM && results[1] == MLDSA_OK, "sign_batch: %d %d", results[0],
+        results[1]);
   CHECK(all_bytes(sig, sigb, 0), "sign_batch: the failed item's sig not zeroed");
   CHECK(mldsa_verify(p, sig2, sigb, msg, sizeof msg, NULL, 0, pk2, pkb) == MLDSA_OK,
         "sign_batch: the other item not signed");
@@ -176,8 +175,9 @@ static void *signer(void *arg) {
 }
 
 static void check_threads(void) {
-  CHECK(mldsa_keygen_from_seed(MLDSA_44, pk, MLDSA44_PUBLIC_KEY_BYTES, sk,
-                               MLDSA44_SECRET_KEY_BYTES, key_seed) == MLDSA_OK, "key");
+  CHECK(mldsa_keygen_from_seed(MLDSA_44, pk, MLDSA44_PUBLIC_KEY_BYTES, sk, MLDSA44_SECRET_KEY_BYTES,
+                               key_seed) == MLDSA_OK,
+        "key");
   CHECK(mldsa_secret_key_prepare(&shared_ps, MLDSA_44, sk, MLDSA44_SECRET_KEY_BYTES) == MLDSA_OK,
         "prepare");
   unsigned before = state.calls;
