@@ -190,12 +190,15 @@ static int explain(const char *what, const char *path, const cli_buf *in, int se
     static const uint8_t zeros[SK_MAX]; /* size queries read no key */
     size_t sk_bytes = mldsa_secret_key_bytes(p);
     size_t seed_len = 0, expanded_len = 0, both_len = 0, spki_len = 0;
-    mldsa_private_key_encode(p, MLDSA_DER, MLDSA_SK_SEED, NULL, 0, &seed_len, zeros, NULL, 0);
-    mldsa_private_key_encode(p, MLDSA_DER, MLDSA_SK_EXPANDED, NULL, 0, &expanded_len, NULL, zeros,
-                             sk_bytes);
-    mldsa_private_key_encode(p, MLDSA_DER, MLDSA_SK_BOTH, NULL, 0, &both_len, zeros, zeros,
-                             sk_bytes);
-    mldsa_public_key_encode(p, MLDSA_DER, NULL, 0, &spki_len, zeros, mldsa_public_key_bytes(p));
+    if (mldsa_private_key_encode(p, MLDSA_DER, MLDSA_SK_SEED, NULL, 0, &seed_len, zeros, NULL,
+                                 0) != MLDSA_OK ||
+        mldsa_private_key_encode(p, MLDSA_DER, MLDSA_SK_EXPANDED, NULL, 0, &expanded_len, NULL,
+                                 zeros, sk_bytes) != MLDSA_OK ||
+        mldsa_private_key_encode(p, MLDSA_DER, MLDSA_SK_BOTH, NULL, 0, &both_len, zeros, zeros,
+                                 sk_bytes) != MLDSA_OK ||
+        mldsa_public_key_encode(p, MLDSA_DER, NULL, 0, &spki_len, zeros,
+                                mldsa_public_key_bytes(p)) != MLDSA_OK)
+      return cli_error("%s %s: malformed ML-DSA-%d key", what, path, p); /* a set it knows */
     if (secret)
       return cli_error(
           "%s %s: %s of an ML-DSA-%d private key (OID %s) that is malformed: %zu "

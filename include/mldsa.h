@@ -26,18 +26,40 @@
  * - MXCSR: on CPUs with MXCSR-configuration-dependent timing (all but those that report
  *   MCDT_NO), every call runs with MXCSR = 0x1FBF and restores the caller's MXCSR on
  *   return, errors included.
- * - Stack: the operations are written for small thread stacks; the peak stack of each
- *   operation (gcc -O2, largest over the ISAs, checked in CI against
- *   tests/stack_budget.txt) is
+ * - Stack: the operations are written for small thread stacks. The peak stack of each
+ *   call in KiB (stack painting, gcc 12 -O2, the largest over the ISAs; clang 14 within
+ *   1 KiB; checked in CI against tests/stack_budget.txt, which adds 10%):
  *
- *                  keygen     sign     verify   key import
- *       ML-DSA-44  37 KiB    51 KiB    38 KiB    39 KiB
- *       ML-DSA-65  54 KiB    72 KiB    59 KiB    57 KiB
- *       ML-DSA-87  84 KiB   106 KiB    94 KiB    87 KiB
+ *                                        ML-DSA-44  ML-DSA-65  ML-DSA-87
+ *       mldsa_keygen, _from_seed              37         54         84
+ *         (MLDSA_SELFTEST build, pairwise)    55         76        110
+ *       mldsa_sign                            51         72        106
+ *       mldsa_verify                          38         59         94
+ *       mldsa_public_key_from_secret          39         57         87
+ *       mldsa_public_key_prepare              10         10         10
+ *       mldsa_secret_key_prepare              24         28         34
+ *       mldsa_verify_prepared                 18         23         30
+ *       mldsa_sign_prepared                   27         31         34
+ *       mldsa_verify_batch                    52         70        105
+ *       mldsa_verify_prepared_batch           28         33         41
+ *       mldsa_sign_batch                      84         96         95
+ *       mldsa_selftest (every set)           106 (with or without the power-on run)
  *
- *   (clang: within 0.5 KiB of these.) Every call, of every set, stays under 112 KiB and
- *   runs on a thread with a 128 KiB stack (musl's default), which a test checks. The
- *   prepared-key calls need less (below).
+ *   The pre-hash, internal and mu forms of signing and verification run the code of
+ *   mldsa_sign and mldsa_verify around another M' (not measured on their own). The batch
+ *   figures do not grow with n (items are worked in groups). The key decoders
+ *   import what they read (key import, or keygen from a seed); the mu, size, encoder and
+ *   randomness calls only hash or copy. Every call stays under 112 KiB and runs on a
+ *   thread with a 128 KiB stack (musl's default), which a test checks.
+ * - Constant time: the secret inputs (the keygen seed, a secret key's K, s1, s2 and t0, a
+ *   prepared secret key, rnd) and every value derived from them reach no branch and no
+ *   memory address, on every ISA (checked under valgrind by ci/ct, and in the
+ *   disassembly of the kernels); the only things FIPS 204 lets depend on them are the
+ *   number of signing attempts (each rejected attempt is discarded) and whether a key is
+ *   well-formed (MLDSA_ERR_KEY). A seed and an expanded key read together are compared
+ *   in constant time. Public inputs are not treated as secret: messages, contexts, mu,
+ *   public keys, signatures, lengths and the parameter set may change the time a call
+ *   takes (verification stops at the first malformed part of a signature).
  *
  * The arithmetic (portable C, SSE2, AVX2 or AVX-512) is chosen at run time; the
  * environment variable MLDSA_ISA=scalar|sse2|avx2|avx512 caps the choice. All choices give
@@ -57,9 +79,14 @@ extern "C" {
 /* The version of this header. The build reads it from here (CMake, pkg-config, SONAME),
  * so these lines are the one place it is written. */
 #define MLDSA_VERSION_MAJOR 0
-#define MLDSA_VERSION_MINOR 3
+#define MLDSA_VERSION_MINOR 4
 #define MLDSA_VERSION_PATCH 0
-#define MLDSA_VERSION_STRING "0.3.0"
+#define MLDSA_VERSION_STRING "0.4.0"
+/* The same version as one number for #if, 0xMMmmpp00: major, minor and patch one byte
+ * each from the top, the low byte 0 (reserved: a pre-release would count below it).
+ * 0.4.0 is 0x00040000; test "#if MLDSA_VERSION_NUMBER >= 0x00040000" for mldsa_set_random. */
+#define MLDSA_VERSION_NUMBER \
+  ((MLDSA_VERSION_MAJOR << 24) | (MLDSA_VERSION_MINOR << 16) | (MLDSA_VERSION_PATCH << 8))
 
 /* The version of the library linked at run time ("0.2.0"); compare it with
  * MLDSA_VERSION_STRING to detect a header/library mismatch. Never NULL. */
@@ -68,11 +95,14 @@ const char *mldsa_version(void);
 /* ---- compiler support ------------------------------------------------------------- */
 
 /* Results that must not be ignored: a dropped verify result is a forged signature
- * accepted. */
+ * accepted. On every function below that returns a code (GCC and Clang warn when a
+ * caller drops it; other compilers see nothing: C89 and C++ alike). */
+#ifndef MLDSA_WARN_UNUSED_RESULT /* a caller may define it first, empty to silence it */
 #if defined(__GNUC__) || defined(__clang__)
 #define MLDSA_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
 #else
 #define MLDSA_WARN_UNUSED_RESULT
+#endif
 #endif
 
 /* ---- parameter sets, sizes, error codes ------------------------------------------- */
@@ -104,7 +134,7 @@ typedef enum { MLDSA_44 = 44, MLDSA_65 = 65, MLDSA_87 = 87 } mldsa_param;
 #define MLDSA_ERR_LENGTH (-3) /* a key, signature, digest or mu has the wrong length */
 #define MLDSA_ERR_CONTEXT (-4) /* context longer than 255 bytes */
 #define MLDSA_ERR_NULL (-5)   /* NULL pointer with a non-zero length, or a required pointer */
-#define MLDSA_ERR_RANDOM (-6) /* the OS gave no randomness */
+#define MLDSA_ERR_RANDOM (-6) /* no randomness (the OS, or the source set by mldsa_set_random) */
 #define MLDSA_ERR_KEY (-7)    /* malformed or mismatched key (secret, or prepared) */
 #define MLDSA_ERR_HASH (-8)   /* unknown pre-hash algorithm */
 #define MLDSA_ERR_ENCODING (-9) /* malformed or unsupported DER/PEM, or a wrong OID */
@@ -290,9 +320,7 @@ int mldsa_mu_final(mldsa_mu_state *st, uint8_t mu[64]);
  * many threads may share one. A prepared secret key holds the secret key: wipe it with
  * mldsa_secret_key_unprepare.
  *
- * Stack (peak bytes, gcc -O2, largest over the ISAs; ML-DSA-44 / 65 / 87):
- * mldsa_public_key_prepare 10 / 5 / 10 KiB; mldsa_secret_key_prepare 24 / 28 / 34 KiB;
- * mldsa_verify_prepared 18 / 23 / 30 KiB; mldsa_sign_prepared 27 / 31 / 34 KiB. */
+ * Stack: the table at the top of this file. */
 #define MLDSA_PREPARED_PUBLIC_KEY_BYTES 67584 /* 66 KiB; ML-DSA-87 uses 65,664 */
 #define MLDSA_PREPARED_SECRET_KEY_BYTES 86016 /* 84 KiB; ML-DSA-87 uses 83,712 */
 #if defined(__cplusplus) && __cplusplus >= 201103L
@@ -397,6 +425,7 @@ typedef enum { MLDSA_SK_SEED = 1, MLDSA_SK_EXPANDED = 2, MLDSA_SK_BOTH = 3 } mld
  * nor MLDSA_PEM); MLDSA_ERR_NULL (out_len or pk NULL, out NULL with out_cap != 0);
  * MLDSA_ERR_LENGTH (pk_len not the set's public-key size, or out_cap < the size).
  * Nothing is written on any error. */
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_public_key_encode(mldsa_param p, mldsa_format f, uint8_t *out, size_t out_cap,
                             size_t *out_len, const uint8_t *pk, size_t pk_len);
 
@@ -422,6 +451,7 @@ int mldsa_public_key_decode(mldsa_param *p, uint8_t *pk, size_t pk_cap, size_t *
  * seed or sk the form needs is NULL); MLDSA_ERR_LENGTH (sk_len wrong, out_cap too small);
  * none of these writes anything. MLDSA_ERR_KEY (seed and sk disagree, or sk fails the
  * import check): out zeroed over out_cap, *out_len set to 0. */
+MLDSA_WARN_UNUSED_RESULT
 int mldsa_private_key_encode(mldsa_param p, mldsa_format f, mldsa_sk_form form,
                              uint8_t *out, size_t out_cap, size_t *out_len,
                              const uint8_t *seed, const uint8_t *sk, size_t sk_len);
@@ -472,14 +502,19 @@ int mldsa_certificate_public_key(mldsa_param *p, uint8_t *pk, size_t pk_cap, siz
  * for any n (0 included), and the stack stays bounded whatever n (items are worked in
  * groups). Pure ML-DSA (FIPS 204 Alg. 2 and 3) with a context per item.
  *
- * Argument errors are checked over every item before anything else: the parameter set or
- * prepared key, then items and results (NULL when n > 0: MLDSA_ERR_NULL), then each item
- * in order, its NULL pointers (MLDSA_ERR_NULL: sig, or msg / ctx NULL with a non-zero
- * length; pk in mldsa_verify_batch) and its lengths (MLDSA_ERR_LENGTH: sig_len, pk_len).
- * The first failing check's code is returned and nothing is written (no result, no
- * signature). Otherwise results[i] gets item i's code: what the one-at-a-time call would
- * return for it (a context over 255 bytes is that item's MLDSA_ERR_CONTEXT, not an
- * argument error). No buffer of an item may overlap another item's buffers or results. */
+ * Item by item: results[i] gets the code that item's one-at-a-time call would return (a
+ * NULL pointer, a wrong signature or key length, a key of another set, a context over 255
+ * bytes, a signature that does not verify, a malformed hint), and every other item is
+ * still checked or signed: one malformed item never fails the batch. Only what makes the
+ * call itself impossible fails it as a whole, writing nothing: items or results NULL with
+ * n > 0, or a prepared key that is NULL or misaligned (MLDSA_ERR_NULL). A failure common
+ * to every item found after that (MLDSA_ERR_SELFTEST, an unknown set's MLDSA_ERR_PARAM, a
+ * prepared key that is not live's MLDSA_ERR_KEY) writes its code into every results[i],
+ * so a reused array never keeps an old MLDSA_OK. The return value is MLDSA_OK when every
+ * item succeeded, else the first failing item's code in item order (any code but MLDSA_OK
+ * means "not every item verified"). Items may share read-only buffers (one public key or
+ * message for many items); an output (sig, results) must not overlap another item's
+ * buffers. */
 
 /* One signature to check: pk is NULL and pk_len 0 in the prepared form. */
 typedef struct {
@@ -493,15 +528,13 @@ typedef struct {
   size_t sig_len;
 } mldsa_verify_item;
 
-/* n signatures, each under its own public key (as n calls of mldsa_verify). Returns
- * MLDSA_OK when every item verified, MLDSA_ERR_VERIFY when at least one did not
- * (results[i] says which and why), or an argument error as above. */
+/* n signatures of set p, each under its own public key (as n calls of mldsa_verify).
+ * results[i] says which item failed and why. */
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_verify_batch(mldsa_param p, const mldsa_verify_item *items, size_t n, int *results);
 
-/* n signatures under one prepared public key (as n calls of mldsa_verify_prepared); each
- * item's pk must be NULL or its pk_len 0 (else MLDSA_ERR_LENGTH). pp NULL or misaligned:
- * MLDSA_ERR_NULL; not a live prepared public key of this process: MLDSA_ERR_KEY. */
+/* n signatures under one prepared public key (as n calls of mldsa_verify_prepared); an
+ * item whose pk_len is not 0 is that item's MLDSA_ERR_LENGTH (its pk is not read). */
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_verify_prepared_batch(const mldsa_prepared_public_key *pp,
                                 const mldsa_verify_item *items, size_t n, int *results);
@@ -519,14 +552,32 @@ typedef struct {
 
 /* n messages signed with one prepared secret key: the same signatures as n calls of
  * mldsa_sign_prepared (hedged items draw their randomness in item order, as those calls
- * would). Returns MLDSA_OK when every item was signed, else the code of the first item
- * that was not (MLDSA_ERR_CONTEXT, MLDSA_ERR_RANDOM, MLDSA_ERR_KEY), or an argument error
- * as above (ps NULL or misaligned: MLDSA_ERR_NULL; not a live prepared secret key of this
- * process: MLDSA_ERR_KEY). A failed item's sig is zeroed. A sig may overlap its own item's
- * msg or ctx (read before it is written). */
+ * would). A failed item's sig is zeroed, except where mldsa_sign_prepared leaves it
+ * untouched: sig NULL, msg or ctx NULL with a length, a wrong sig_len (a length found
+ * wrong is not trusted for writing). A sig may overlap its own item's msg or ctx (read
+ * before it is written). */
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_sign_batch(const mldsa_prepared_secret_key *ps, const mldsa_sign_item *items,
                      size_t n, int *results);
+
+/* ---- randomness ------------------------------------------------------------------- */
+
+/* A source of randomness: fills len bytes at out and returns 0, or returns non-zero when
+ * it cannot (what it wrote is then wiped and never used). */
+typedef int (*mldsa_random_source)(void *ctx, uint8_t *out, size_t len);
+
+/* Makes fill (called with ctx) the randomness of every later call that draws any
+ * (mldsa_keygen, mldsa_generate_seed, hedged signing), for the whole process, instead of
+ * the OS source; fill NULL restores the OS source (ctx is then ignored). For a FIPS
+ * module's DRBG, say. A failing fill gives those calls MLDSA_ERR_RANDOM with their
+ * outputs zeroed. Set it once, before other threads use the library: it is thread-safe
+ * (a draw sees an old or a new (fill, ctx) pair, never half of each), but a call already
+ * drawing may still be running with the old pair, so ctx must stay valid while any
+ * call may still use it. fill may be called from any thread, by concurrent calls at
+ * once, for up to 32 bytes at a time. Returns MLDSA_OK (or, in an MLDSA_SELFTEST build
+ * whose self-tests failed, MLDSA_ERR_SELFTEST, and the source is unchanged). */
+MLDSA_WARN_UNUSED_RESULT
+int mldsa_set_random(mldsa_random_source fill, void *ctx);
 
 /* ---- wiping ------------------------------------------------------------------------ */
 
@@ -541,8 +592,10 @@ void mldsa_wipe(void *p, size_t n);
 
 /* Known-answer tests (ACVP vectors; SHA3-256 of the expected keys and signatures) of
  * keygen from a seed, deterministic signing and verification, and a verification that
- * must fail (one signature bit flipped), for every parameter set of this build on the ISA
- * in use. Returns MLDSA_OK or MLDSA_ERR_SELFTEST. Concurrent calls run one after another.
+ * must fail (one signature bit flipped), each once more through the prepared keys and
+ * through the batch calls' signing and verification, for every parameter set of this
+ * build on the ISA in use. Returns MLDSA_OK or MLDSA_ERR_SELFTEST. Concurrent calls run
+ * one after another.
  *
  * Built with the CMake option MLDSA_SELFTEST=ON: the first call of any function that
  * returns an int runs these tests once per process; mldsa_keygen and
@@ -550,7 +603,7 @@ void mldsa_wipe(void *p, size_t n);
  * key and verified with it; the key decoders import keys and run none); and a failure of
  * either is sticky: from then on every such call, mldsa_selftest included, returns
  * MLDSA_ERR_SELFTEST with every output buffer that is not NULL zeroed over its stated
- * length or capacity. */
+ * length or capacity (a batch call also writes the code into every results[i]). */
 MLDSA_WARN_UNUSED_RESULT
 int mldsa_selftest(void);
 

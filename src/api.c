@@ -77,7 +77,7 @@ const char *mldsa_strerror_impl(int code) {
     case MLDSA_ERR_NULL:
       return "NULL pointer with a non-zero length, or a required pointer";
     case MLDSA_ERR_RANDOM:
-      return "the OS gave no randomness";
+      return "no randomness (from the OS or the source set with mldsa_set_random)";
     case MLDSA_ERR_KEY:
       /* also the code of a prepared public key that is not one: no "secret" here */
       return "malformed or mismatched key";
@@ -805,67 +805,83 @@ void mldsa_wipe_impl(void *p, size_t n) {
   if (p != NULL) mldsa_zeroize(p, n);
 }
 
-/* ---- batches ---- */
+/* ---- batches ----
+ *
+ * Item by item: every item gets in results[i] the code its one-at-a-time call would
+ * return, and one malformed item never stops the others. Only what makes the call itself
+ * impossible (items or results NULL with n > 0, a NULL or misaligned prepared key) fails
+ * it as a whole with nothing written. A failure of the whole call found after that (the
+ * self-tests, an unknown set, a prepared key that is not live: every one-at-a-time call
+ * would give the same code) is written into every results[i]. The return value is the
+ * first failing item's code in item order. */
 
-/* The argument checks of one verify item, in the order of the one-at-a-time calls: NULL
- * pointers, then lengths (pk: the set's size, or 0 in the prepared form). */
+/* The code of a failure common to every item, written into every result. */
+static int fail_all(int *results, size_t n, int code) {
+  for (size_t i = 0; i < n; ++i) results[i] = code;
+  return code;
+}
+
+/* MLDSA_OK, or the first failing result in item order. */
+static int first_failure(const int *results, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (results[i] != MLDSA_OK) return results[i];
+  return MLDSA_OK;
+}
+
+/* The checks of one verify item before any hashing, in the order of the one-at-a-time
+ * calls: NULL pointers, lengths (pk: the set's size, or 0 in the prepared form), the
+ * context's length. */
 static int check_verify_item(const mldsa_backend *b, const mldsa_verify_item *it, int prepared) {
   if (it->sig == NULL || (!prepared && it->pk == NULL) || MISSING(it->msg, it->msg_len) ||
       MISSING(it->ctx, it->ctx_len))
     return MLDSA_ERR_NULL;
   if (it->sig_len != b->sig_bytes || it->pk_len != (prepared ? 0 : b->pk_bytes))
     return MLDSA_ERR_LENGTH;
+  if (it->ctx_len > 255) return MLDSA_ERR_CONTEXT;
   return MLDSA_OK;
 }
 
-/* Every item checked first (an argument error writes nothing), then the items in groups
- * of the backend's batch width; an item whose context is too long is answered here. */
+/* An item that fails its checks is answered here; the others go in groups of the
+ * backend's batch width. */
 static int verify_batch(const mldsa_backend *b, const mldsa_prepared_public_key *pp,
                         const mldsa_verify_item *items, size_t n, int *results) {
-  if (n == 0) return MLDSA_OK;
-  if (items == NULL || results == NULL) return MLDSA_ERR_NULL;
-  for (size_t i = 0; i < n; ++i) {
-    int ret = check_verify_item(b, &items[i], pp != NULL);
-    if (ret != MLDSA_OK) return ret;
-  }
   const mldsa_verify_item *group[MLDSA_BATCH_MAX];
   size_t where[MLDSA_BATCH_MAX];
-  int res[MLDSA_BATCH_MAX], all = MLDSA_OK;
+  int res[MLDSA_BATCH_MAX];
   unsigned g = 0, width = b->batch_width < MLDSA_BATCH_MAX ? b->batch_width : MLDSA_BATCH_MAX;
   for (size_t i = 0; i < n; ++i) {
-    if (items[i].ctx_len > 255) {
-      results[i] = MLDSA_ERR_CONTEXT;
-      all = MLDSA_ERR_VERIFY;
+    int ret = check_verify_item(b, &items[i], pp != NULL);
+    if (ret != MLDSA_OK) {
+      results[i] = ret;
     } else {
       group[g] = &items[i];
       where[g++] = i;
     }
     if (g == width || (i + 1 == n && g > 0)) {
       b->verify_batch(pp, group, g, res);
-      for (unsigned t = 0; t < g; ++t) {
-        results[where[t]] = res[t];
-        if (res[t] != MLDSA_OK) all = MLDSA_ERR_VERIFY;
-      }
+      for (unsigned t = 0; t < g; ++t) results[where[t]] = res[t];
       g = 0;
     }
   }
-  return all;
+  return first_failure(results, n);
 }
 
 int mldsa_verify_batch_impl(mldsa_param p, const mldsa_verify_item *items, size_t n,
                             int *results) {
-  if (REFUSED()) return MLDSA_ERR_SELFTEST;
+  if (n > 0 && (items == NULL || results == NULL)) return MLDSA_ERR_NULL;
+  if (REFUSED()) return fail_all(results, n, MLDSA_ERR_SELFTEST);
   const mldsa_backend *b = mldsa_backend_for(p);
-  if (b == NULL) return MLDSA_ERR_PARAM;
+  if (b == NULL) return fail_all(results, n, MLDSA_ERR_PARAM);
   return verify_batch(b, NULL, items, n, results);
 }
 
 int mldsa_verify_prepared_batch_impl(const mldsa_prepared_public_key *pp,
                                      const mldsa_verify_item *items, size_t n, int *results) {
-  if (REFUSED()) return MLDSA_ERR_SELFTEST;
   if (pp == NULL || MISALIGNED(pp)) return MLDSA_ERR_NULL;
+  if (n > 0 && (items == NULL || results == NULL)) return MLDSA_ERR_NULL;
+  if (REFUSED()) return fail_all(results, n, MLDSA_ERR_SELFTEST);
   const mldsa_backend *b = prepared_backend(PUBLIC_HEADER(pp), MLDSA_PREPARED_PUBLIC_MAGIC);
-  if (b == NULL) return MLDSA_ERR_KEY;
+  if (b == NULL) return fail_all(results, n, MLDSA_ERR_KEY);
   return verify_batch(b, pp, items, n, results);
 }
 
@@ -899,33 +915,35 @@ static void sign_group_checked(const mldsa_backend *b, const mldsa_prepared_secr
 
 int mldsa_sign_batch_impl(const mldsa_prepared_secret_key *ps, const mldsa_sign_item *items,
                           size_t n, int *results) {
-  if (REFUSED()) {
-    for (size_t i = 0; items != NULL && i < n; ++i) ZERO(items[i].sig, items[i].sig_len);
-    return MLDSA_ERR_SELFTEST;
-  }
   if (ps == NULL || MISALIGNED(ps)) return MLDSA_ERR_NULL;
-  const mldsa_backend *b = prepared_backend(SECRET_HEADER(ps), MLDSA_PREPARED_SECRET_MAGIC);
-  if (b == NULL) return MLDSA_ERR_KEY;
-  if (n == 0) return MLDSA_OK;
-  if (items == NULL || results == NULL) return MLDSA_ERR_NULL;
-  for (size_t i = 0; i < n; ++i) {
-    const mldsa_sign_item *it = &items[i];
-    if (it->sig == NULL || MISSING(it->msg, it->msg_len) || MISSING(it->ctx, it->ctx_len))
-      return MLDSA_ERR_NULL;
-    if (it->sig_len != b->sig_bytes) return MLDSA_ERR_LENGTH;
+  if (n > 0 && (items == NULL || results == NULL)) return MLDSA_ERR_NULL;
+  if (REFUSED()) {
+    for (size_t i = 0; i < n; ++i) ZERO(items[i].sig, items[i].sig_len);
+    return fail_all(results, n, MLDSA_ERR_SELFTEST);
   }
+  const mldsa_backend *b = prepared_backend(SECRET_HEADER(ps), MLDSA_PREPARED_SECRET_MAGIC);
+  if (b == NULL) return fail_all(results, n, MLDSA_ERR_KEY);
   /* groups larger than the lanes: a message that needs another attempt leaves its lane
      to the next message of the group */
   const mldsa_sign_item *group[MLDSA_SIGN_GROUP];
   const uint8_t *rnd[MLDSA_SIGN_GROUP];
   uint8_t fresh[MLDSA_SIGN_GROUP][RND_BYTES];
   size_t where[MLDSA_SIGN_GROUP];
-  int res[MLDSA_SIGN_GROUP], first = MLDSA_OK;
+  int res[MLDSA_SIGN_GROUP];
   unsigned g = 0, width = MLDSA_SIGN_GROUP;
   for (size_t i = 0; i < n; ++i) {
     const mldsa_sign_item *it = &items[i];
-    /* as mldsa_sign_prepared: the context first, then the randomness, in item order */
+    /* as mldsa_sign_prepared: a NULL pointer or a wrong length leaves sig untouched (its
+       length cannot be trusted); then the context and the randomness, in item order */
     int ret = MLDSA_OK;
+    if (it->sig == NULL || MISSING(it->msg, it->msg_len) || MISSING(it->ctx, it->ctx_len)) {
+      results[i] = MLDSA_ERR_NULL;
+      continue;
+    }
+    if (it->sig_len != b->sig_bytes) {
+      results[i] = MLDSA_ERR_LENGTH;
+      continue;
+    }
     if (it->ctx_len > 255) {
       ret = MLDSA_ERR_CONTEXT;
     } else if (it->rnd == NULL) {
@@ -937,20 +955,20 @@ int mldsa_sign_batch_impl(const mldsa_prepared_secret_key *ps, const mldsa_sign_
     if (ret != MLDSA_OK) {
       memset(it->sig, 0, it->sig_len);
       results[i] = ret;
-      if (first == MLDSA_OK) first = ret;
     } else {
       group[g] = it;
       where[g++] = i;
     }
-    if (g == width || (i + 1 == n && g > 0)) {
+    if (g == width) {
       SIGN_GROUP(b, ps, group, rnd, g, res);
-      for (unsigned t = 0; t < g; ++t) {
-        results[where[t]] = res[t];
-        if (res[t] != MLDSA_OK && first == MLDSA_OK) first = res[t];
-      }
+      for (unsigned t = 0; t < g; ++t) results[where[t]] = res[t];
       g = 0;
     }
   }
+  if (g > 0) {
+    SIGN_GROUP(b, ps, group, rnd, g, res);
+    for (unsigned t = 0; t < g; ++t) results[where[t]] = res[t];
+  }
   mldsa_zeroize(fresh, sizeof fresh);
-  return first;
+  return first_failure(results, n);
 }

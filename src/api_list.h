@@ -125,7 +125,8 @@
     (pp, items, n, results))                                                                      \
   X(int, mldsa_sign_batch,                                                                        \
     (const mldsa_prepared_secret_key *ps, const mldsa_sign_item *items, size_t n, int *results),  \
-    (ps, items, n, results))
+    (ps, items, n, results))                                                                      \
+  X(int, mldsa_set_random, (mldsa_random_source fill, void *ctx), (fill, ctx))
 
 /* The same for the functions that return nothing: X(name, (parameters), (arguments)). */
 #define MLDSA_GUARDED_VOID_API(X)                                     \

@@ -11,10 +11,19 @@
  *   macOS, BSDs       getentropy(2), at most 256 bytes a call (its limit).
  *
  * The test variants of the library replace the source through the seam of seams.h
- * (MLDSA_SEAM_GETRANDOM); MLDSA_OS_GETRANDOM names the real one. */
+ * (MLDSA_SEAM_GETRANDOM); MLDSA_OS_GETRANDOM names the real one.
+ *
+ * mldsa_set_random replaces the OS source for the whole process with the caller's (a FIPS
+ * module's DRBG). The pair (fill, ctx) sits behind a mutex, so that a draw never sees the
+ * fill of one call with the ctx of another; the fill itself runs outside the lock (a slow
+ * DRBG holds no other thread up, and a fill that calls into the library cannot
+ * deadlock). */
 #include <errno.h>
 
+#include "api_list.h"
+#include "once.h"
 #include "seams.h"
+#include "selftest.h"
 #include "util.h"
 
 #if defined(_WIN32)
@@ -53,7 +62,20 @@ ssize_t mldsa_os_getrandom(void *buf, size_t len, unsigned int flags) {
 }
 #endif
 
-int mldsa_randombytes(uint8_t *buf, size_t len) {
+static mldsa_mutex source_lock = MLDSA_MUTEX_INIT;
+static mldsa_random_source source_fill; /* NULL: the OS */
+static void *source_ctx;
+
+int mldsa_set_random_impl(mldsa_random_source fill, void *ctx) {
+  if (MLDSA_SELFTEST_REFUSED()) return MLDSA_ERR_SELFTEST;
+  mldsa_mutex_lock(&source_lock);
+  source_fill = fill;
+  source_ctx = fill != NULL ? ctx : NULL;
+  mldsa_mutex_unlock(&source_lock);
+  return MLDSA_OK;
+}
+
+static int os_randombytes(uint8_t *buf, size_t len) {
   while (len > 0) {
     ssize_t n = MLDSA_SEAM_GETRANDOM(buf, len, 0);
     if (n < 0) {
@@ -65,4 +87,15 @@ int mldsa_randombytes(uint8_t *buf, size_t len) {
     len -= (size_t)n;
   }
   return 0;
+}
+
+/* On failure buf is wiped: a source that failed half-way leaves none of its bytes. */
+int mldsa_randombytes(uint8_t *buf, size_t len) {
+  mldsa_mutex_lock(&source_lock);
+  mldsa_random_source fill = source_fill;
+  void *ctx = source_ctx;
+  mldsa_mutex_unlock(&source_lock);
+  int ret = fill != NULL ? (fill(ctx, buf, len) != 0 ? -1 : 0) : os_randombytes(buf, len);
+  if (ret != 0) mldsa_zeroize(buf, len);
+  return ret;
 }

@@ -9,14 +9,17 @@
 /* The steps of the self-tests (src/selftest.c) a test can make fail: the known-answer
  * keygen (pk damaged), deterministic sign (signature damaged), verify of the good
  * signature (signature damaged before it), verify that must fail (signature left
- * intact), pairwise test of a new key (its signature damaged). */
+ * intact), pairwise test of a new key (its signature damaged), signing under the prepared
+ * key and in a batch (each signature damaged). */
 enum {
   MLDSA_SEAM_SELFTEST_NONE = 0,
   MLDSA_SEAM_SELFTEST_KEYGEN,
   MLDSA_SEAM_SELFTEST_SIGN,
   MLDSA_SEAM_SELFTEST_VERIFY,
   MLDSA_SEAM_SELFTEST_VERIFY_BAD,
-  MLDSA_SEAM_SELFTEST_PAIRWISE
+  MLDSA_SEAM_SELFTEST_PAIRWISE,
+  MLDSA_SEAM_SELFTEST_PREPARED,
+  MLDSA_SEAM_SELFTEST_BATCH
 };
 
 #include <stddef.h>

@@ -9,12 +9,19 @@
  *   2. keygen from a second seed, deterministic signing (external, pure: M' = 0 || len(ctx)
  *      || ctx || msg): the signature's SHA3-256 as expected;
  *   3. verify of that signature under that pk: accepted;
- *   4. verify of the signature with one bit of c~ flipped: refused.
+ *   4. verify of the signature with one bit of c~ flipped: refused;
+ *   5. the same key pair prepared: signing under the prepared key gives the same signature
+ *      (SHA3-256 as expected), verification under the prepared public key accepts it and
+ *      refuses it with c~ flipped;
+ *   6. the batch paths under those prepared keys: a batch of one message signed gives the
+ *      same signature, a batch of that signature and the flipped one verifies the first
+ *      only.
  *
  * Memory: ML-DSA-87 signing alone needs 105 KiB of stack and the operations must fit in
  * 112 KiB (tests/stack_budget.txt), so the keys and the signature of the known-answer
- * tests (12 KiB for ML-DSA-87) are static, under a mutex: concurrent mldsa_selftest calls
- * run one after another. The pairwise test needs only a signature (4.5 KiB), on the stack.
+ * tests (12 KiB for ML-DSA-87) and its prepared keys (150 KiB) are static, under a mutex:
+ * concurrent mldsa_selftest calls run one after another. The pairwise test needs only a
+ * signature (4.5 KiB), on the stack.
  * The keys of the known-answer tests are public test vectors; they are wiped all the same. */
 #include <stdatomic.h>
 #include <string.h>
@@ -49,6 +56,9 @@ static struct {
   uint8_t pk[MLDSA_MAX_PUBLIC_KEY_BYTES];
   uint8_t sk[MLDSA_MAX_SECRET_KEY_BYTES];
   uint8_t sig[SIG_MAX];
+  uint8_t flipped[SIG_MAX]; /* the signature with one bit of c~ flipped */
+  mldsa_prepared_public_key pp;
+  mldsa_prepared_secret_key ps;
 } scratch;
 
 /* 1 when SHA3-256 of len bytes at p is not want. */
@@ -89,6 +99,51 @@ static void mu_of(uint8_t mu[64], const uint8_t tr[64], const void *arg) {
   mldsa_shake_squeeze(&st, mu, 64);
 }
 
+/* Steps 5 and 6 of the known-answer tests: the key pair in scratch prepared, its known
+ * signature in scratch.sig, mu the one it signs; with scratch held. */
+static int kat_prepared(const mldsa_backend *b, const mldsa_selftest_kat *k,
+                        const uint8_t mu[64]) {
+  static const uint8_t zero_rnd[32];
+  uint8_t *sig = scratch.sig, *flipped = scratch.flipped;
+  memcpy(flipped, sig, b->sig_bytes);
+  flipped[0] ^= 0x01;
+  if (b->prepare_secret(&scratch.ps, scratch.sk) != MLDSA_OK) return MLDSA_ERR_SELFTEST;
+  b->prepare_public(&scratch.pp, scratch.pk);
+
+  /* 5. prepared: sign, verify, refuse */
+  if (b->sign_prepared(sig, &scratch.ps, mu, zero_rnd) != MLDSA_OK) return MLDSA_ERR_SELFTEST;
+  if (MLDSA_SEAM_SELFTEST(MLDSA_SEAM_SELFTEST_PREPARED)) sig[b->sig_bytes - 1] ^= 1;
+  if (digest_differs(sig, b->sig_bytes, k->sig_sha3) ||
+      b->verify_prepared(&scratch.pp, sig, mu) != MLDSA_OK ||
+      b->verify_prepared(&scratch.pp, flipped, mu) == MLDSA_OK)
+    return MLDSA_ERR_SELFTEST;
+
+  /* 6. batches: one message signed, two signatures verified */
+  const mldsa_sign_item item = {k->msg, k->msg_len, k->ctx, k->ctx_len, zero_rnd, sig,
+                                b->sig_bytes};
+  const mldsa_sign_item *to_sign[1] = {&item};
+  const uint8_t *rnd[1] = {zero_rnd};
+  int res[2] = {MLDSA_ERR_SELFTEST, MLDSA_ERR_SELFTEST};
+  memset(sig, 0, b->sig_bytes);
+  b->sign_batch(&scratch.ps, to_sign, rnd, 1, res);
+  if (MLDSA_SEAM_SELFTEST(MLDSA_SEAM_SELFTEST_BATCH)) sig[b->sig_bytes - 1] ^= 1;
+  if (res[0] != MLDSA_OK || digest_differs(sig, b->sig_bytes, k->sig_sha3))
+    return MLDSA_ERR_SELFTEST;
+  const mldsa_verify_item checks[2] = {
+      {NULL, 0, k->msg, k->msg_len, k->ctx, k->ctx_len, sig, b->sig_bytes},
+      {NULL, 0, k->msg, k->msg_len, k->ctx, k->ctx_len, flipped, b->sig_bytes}};
+  const mldsa_verify_item *to_verify[2] = {&checks[0], &checks[1]};
+  res[0] = res[1] = MLDSA_ERR_SELFTEST;
+  if (b->batch_width >= 2) { /* both in one group where the lanes allow */
+    b->verify_batch(&scratch.pp, to_verify, 2, res);
+  } else {
+    b->verify_batch(&scratch.pp, to_verify, 1, res);
+    b->verify_batch(&scratch.pp, to_verify + 1, 1, res + 1);
+  }
+  if (res[0] != MLDSA_OK || res[1] != MLDSA_ERR_VERIFY) return MLDSA_ERR_SELFTEST;
+  return MLDSA_OK;
+}
+
 /* The known-answer tests of one parameter set, with scratch held. */
 static int kat_one(const mldsa_selftest_kat *k) {
   static const uint8_t zero_rnd[32];
@@ -118,7 +173,10 @@ static int kat_one(const mldsa_selftest_kat *k) {
   /* 4. with one bit of c~ flipped, it does not */
   if (!MLDSA_SEAM_SELFTEST(MLDSA_SEAM_SELFTEST_VERIFY_BAD)) sig[0] ^= 0x01;
   if (b->verify_pk(sig, pk, mu_of, &f) == MLDSA_OK) return MLDSA_ERR_SELFTEST;
-  return MLDSA_OK;
+  sig[0] ^= 0x01;
+
+  /* 5, 6: the prepared and batch paths */
+  return kat_prepared(b, k, mu);
 }
 
 /* Every set's known-answer tests; MLDSA_OK or MLDSA_ERR_SELFTEST. */

@@ -2,7 +2,8 @@
 /* What a build compiled in (CMake options MLDSA_PARAMS and MLDSA_ISAS) is what the API
  * offers: a compiled set has the header's sizes and signs and verifies; a set left out
  * reports size 0 and MLDSA_ERR_PARAM from every call; the ISA in use is one of those
- * compiled; the library's version is the header's; mldsa_selftest passes (the sets
+ * compiled; the library's version is the header's, and MLDSA_VERSION_NUMBER agrees with
+ * MAJOR, MINOR and PATCH (and with mldsa_version()); mldsa_selftest passes (the sets
  * compiled in). Needs only the library.
  *   test_build_config */
 #include <stdio.h>
@@ -98,6 +99,22 @@ int main(void) {
             strcmp(MLDSA_VERSION_STRING, want) == 0,
         "version: library %s, header %s, parts %s\n", mldsa_version(), MLDSA_VERSION_STRING,
         want);
+  /* the numeric version: 0xMMmmpp00, usable in #if, the parts each in its own byte */
+#if !defined(MLDSA_VERSION_NUMBER) || MLDSA_VERSION_NUMBER < 0x00040000
+#error "MLDSA_VERSION_NUMBER missing from #if, or below 0.4.0 (the first release with it)"
+#endif
+  const unsigned long number = MLDSA_VERSION_NUMBER;
+  CHECK(MLDSA_VERSION_MAJOR < 256 && MLDSA_VERSION_MINOR < 256 && MLDSA_VERSION_PATCH < 256 &&
+            number >> 24 == MLDSA_VERSION_MAJOR && (number >> 16 & 0xFF) == MLDSA_VERSION_MINOR &&
+            (number >> 8 & 0xFF) == MLDSA_VERSION_PATCH && (number & 0xFF) == 0,
+        "MLDSA_VERSION_NUMBER 0x%08lx disagrees with %s\n", number, want);
+  unsigned long parsed = 0;
+  for (const char *c = mldsa_version(); *c != '\0'; ++c) { /* the run-time version's */
+    unsigned long part = parsed & 0xFF;
+    parsed = *c == '.' ? parsed << 8 : (parsed - part) | (part * 10 + (unsigned long)(*c - '0'));
+  }
+  CHECK(parsed << 8 == number, "mldsa_version() %s is 0x%08lx, MLDSA_VERSION_NUMBER 0x%08lx\n",
+        mldsa_version(), parsed << 8, number);
   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; ++i) check_set(&sets[i]);
   /* the known-answer tests of the sets compiled in */
   int st = mldsa_selftest();

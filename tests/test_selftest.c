@@ -4,13 +4,15 @@
  *
  * - mldsa_selftest passes, repeatedly and from several threads at once;
  * - a fault in each step of the known-answer tests (keygen, deterministic sign, verify of
- *   the good signature, verify that must fail) gives MLDSA_ERR_SELFTEST;
+ *   the good signature, verify that must fail, sign under the prepared key, sign in a
+ *   batch) gives MLDSA_ERR_SELFTEST;
  * - a fault in the pairwise test of keygen (MLDSA_SELFTEST builds; without the option
  *   keygen runs none and succeeds); the key decoder, which imports keys, runs none.
  *
  * In an MLDSA_SELFTEST build (the option's definition reaches this program through the
  * variant's compile definitions) a failure must also be sticky: afterwards every function
- * of mldsa.h that returns an int returns MLDSA_ERR_SELFTEST with every output zeroed
+ * of mldsa.h that returns an int returns MLDSA_ERR_SELFTEST with every output zeroed (a
+ * batch call's code in every result)
  * (checked over all of them, outputs pre-filled with 0xAA), mldsa_selftest included, the
  * fault removed. The power-on tests run at the first call, so the faults are tried both
  * before the first call (the power-on run fails, whatever the first call is) and after a
@@ -47,6 +49,8 @@ static const struct {
     {MLDSA_SEAM_SELFTEST_SIGN, "sign"},
     {MLDSA_SEAM_SELFTEST_VERIFY, "verify"},
     {MLDSA_SEAM_SELFTEST_VERIFY_BAD, "verify that must fail"},
+    {MLDSA_SEAM_SELFTEST_PREPARED, "sign under the prepared key"},
+    {MLDSA_SEAM_SELFTEST_BATCH, "sign in a batch"},
 };
 #define NUM_KAT_STEPS ((int)(sizeof kat_steps / sizeof kat_steps[0]))
 
@@ -162,6 +166,36 @@ static void expect_refused(const set_info *s, const char *why) {
   EXPECT_REFUSED(mldsa_sign_mu_prepared(&prepared_sk, sig, s->sig, mu, rnd),
                  "mldsa_sign_mu_prepared");
   EXPECT_ZERO(sig, s->sig, "mldsa_sign_mu_prepared");
+
+  /* batches: the code in every result (over an old MLDSA_OK), every sig zeroed */
+  static uint8_t sigs[3][MLDSA_MAX_SIGNATURE_BYTES];
+  int results[3];
+  mldsa_verify_item vitems[3];
+  mldsa_sign_item sitems[3];
+  for (int i = 0; i < 3; ++i) {
+    vitems[i] = (mldsa_verify_item){pk, s->pk, msg, sizeof msg, NULL, 0, sig, s->sig};
+    sitems[i] = (mldsa_sign_item){msg, sizeof msg, NULL, 0, rnd, sigs[i], s->sig};
+    fill(sigs[i], s->sig);
+    results[i] = MLDSA_OK;
+  }
+#define EXPECT_RESULTS(what)                                                               \
+  for (int i_ = 0; i_ < 3; ++i_) {                                                         \
+    ck_assert_msg(results[i_] == MLDSA_ERR_SELFTEST, "%s (%s): results[%d] = %d", what, why, \
+                  i_, results[i_]);                                                        \
+    results[i_] = MLDSA_OK;                                                                \
+  }
+  EXPECT_REFUSED(mldsa_verify_batch(s->p, vitems, 3, results), "mldsa_verify_batch");
+  EXPECT_RESULTS("mldsa_verify_batch");
+  vitems[1].pk = NULL, vitems[1].pk_len = 0;
+  EXPECT_REFUSED(mldsa_verify_prepared_batch(&prepared_pk, vitems + 1, 1, results),
+                 "mldsa_verify_prepared_batch");
+  results[1] = results[2] = MLDSA_ERR_SELFTEST;
+  EXPECT_RESULTS("mldsa_verify_prepared_batch");
+  EXPECT_REFUSED(mldsa_sign_batch(&prepared_sk, sitems, 3, results), "mldsa_sign_batch");
+  EXPECT_RESULTS("mldsa_sign_batch");
+  for (int i = 0; i < 3; ++i) EXPECT_ZERO(sigs[i], s->sig, "mldsa_sign_batch");
+#undef EXPECT_RESULTS
+  EXPECT_REFUSED(mldsa_set_random(NULL, NULL), "mldsa_set_random");
 
   uint8_t seed_out[32];
   fill(seed_out, sizeof seed_out);
