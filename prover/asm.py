@@ -234,6 +234,7 @@ def parse(path, text=None, check_bytes=True, arch=None):
         split, operand, unparse_ = statements, parse_operand, unparse
     pre = preprocess(path, text, arch)
     functions, rodata, symbols = {}, bytearray(), {}
+    rodata_align = 1     # the section's alignment: its largest (checked against the object)
     emit_text, emit_rodata = [], []      # what was read, to be assembled again
     section = 'text'
     previous = 'text'
@@ -306,6 +307,7 @@ def parse(path, text=None, check_bytes=True, arch=None):
                         raise ParseError('%s: alignment with a maximum skip in .rodata: %s' % (where, line))
                     while len(rodata) % a:
                         rodata.append(0)
+                    rodata_align = max(rodata_align, a)
                     emit_rodata.append('.balign %d' % a)
                 elif word in SKIP_TEXT:
                     pass
@@ -341,6 +343,7 @@ def parse(path, text=None, check_bytes=True, arch=None):
             emit_text.append(unparse_(ins))
     u = Unit(path, functions, rodata, symbols, text.split('\n'))
     u.arch = arch
+    u.rodata_align = rodata_align
     if check_bytes:
         check_assembled(path, text, emit_text, emit_rodata, arch)
     return u

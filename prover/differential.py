@@ -13,7 +13,9 @@ extension has (legacy SSE xmm, VEX xmm/ymm, EVEX xmm/ymm/zmm), the EVEX ones als
 merging and a zeroing mask and with registers 16-31, with the first source from memory
 and as an EVEX broadcast; EXPLICIT_FORMS has the rest, written out. The CPU side is the same .S built
 into a shared object (cc) and called through ctypes; AVX-512 forms run only where the CPU
-has AVX-512 F/BW/VL (else they are skipped and counted so).
+has AVX-512 F/BW/VL (else they are skipped and counted so). `in` and `out` are 64-byte
+aligned; every form with a memory operand also runs with both 4 bytes off that, and the
+CPU must fault (SIGSEGV) exactly where the model's alignment rule refuses the access.
 
   python3 -m prover --differential [--cases N] [--sample K] [--seed S]"""
 import ctypes
@@ -298,6 +300,13 @@ EXPLICIT_FORMS = [
     (['vmovq %xmm1, (%rsi)'], 'y', 'out8'), (['vmovdqa32 %xmm17, %xmm0'], 'z', 'z0'),
     (['movd %eax, %xmm0'], 'x', 'x0'), (['movd %xmm1, %eax'], 'x', 'rax'),
     (['movq %xmm1, %rax'], 'x', 'rax'), (['movq 40(%rdi), %xmm0'], 'x', 'x0'),
+    # movd with a 64-bit general register: GNU as encodes it as movq (REX.W, VEX.W1)
+    (['movd %rax, %xmm0'], 'x', 'x0'), (['movd %xmm1, %rax'], 'x', 'rax'),
+    (['vmovd %rax, %xmm0'], 'y', 'y0'), (['vmovd %xmm1, %rax'], 'y', 'rax'),
+    (['movq %rax, %xmm0'], 'x', 'x0'), (['vmovq %rax, %xmm0'], 'y', 'y0'),
+    (['pand 64(%rdi), %xmm1', 'movdqa %xmm1, %xmm0'], 'x', 'x0'),
+    (['vmovdqa 64(%rdi), %ymm0'], 'y', 'y0'), (['vmovdqa %ymm1, (%rsi)'], 'y', 'out32'),
+    (['vmovdqa32 64(%rdi), %zmm0'], 'z', 'z0'), (['vmovdqa64 %zmm1, (%rsi)'], 'z', 'out64'),
     (['movhps 40(%rdi), %xmm0'], 'x', 'x0'), (['movmskps %xmm1, %eax'], 'x', 'rax'),
     (['pmovmskb %xmm1, %eax'], 'x', 'rax'), (['movdqa 64(%rdi), %xmm0'], 'x', 'x0'),
     (['movdqa %xmm1, %xmm0'], 'x', 'x0'), (['movdqu 40(%rdi), %xmm0'], 'x', 'x0'),
@@ -479,10 +488,16 @@ def run_forms(funcs, cases, rnd, used=None, machine_cls=None, quiet=False):
             if k not in run_keys:
                 say('differential: NOT RUN: %s %s (used at %s)' % (k[0], ', '.join(k[1:]), where))
                 bad += 1
+        cls = machine_cls or ExactMachine
+        at64 = type('At64', (cls,), {'arg_align': {'in': (64, 0), 'out': (64, 0)}})
+        # every memory form also at an unaligned address: which fault, on the CPU and in the model
+        faulted = cpu_faults(lib, [name for name, _, _, what in funcs if memory_form(what)])
         for name, text, dest, what in funcs:
+            if memory_form(what):
+                bad += check_unaligned(unit, name, what, cls, name in faulted, say)
             try:
                 m = run(unit, name, {'rdi': ('ptr', 'in'), 'rsi': ('ptr', 'out')},
-                        machine_cls=machine_cls or ExactMachine, frame=64).m
+                        machine_cls=at64, frame=64).m
             except Exception as e:      # a form the semantics cannot run is a failure
                 say('differential: %s: prover error: %s' % (what, e))
                 bad += 1
@@ -497,14 +512,13 @@ def run_forms(funcs, cases, rnd, used=None, machine_cls=None, quiet=False):
                 if dest[0] == 'm' and rnd.random() < 0.3:
                     words[1], words[3] = words[0] >> 31 and 0xffffffff, words[2] >> 31 and 0xffffffff
                 words += [rnd.choice([0, 0xffff, 0x5555, 0xff00, 0x00ff, rnd.getrandbits(16)]) for _ in range(2)]
-                # `in` 64-byte aligned: legacy SSE memory operands must be 16-byte aligned
-                raw = (ctypes.c_uint32 * 96)()
-                skip = (-ctypes.addressof(raw) % 64) // 4
+                # `in` and `out` 64-byte aligned (the unaligned run is check_unaligned's)
+                raw, inp = aligned_words(96, 0)
                 for j, x in enumerate(words):
-                    raw[skip + j] = x
-                outbuf = (ctypes.c_uint32 * 32)()
-                fn(ctypes.c_void_p(ctypes.addressof(raw) + 4 * skip), outbuf)
-                cpu = list(outbuf)[:nbytes // 4]
+                    raw[inp + j] = x
+                outbuf, outp = aligned_words(48, 0)
+                fn(ctypes.c_void_p(ctypes.addressof(raw) + 4 * inp), ctypes.c_void_p(ctypes.addressof(outbuf) + 4 * outp))
+                cpu = list(outbuf)[outp:outp + nbytes // 4]
                 subs = [(v, z3.BitVecVal(words[k[1]] if k[1] < len(words) else 0, 32)) for k, v in invars]
                 val = z3.simplify(z3.substitute(whole, *subs)) if subs else z3.simplify(whole)
                 ncases += 1
@@ -522,6 +536,79 @@ def run_forms(funcs, cases, rnd, used=None, machine_cls=None, quiet=False):
                     bad += 1
                     break
     return bad, ncases
+
+
+def aligned_words(n, off):
+    """a zeroed buffer of n dwords and the index of its first dword at off bytes past a
+    64-byte boundary (off a multiple of 4), with at least n - 16 dwords from there."""
+    raw = (ctypes.c_uint32 * n)()
+    return raw, ((off - ctypes.addressof(raw)) % 64) // 4
+
+
+# The unaligned run: `in` and `out` both 4 bytes past a 64-byte boundary, which no form
+# that requires alignment (16, 32 or 64 bytes) accepts.
+MISALIGN = 4
+
+
+def memory_form(what):
+    """whether the form run is one with a memory operand (the frame's own loads from `in`
+    and stores to `out` are forms of their own)."""
+    return what.endswith((' memory', ' broadcast')) or '(%r' in what
+
+
+def cpu_faults(lib, names):
+    """the functions of names that fault on this CPU when called with `in` and `out` both
+    MISALIGN bytes off a 64-byte boundary. They run in order in a child process, which
+    names each before calling it; a fault (SIGSEGV, SIGBUS) ends the child, and a new one
+    goes on after the function that faulted."""
+    import signal
+    import struct
+    faulted, start = set(), 0
+    while start < len(names):
+        rd, wr = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(rd)
+                raw, inp = aligned_words(128, MISALIGN)
+                out, outp = aligned_words(48, MISALIGN)
+                args = (ctypes.c_void_p(ctypes.addressof(raw) + 4 * inp), ctypes.c_void_p(ctypes.addressof(out) + 4 * outp))
+                for i in range(start, len(names)):
+                    os.write(wr, struct.pack('<i', i))
+                    getattr(lib, names[i])(*args)
+                os.write(wr, struct.pack('<i', -1))
+            finally:
+                os._exit(0)
+        os.close(wr)
+        with os.fdopen(rd, 'rb') as f:
+            data = f.read()
+        _, status = os.waitpid(pid, 0)
+        seen = struct.unpack('<%di' % (len(data) // 4), data[:len(data) // 4 * 4])
+        if seen and seen[-1] == -1:
+            break
+        if not (seen and os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGSEGV, signal.SIGBUS)):
+            raise RuntimeError('the unaligned run ended with status %d after %s' % (status, seen[-1:]))
+        faulted.add(names[seen[-1]])
+        start = seen[-1] + 1
+    return faulted
+
+
+def check_unaligned(unit, name, what, cls, cpu, say):
+    """the model of a memory form with `in` and `out` off alignment: it must refuse the
+    access exactly where the CPU faulted (cpu). Returns 1 on a disagreement."""
+    off = type('Off', (cls,), {'arg_align': {'in': (64, MISALIGN), 'out': (64, MISALIGN)}})
+    try:
+        run(unit, name, {'rdi': ('ptr', 'in'), 'rsi': ('ptr', 'out')}, machine_cls=off, frame=64)
+        model = None
+    except Exception as e:
+        model = str(e)
+        if 'aligned address' not in model:
+            return 0        # not an alignment matter: the aligned run reports it
+    if cpu == bool(model):
+        return 0
+    say('differential: ALIGNMENT %s: at an address %d bytes off a 64-byte boundary the CPU %s, the model %s'
+        % (what, MISALIGN, 'faults' if cpu else 'does not fault', model or 'accepts it'))
+    return 1
 
 
 class _SwappedBroadcast(ExactMachine):
@@ -555,6 +642,19 @@ def planted(funcs, rnd):
     if any('{1to8}' in f[1] for f in funcs):      # EVEX: where the CPU has AVX-512
         bad, _ = run_forms(pick(['{1to8}']), 4, rnd, machine_cls=_SwappedBroadcast, quiet=True)
         print('differential: planted qword broadcast halves swapped: %s' % ('caught' if bad else 'MISSED'))
+        missed += not bad
+    # the alignment model planted wrong both ways: no form requiring alignment (the CPU
+    # faults on movdqa and legacy pand), and every memory form requiring it (it does not
+    # fault on movdqu)
+    saved = semantics.alignment_required
+    for what, plant, words in (('no form requiring alignment', lambda ins: None, ['movdqa 64(%rdi)', 'pand 64(%rdi)']),
+                               ('every memory form requiring 16 bytes', lambda ins: 16, ['movdqu 40(%rdi)'])):
+        semantics.alignment_required = plant
+        try:
+            bad, _ = run_forms(pick(words), 1, rnd, quiet=True)
+        finally:
+            semantics.alignment_required = saved
+        print('differential: planted alignment model with %s: %s' % (what, 'caught' if bad else 'MISSED'))
         missed += not bad
     key = ('planted', 'y')
     rest = funcs[:1]

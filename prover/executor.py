@@ -8,8 +8,11 @@ pointer and the callee-saved registers must hold their values at entry (the retu
 and the caller's memory cannot have changed: machine.py allows stack writes only within
 the declared frame below the return address), and the upper halves of ymm0-15 must be
 those of the entry (untouched: SSE code) or zero (vzeroupper), so that no caller pays the
-AVX-SSE transition. The direction flag is preserved as no instruction with a semantics
-writes it (std, cld and the string instructions have none)."""
+AVX-SSE transition; `ret $n` is refused. The direction flag is preserved as no instruction
+with a semantics writes it (std, cld and the string instructions have none). The status
+flags at entry are unknown: reading one that no instruction has written fails the run
+(machine.Flags), and every memory operand of a form that requires alignment is checked
+against what its base guarantees (semantics.check_alignment, machine.alignment)."""
 import z3
 from . import semantics as S
 from .machine import Machine, ExecError, CALLEE_SAVED, simp
@@ -21,6 +24,13 @@ MAX_STEPS = 400000
 MAX_BACK_EDGES = 512
 import os
 STOP = int(os.environ.get('PROVER_STOP_STEPS', '0'))
+
+
+def check_return(ins):
+    """System V's return is a plain ret: `ret $n` would also pop n bytes of the caller's
+    stack, which no System V caller expects."""
+    if ins.ops:
+        raise ExecError('ret with an operand (%s): the caller\'s %%rsp would end off by it' % ins.text)
 
 
 def resolve(fn, pc, target):
@@ -78,6 +88,7 @@ def run(unit, fname, args, pre=None, machine_cls=Machine, after=None, stop=None,
                 pc += 1
                 continue
             if mn in ('ret', 'retq'):
+                check_return(ins)
                 if not simp(m.gpr['rsp'] == m.init['rsp']).eq(z3.BoolVal(True)) and \
                         not z3.simplify(m.gpr['rsp'] - m.init['rsp']).eq(z3.BitVecVal(0, 64)):
                     raise ExecError('stack pointer not restored at ret')

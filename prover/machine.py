@@ -3,7 +3,9 @@
 vector registers (zmm0-31, each 16 dword terms), opmasks k0-k7 (64-bit terms), flags,
 and memory as bytes at (base, offset): a base is an argument pointer, the stack or the
 unit's .rodata. Inputs are fresh 32-bit variables named base[i], created on first read.
-Every memory access is recorded (the trace) for the loop-structure checks."""
+Every memory access is recorded (the trace) for the loop-structure checks. Each base has
+a known alignment (alignment()): an argument's from its contract (spec.ARG_ALIGN), the
+stack's from System V, .rodata's from the object."""
 import z3
 
 GPR64 = ['rax', 'rbx', 'rcx', 'rdx', 'rsi', 'rdi', 'rbp', 'rsp'] + ['r%d' % i for i in range(8, 16)]
@@ -28,6 +30,15 @@ CALLEE_SAVED = ['rbx', 'rbp', 'r12', 'r13', 'r14', 'r15']
 
 class ExecError(Exception):
     pass
+
+
+class Flags(dict):
+    """the status flags an instruction has written since entry. The caller's flags are not
+    an input (System V guarantees only DF = 0, kept apart as Machine.df): a flag no
+    instruction has written is unknown, and reading it is an error, not a 0."""
+
+    def __missing__(self, name):
+        raise ExecError('%s read before any instruction wrote it (the flags at entry are unknown)' % name)
 
 
 def vreg(name):
@@ -67,6 +78,7 @@ class Machine:
         self.vec = [[z3.BitVec('init_v%d_%d' % (i, j), 32) for j in range(16)] for i in range(32)]
         self.k = [z3.BitVec('init_k%d' % i, 64) for i in range(8)]
         self.flags = {}
+        self.df = False          # System V: the direction flag is clear at entry and at return
         self.mem = {}
         self.inputs = {}
         self.trace = []
@@ -74,6 +86,14 @@ class Machine:
         self.prods = {}
         self.mqs = {}
         self.axioms = []
+
+    @property
+    def flags(self):
+        return self._flags
+
+    @flags.setter
+    def flags(self, value):
+        self._flags = value if isinstance(value, Flags) else Flags(value)
 
     PRODUCT_BOUND = 9 * 8380417 - 1
     Q = 8380417
@@ -160,6 +180,39 @@ class Machine:
         if op.index:
             a = a + self.rd_gpr(op.index, 64) * op.scale
         return self.split_addr(a)
+
+    # ---- alignment
+    # System V: %rsp + 8 is a multiple of 16 at entry, so the return address (offset 0 of
+    # the stack base) is at 8 modulo 16.
+    STACK_ALIGN = (16, 8)
+
+    def alignment(self, base):
+        """(m, r): every address base + off is r + off modulo m."""
+        if base == 'rodata':
+            # the section's alignment as the object has it (asm.py compares it with what
+            # the prover read); a label's offset in it is checked there too
+            return getattr(self.unit, 'rodata_align', 1), 0
+        if base == 'stack':
+            return self.STACK_ALIGN
+        if base in getattr(self, 'arg_align', {}):
+            return self.arg_align[base]
+        from .spec import ARG_ALIGN
+        return ARG_ALIGN.get(base, 1), 0
+
+    def require_aligned(self, op, n, what):
+        """the memory operand op of a form that faults unless its address is a multiple of n."""
+        base, off = self.addr(op)
+        m, r = self.alignment(base)
+        if m % n == 0 and (r + off) % n == 0:
+            return
+        if m % n:
+            why = '%s is only %d-byte aligned' % (base if base in ('rodata', 'stack') else
+                                                   'argument ' + base + ' by its contract', m)
+            if base == 'rodata':
+                why = '.rodata is only %d-byte aligned in the object' % m
+        else:
+            why = 'offset %d from %s (%d modulo %d)' % (off, base, (r + off) % m, m)
+        raise ExecError('%s needs a %d-byte aligned address: %s' % (what, n, why))
 
     # ---- memory
     def input_var(self, base, idx):

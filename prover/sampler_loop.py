@@ -37,7 +37,7 @@ import functools
 import time
 import z3
 from . import semantics as S
-from .executor import resolve
+from .executor import resolve, check_return
 from .machine import Machine, ExecError, CALLEE_SAVED, simp, vreg
 
 from .lanes import Failure, free_vars
@@ -141,6 +141,7 @@ class SymMachine(Machine):
         if mn in S.NOPS:
             return 'nop', None, None
         if mn in ('ret', 'retq'):
+            check_return(ins)
             return 'ret', None, None
         if mn == 'jmp' or mn in S.BRANCHES:
             tgt = resolve(fn, pc, ins.ops[0].sym)

@@ -8,6 +8,8 @@ writes keep bits 128 and up of the destination; VEX/EVEX writes zero them. An EV
 with {%kN} merges (or, with {z}, zeroes) the elements whose mask bit is clear.
 
 A mnemonic missing here is an error of the prover's run (semantics.lookup raises)."""
+import re
+
 import z3
 from .machine import ExecError, vreg, simp, GPR
 
@@ -323,9 +325,11 @@ def _mov_full(m, ins, ops):
 sem(both('movdqa') + ' ' + both('movdqu') + ' vmovdqa32 vmovdqu32 vmovdqa64 vmovdqu64 vmovdqu8', 2)(_mov_full)
 
 
-def _movq_movd(nbytes):
+def _movq_movd(size):
     def h(m, ins, ops):
         d, s = ops
+        # movd with a 64-bit general register is the movq it assembles to (REX.W / VEX.W1)
+        nbytes = 8 if any(o.kind == 'reg' and o.reg in GPR and m.gpr_width(o.reg) == 64 for o in ops) else size
         legacy_zero = True   # movq/movd to xmm zero the rest of the 128 bits in both forms
         if d.kind == 'reg' and vreg(d.reg):
             i, _ = vreg(d.reg)
@@ -849,9 +853,11 @@ def _incdec(delta):
         w = gwidth(m, ins, ops)
         a = grd(m, d, w)
         r = simp(a + delta)
-        cf = m.flags.get('CF', z3.BoolVal(False))
         of = (r == (1 << (w - 1))) if delta > 0 else (r == (1 << (w - 1)) - 1)
-        szf(m, r, cf, of)
+        kept = m.flags.get('CF')     # inc and dec leave CF as it was, known or not
+        szf(m, r, kept, of)
+        if kept is None:
+            del m.flags['CF']
         gwr(m, d, r)
     return h
 
@@ -1055,9 +1061,51 @@ CONTROL = set(BRANCHES) | {'jmp', 'ret', 'retq'}
 NOPS = {'endbr64', 'nop'}
 
 
+# ---- alignment: the forms that fault (#GP) unless their memory operand is aligned to its
+# size. The aligned moves in every encoding; and every legacy-SSE instruction with a
+# 128-bit memory operand except the unaligned moves. A VEX or EVEX instruction other than
+# an aligned move, and a general-purpose one (alignment checking is off in user mode),
+# accept any address. The differential check runs each used memory form at an address 4
+# bytes off a 64-byte boundary and compares which fault with this.
+ALIGNED_MOVES = {'movdqa', 'movaps', 'movapd', 'movntdq', 'movntdqa', 'movntps', 'movntpd'}
+ALIGNED_MOVES |= {'v' + x for x in ALIGNED_MOVES} | {'vmovdqa32', 'vmovdqa64'}
+# legacy SSE forms that read or write fewer than 16 bytes, or are unaligned by definition
+LEGACY_ANY_ADDRESS = set('movdqu movups movupd lddqu movd movq movhps movlps movhpd movlpd movss movsd '
+                         'pinsrb pinsrw pinsrd pinsrq pextrb pextrw pextrd pextrq'.split())
+LEGACY_NARROW = re.compile(r'pmov[sz]x')
+
+
+def alignment_required(ins):
+    """the alignment, in bytes, ins's memory operand must have; None if any address."""
+    if not any(o.kind == 'mem' for o in ins.ops) or ins.mnem == 'lea':
+        return None
+    vecs = [vreg(o.reg) for o in ins.ops if o.kind == 'reg' and vreg(o.reg)]
+    if ins.mnem in ALIGNED_MOVES:
+        return 4 * vecs[0][1] if vecs else 16
+    if ins.mnem.startswith('v') or not vecs:
+        return None
+    if ins.mnem in LEGACY_ANY_ADDRESS or LEGACY_NARROW.match(ins.mnem):
+        return None
+    return 16
+
+
+def check_alignment(m, ins):
+    need = alignment_required(ins)
+    if need:
+        for o in ins.ops:
+            if o.kind == 'mem':
+                m.require_aligned(o, need, ins.mnem)
+
+
 def lookup(mnem):
+    """(operand count, handler) of mnem; the handler checks alignment first."""
     if mnem in TABLE:
-        return TABLE[mnem]
+        nops, h = TABLE[mnem]
+
+        def checked(m, ins, ops):
+            check_alignment(m, ins)
+            return h(m, ins, ops)
+        return nops, checked
     raise ExecError('no semantics for mnemonic %r' % mnem)
 
 
