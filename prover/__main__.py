@@ -14,38 +14,16 @@ import time
 from pathlib import Path
 
 from . import asm, codecs, keccak, keccak_a64, kernels, ntt, pool, reorder, sampler_lanes, semantics
+from .inventory import ELEMENTWISE, ISAS, KECCAK, NEON_NOT_PROVED, NOT_PROVED, neon_key
 from .kernels import Report
-
-ISAS = ['sse2', 'avx2', 'avx512']
-
-# kernel name -> (file, what the obligations are)
-ELEMENTWISE = ['add', 'sub', 'reduce32', 'caddq', 'shiftl', 'power2round', 'decompose_g88',
-               'decompose_g32', 'make_hint_g88', 'make_hint_g32', 'use_hint_g88', 'use_hint_g32',
-               'chknorm', 'pointwise_montgomery'] + ['pointwise_acc_L%d' % L for L in (4, 5, 7)]
-
-# Kernels in asm_out that are not proved, with the reason (on the ISAs where keccak.py
-# has no description of them); every other function in asm_out must have an obligation.
-NOT_PROVED = {
-    'keccak_f1600_x1': 'Keccak: tested, not proved',
-}
-
-
-KECCAK = ['keccak_f1600_x1', 'keccak_f1600_batch']
-
-
-def neon_key(n):
-    """mldsa_<k>_neon[_<variant>] -> <k>[_<variant>]"""
-    return re.sub(r'_neon(?=_|$)', '', n[len('mldsa_'):], count=1)
-
 
 # AArch64: the element-wise kernels, the products, the transforms and the decoder are
 # proved against the same obligations as on x86 (prover/a64.py is the front end), the
-# Keccak bodies as x86's Keccak kernels (keccak_a64.py); the rest is declared here.
+# Keccak bodies as x86's Keccak kernels (keccak_a64.py); the rest is declared in
+# inventory.py.
 NEON_TRANSFORMS = ['ntt_reorder', 'ntt', 'invntt_tomont']
 NEON_PROVED = (ELEMENTWISE + NEON_TRANSFORMS + list(codecs.OBLIGATIONS) + list(keccak_a64.KERNELS)
                + list(sampler_lanes.OBLIGATIONS))
-NEON_NOT_PROVED = {
-}
 
 
 def neon_file(k):
@@ -251,12 +229,16 @@ def main(argv=None):
     ap.add_argument('--mutate', type=int, default=0, metavar='N')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--differential', action='store_true')
+    ap.add_argument('--imports', action='store_true', help='fail on an import cycle in the package')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1, metavar='N',
                     help='the full run: ISAs proved in N processes at once (default: the CPUs)')
     ap.add_argument('--no-composition', action='store_true', help=argparse.SUPPRESS)
     ap.add_argument('--cases', type=int, default=16)
     ap.add_argument('--sample', type=int, default=0, metavar='K')
     a = ap.parse_args(argv)
+    if a.imports:
+        from .import_graph import main as imports
+        return imports()
     if a.differential:
         from .differential import main as diff
         from .a64diff import main as diff_a64

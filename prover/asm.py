@@ -23,58 +23,9 @@ import os
 import re
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
 
-from . import elf
-
-
-@dataclass
-class Operand:
-    kind: str            # 'reg', 'imm', 'mem', 'label'
-    reg: str = None      # register name without '%'
-    imm: int = None
-    base: str = None     # mem: base register, or 'rip'
-    index: str = None
-    scale: int = 1
-    disp: int = 0
-    sym: str = None      # mem: symbol (rip-relative), label: target
-    mask: str = None     # AVX-512 {%kN}
-    zero: bool = False   # {z}
-    bcst: int = None     # {1toN}
-
-    def __str__(self):
-        return self.text
-
-    text: str = ''
-
-
-@dataclass
-class Insn:
-    mnem: str
-    ops: list            # in AT&T order, as written
-    line: int
-    text: str
-
-
-@dataclass
-class Function:
-    name: str
-    insns: list = field(default_factory=list)
-    labels: dict = field(default_factory=dict)   # label -> index of next insn
-    numeric: list = field(default_factory=list)  # (index, number) of local labels 1:, 2:
-
-
-@dataclass
-class Unit:
-    path: str
-    functions: dict
-    rodata: bytearray
-    symbols: dict        # rodata label -> offset
-    lines: list
-
-
-class ParseError(Exception):
-    pass
+from . import a64, elf
+from .syntax import Function, Insn, Operand, ParseError, Unit
 
 
 def _int(s):
@@ -228,7 +179,6 @@ def parse(path, text=None, check_bytes=True, arch=None):
     if arch is None:
         arch = 'a64' if os.path.basename(os.path.dirname(os.path.abspath(path))) == 'neon' else 'x86'
     if arch == 'a64':
-        from . import a64
         split, operand, unparse_ = a64.statements, a64.parse_operand, a64.unparse
     else:
         split, operand, unparse_ = statements, parse_operand, unparse
