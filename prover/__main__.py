@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import asm, codecs, keccak, keccak_a64, kernels, ntt, pool, reorder, sampler_lanes, semantics
+from . import asm, build, codecs, keccak, keccak_a64, kernels, ntt, pool, reorder, sampler_lanes, semantics
 from .inventory import ELEMENTWISE, ISAS, KECCAK, NEON_NOT_PROVED, NOT_PROVED, neon_key
 from .kernels import Report
 
@@ -190,7 +190,8 @@ SUMMARY = re.compile(r'^(\d+) kernel runs, (\d+) obligations proved, (\d+) faile
 def prove_one_isa(job):
     """one ISA of the full run, in a worker: (exit code, what it printed)."""
     asm_dir, isa = job
-    return pool.printed(main, ['--asm-dir', asm_dir, '--no-composition', '--isa', isa])
+    return pool.printed(main, ['--asm-dir', asm_dir, '--no-composition', '--isa', isa,
+                               '--build', build.of('x86').dir, '--build-aarch64', build.of('a64').dir])
 
 
 def in_parallel(a):
@@ -230,6 +231,10 @@ def main(argv=None):
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--differential', action='store_true')
     ap.add_argument('--imports', action='store_true', help='fail on an import cycle in the package')
+    ap.add_argument('--build', default='build', metavar='DIR',
+                    help='the x86-64 CMake build whose options and libraries are proved (default build)')
+    ap.add_argument('--build-aarch64', default='build-aarch64', metavar='DIR',
+                    help='the AArch64 cross build (default build-aarch64)')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1, metavar='N',
                     help='the full run: ISAs proved in N processes at once (default: the CPUs)')
     ap.add_argument('--no-composition', action='store_true', help=argparse.SUPPRESS)
@@ -239,6 +244,7 @@ def main(argv=None):
     if a.imports:
         from .import_graph import main as imports
         return imports()
+    build.use(a.build, a.build_aarch64)
     if a.differential:
         from .differential import main as diff
         from .a64diff import main as diff_a64
