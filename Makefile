@@ -43,7 +43,7 @@ check-macos:
 
 # Prove the kernels in asm_out/ against their contracts (Z3; README, What is proved).
 prove:
-	ci/prove
+	ci/prove --build $(BUILD)
 
 bench: all
 	$(BUILD)/mldsa-bench

@@ -38,7 +38,8 @@ def _under(text, old, new, condition):
             + text[end:])
 
 
-# (isa, file, kernel, text, replacement, the bug, what the rejection must say)
+# (isa, file, kernel, text (or a tuple of texts), replacement, the bug, what the rejection
+# must say)
 SOURCE_PLANTS = [
     ('avx2', 'add', 'add', '    .hidden mldsa_add_avx2\n', '', 'the kernel symbol not hidden', 'not hidden'),
     ('sse2', 'reduce32', 'reduce32', '    .globl mldsa_reduce32_sse2\n', '', 'the kernel symbol local',
@@ -52,16 +53,21 @@ SOURCE_PLANTS = [
      'an executable-stack note', 'is executable'),
     ('avx2', 'add', 'add', '    endbr64\n', '', 'no endbr64 under an IBT property', 'does not start with endbr64'),
     ('avx512', 'sub', 'sub', '    endbr64\n', '    nop\n', 'a nop for endbr64 under IBT', 'does not start with endbr64'),
-    ('neon', 'add', 'add', '    hint #34', '    nop //', 'no bti c under a BTI property', 'does not start with bti c'),
-    ('neon', 'keccak_f1600_x1', 'keccak_f1600_x1', '    hint #25', '    nop //',
-     'x30 saved unsigned under a PAC property', 'saves x30 unsigned'),
-    ('neon', 'keccak_f1600_x1', 'keccak_f1600_x1', '    hint #29', '    nop //',
+    ('neon', 'add', 'add', '    hint #34', '    //', 'no bti c under a BTI property', 'does not start with bti c'),
+    ('neon', 'keccak_f1600_x1', 'keccak_f1600_x1_base', ('    hint #25', '    hint #29'), '    //',
+     'x30 saved and restored unsigned under a PAC property', 'saves x30 unsigned'),
+    ('neon', 'keccak_f1600_x1', 'keccak_f1600_x1_base', '    hint #29', '    //',
      'x30 not authenticated before ret under PAC', 'not authenticated'),
 ]
 
 
 def _plant(text, old, new):
-    return text.replace(old, new, 1) if old in text else None
+    """text with old (or each of a tuple of texts) replaced by new once, or None."""
+    for o in (old if isinstance(old, tuple) else (old,)):
+        if o not in text:
+            return None
+        text = text.replace(o, new, 1)
+    return text
 
 
 def _rejected(rep, cause):
