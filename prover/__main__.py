@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """python3 -m prover [--isa I] [--kernel K] [--asm-dir D] [--self-test] [--mutate N]
                    [--differential [--cases N] [--sample K]]  (x86 on this CPU, A64 under qemu-aarch64)
+                   [--imports] [--build DIR] [--build-aarch64 DIR]
 
-Proves what asm_out/ holds (the .S text, not the generator), prints per ISA x kernel what
-was proved and the time, and exits 1 on any failed or unfinished obligation (also on an
-instruction without semantics, or a kernel in asm_out/ the prover has no obligation for:
-those are listed as 'not proved' and fail the run unless declared below as tested only)."""
+Proves what asm_out/ holds (the .S text, not the generator) as the build compiles and
+links it (build.py, linked.py; the builds named by --build, --build-aarch64), prints per
+ISA x kernel what was proved and the time, and exits 1 on any failed or unfinished
+obligation (also on an instruction without semantics, an object the build links that is
+not the one proved, or a kernel in asm_out/ the prover has no obligation for: those are
+listed as 'not proved' and fail the run unless declared in inventory.py as tested only)."""
 import argparse
 import os
 import re
@@ -183,6 +186,24 @@ def coverage(asm_dir, isa):
     return sorted(names - covered - declared), sorted(names & declared)
 
 
+def check_linked(asm_dir, isa):
+    """every .S of the ISA read as the build reads it and its object the one the build
+    links (asm.parse, linked.py), also a file whose functions are declared not proved;
+    True if one is not."""
+    t, bad, files = time.time(), False, sorted(Path(asm_dir, isa).glob('*.S'))
+    for f in files:
+        try:
+            asm.parse(str(f))
+        except asm.ParseError as e:
+            print('%-7s %-22s LINKED OBJECT FAILED: %s' % (isa, f.stem, e))
+            bad = True
+    if not bad:
+        print('%-7s linked: the %d objects of %s/%s are the ones libmldsa.a and libmldsa.so hold, '
+              'with their kernels hidden, defined once, and their notes held (%.1f s)'
+              % (isa, len(files), asm_dir, isa, time.time() - t))
+    return bad
+
+
 SUMMARY = re.compile(r'^(\d+) kernel runs, (\d+) obligations proved, (\d+) failed kernels, '
                      r'(\d+) declared gaps')
 
@@ -279,6 +300,8 @@ def main(argv=None):
                 print('%-7s %-22s %-7s table %s%s' % (isa, f, 'CHECKED' if ok else 'FAILED', what,
                                                    '' if ok else ' wrong at %s' % bad_entries))
                 bad |= not ok
+        if not a.kernel:
+            bad |= check_linked(a.asm_dir, isa)
         unknown, declared = coverage(a.asm_dir, isa)
         for n in unknown:
             print('%-7s %-22s NO OBLIGATION (a kernel the prover does not know)' % (isa, n))
@@ -292,6 +315,8 @@ def main(argv=None):
         reps, nbad = prove_neon(a.asm_dir, a.kernel)
         summary += reps
         bad |= nbad
+        if not a.kernel:
+            bad |= check_linked(a.asm_dir, 'neon')
         if not a.kernel:
             print('neon: %d kernels proved as on x86, %d functions declared NOT PROVED (%.1f s)'
                   % (sum(r.passed for r in reps), sum(1 for n in neon_functions(a.asm_dir) if
