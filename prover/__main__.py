@@ -265,7 +265,11 @@ def main(argv=None):
     if a.imports:
         from .import_graph import main as imports
         return imports()
-    build.use(a.build, a.build_aarch64)
+    try:
+        build.use(a.build, a.build_aarch64)
+    except asm.ParseError as e:
+        print('prover: %s' % e, file=sys.stderr)
+        return 2
     if a.differential:
         from .differential import main as diff
         from .a64diff import main as diff_a64
