@@ -50,7 +50,7 @@ check-macos:
 
 # Prove the kernels in asm_out/ against their contracts (Z3; docs/proofs.md).
 prove:
-	ci/prove
+	ci/prove --build $(BUILD)
 
 bench: all
 	$(BUILD)/mldsa-bench

@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """python3 -m prover [--isa I] [--kernel K] [--asm-dir D] [--self-test] [--mutate N]
                    [--differential [--cases N] [--sample K]]  (x86 on this CPU, A64 under qemu-aarch64)
+                   [--imports] [--build DIR] [--build-aarch64 DIR]
 
-Proves what asm_out/ holds (the .S text, not the generator), prints per ISA x kernel what
-was proved and the time, and exits 1 on any failed or unfinished obligation (also on an
-instruction without semantics, or a kernel in asm_out/ the prover has no obligation for:
-those are listed as 'not proved' and fail the run unless declared below as tested only)."""
+Proves what asm_out/ holds (the .S text, not the generator) as the build compiles and
+links it (build.py, linked.py; the builds named by --build, --build-aarch64), prints per
+ISA x kernel what was proved and the time, and exits 1 on any failed or unfinished
+obligation (also on an instruction without semantics, an object the build links that is
+not the one proved, or a kernel in asm_out/ the prover has no obligation for: those are
+listed as 'not proved' and fail the run unless declared in inventory.py as tested only)."""
 import argparse
 import os
 import re
@@ -13,39 +16,17 @@ import sys
 import time
 from pathlib import Path
 
-from . import asm, codecs, keccak, keccak_a64, kernels, ntt, pool, reorder, sampler_lanes, semantics
+from . import asm, build, codecs, keccak, keccak_a64, kernels, ntt, pool, reorder, sampler_lanes, semantics
+from .inventory import ELEMENTWISE, ISAS, KECCAK, NEON_NOT_PROVED, NOT_PROVED, neon_key
 from .kernels import Report
-
-ISAS = ['sse2', 'avx2', 'avx512']
-
-# kernel name -> (file, what the obligations are)
-ELEMENTWISE = ['add', 'sub', 'reduce32', 'caddq', 'shiftl', 'power2round', 'decompose_g88',
-               'decompose_g32', 'make_hint_g88', 'make_hint_g32', 'use_hint_g88', 'use_hint_g32',
-               'chknorm', 'pointwise_montgomery'] + ['pointwise_acc_L%d' % L for L in (4, 5, 7)]
-
-# Kernels in asm_out that are not proved, with the reason (on the ISAs where keccak.py
-# has no description of them); every other function in asm_out must have an obligation.
-NOT_PROVED = {
-    'keccak_f1600_x1': 'Keccak: tested, not proved',
-}
-
-
-KECCAK = ['keccak_f1600_x1', 'keccak_f1600_batch']
-
-
-def neon_key(n):
-    """mldsa_<k>_neon[_<variant>] -> <k>[_<variant>]"""
-    return re.sub(r'_neon(?=_|$)', '', n[len('mldsa_'):], count=1)
-
 
 # AArch64: the element-wise kernels, the products, the transforms and the decoder are
 # proved against the same obligations as on x86 (prover/a64.py is the front end), the
-# Keccak bodies as x86's Keccak kernels (keccak_a64.py); the rest is declared here.
+# Keccak bodies as x86's Keccak kernels (keccak_a64.py); the rest is declared in
+# inventory.py.
 NEON_TRANSFORMS = ['ntt_reorder', 'ntt', 'invntt_tomont']
 NEON_PROVED = (ELEMENTWISE + NEON_TRANSFORMS + list(codecs.OBLIGATIONS) + list(keccak_a64.KERNELS)
                + list(sampler_lanes.OBLIGATIONS))
-NEON_NOT_PROVED = {
-}
 
 
 def neon_file(k):
@@ -205,6 +186,24 @@ def coverage(asm_dir, isa):
     return sorted(names - covered - declared), sorted(names & declared)
 
 
+def check_linked(asm_dir, isa):
+    """every .S of the ISA read as the build reads it and its object the one the build
+    links (asm.parse, linked.py), also a file whose functions are declared not proved;
+    True if one is not."""
+    t, bad, files = time.time(), False, sorted(Path(asm_dir, isa).glob('*.S'))
+    for f in files:
+        try:
+            asm.parse(str(f))
+        except asm.ParseError as e:
+            print('%-7s %-22s LINKED OBJECT FAILED: %s' % (isa, f.stem, e))
+            bad = True
+    if not bad:
+        print('%-7s linked: the %d objects of %s/%s are the ones libmldsa.a and libmldsa.so hold, '
+              'with their kernels hidden, defined once, and their notes held (%.1f s)'
+              % (isa, len(files), asm_dir, isa, time.time() - t))
+    return bad
+
+
 SUMMARY = re.compile(r'^(\d+) kernel runs, (\d+) obligations proved, (\d+) failed kernels, '
                      r'(\d+) declared gaps')
 
@@ -212,7 +211,8 @@ SUMMARY = re.compile(r'^(\d+) kernel runs, (\d+) obligations proved, (\d+) faile
 def prove_one_isa(job):
     """one ISA of the full run, in a worker: (exit code, what it printed)."""
     asm_dir, isa = job
-    return pool.printed(main, ['--asm-dir', asm_dir, '--no-composition', '--isa', isa])
+    return pool.printed(main, ['--asm-dir', asm_dir, '--no-composition', '--isa', isa,
+                               '--build', build.of('x86').dir, '--build-aarch64', build.of('a64').dir])
 
 
 def in_parallel(a):
@@ -251,12 +251,25 @@ def main(argv=None):
     ap.add_argument('--mutate', type=int, default=0, metavar='N')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--differential', action='store_true')
+    ap.add_argument('--imports', action='store_true', help='fail on an import cycle in the package')
+    ap.add_argument('--build', default='build', metavar='DIR',
+                    help='the x86-64 CMake build whose options and libraries are proved (default build)')
+    ap.add_argument('--build-aarch64', default='build-aarch64', metavar='DIR',
+                    help='the AArch64 cross build (default build-aarch64)')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1, metavar='N',
                     help='the full run: ISAs proved in N processes at once (default: the CPUs)')
     ap.add_argument('--no-composition', action='store_true', help=argparse.SUPPRESS)
     ap.add_argument('--cases', type=int, default=16)
     ap.add_argument('--sample', type=int, default=0, metavar='K')
     a = ap.parse_args(argv)
+    if a.imports:
+        from .import_graph import main as imports
+        return imports()
+    try:
+        build.use(a.build, a.build_aarch64)
+    except asm.ParseError as e:
+        print('prover: %s' % e, file=sys.stderr)
+        return 2
     if a.differential:
         from .differential import main as diff
         from .a64diff import main as diff_a64
@@ -291,6 +304,8 @@ def main(argv=None):
                 print('%-7s %-22s %-7s table %s%s' % (isa, f, 'CHECKED' if ok else 'FAILED', what,
                                                    '' if ok else ' wrong at %s' % bad_entries))
                 bad |= not ok
+        if not a.kernel:
+            bad |= check_linked(a.asm_dir, isa)
         unknown, declared = coverage(a.asm_dir, isa)
         for n in unknown:
             print('%-7s %-22s NO OBLIGATION (a kernel the prover does not know)' % (isa, n))
@@ -304,6 +319,8 @@ def main(argv=None):
         reps, nbad = prove_neon(a.asm_dir, a.kernel)
         summary += reps
         bad |= nbad
+        if not a.kernel:
+            bad |= check_linked(a.asm_dir, 'neon')
         if not a.kernel:
             print('neon: %d kernels proved as on x86, %d functions declared NOT PROVED (%.1f s)'
                   % (sum(r.passed for r in reps), sum(1 for n in neon_functions(a.asm_dir) if

@@ -12,7 +12,7 @@ the stack fails the run."""
 import re
 import z3
 
-from .asm import Operand, ParseError
+from .syntax import Operand, ParseError
 from .executor import resolve, MAX_STEPS, MAX_BACK_EDGES
 from .machine import Machine, ExecError, simp
 

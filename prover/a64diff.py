@@ -187,7 +187,7 @@ def _not_compared(ins):
 
 def kernel_forms(asm_dir='asm_out'):
     """form -> where the proved neon kernels use it."""
-    from .__main__ import NEON_NOT_PROVED, neon_key
+    from .inventory import NEON_NOT_PROVED, neon_key
     used = {}
     for f in sorted(os.listdir(os.path.join(asm_dir, 'neon'))):
         if not f.endswith('.S'):

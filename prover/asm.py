@@ -2,13 +2,14 @@
 """The .S text as the assembler reads it, as the prover sees it: functions (lists of
 instructions with labels) and read-only data (a byte image with its labels).
 
-The text goes through the C preprocessor first, as the build's compiler does for a .S
-(`cc -E -x assembler-with-cpp` with the build's include directories), so a #define, an
+The text goes through the C preprocessor first, with the command the build compiles the
+.S with (build.py: CMake's compile_commands.json), so a #define, an
 #include or an #if is seen as the assembler sees it. Then, as GNU as on x86-64: '#' starts
 a comment, ';' separates statements. Only .text and .rodata are read; every other section
-(.note.GNU-stack, .note.gnu.property, ...) and the directives that only annotate (.globl,
-.type, .size, .hidden) are skipped; alignment is recorded; unwind directives (.cfi_*) are
-kept for the comparison below and have no semantics. Anything else in .text that is
+(.note.GNU-stack, .note.gnu.property, ...) is skipped here (the notes are checked on the
+object, notes.py); alignment is recorded; the symbol directives (.globl, .hidden, .type,
+.size) and the unwind directives (.cfi_*) are kept for the comparison below and have no
+semantics. Anything else in .text that is
 not an instruction is an error.
 
 What was read is then checked against what the assembler makes of the same file: the
@@ -16,65 +17,18 @@ instructions, labels and alignments of .text and the bytes, labels and alignment
 .rodata, written back out from the parsed fields (alignment without any fill value, so
 that the assembler pads code with its NOPs and data with zeros), are assembled, and
 both objects must hold the same bytes in .text and .rodata, the same relocations and the
-same symbols at the same offsets, and no other code or data. A fill that is not the
+same symbols at the same offsets with the same binding, visibility, type and size, and no
+other code or data. The object of the file as it is on disk must then be the one the
+build links (linked.py), and every object's notes are obligations (notes.py). A fill that is not the
 assembler's NOP padding, a statement the prover read differently (or not at all), a
 macro, a redefinition or code in another section fails the parse."""
 import os
 import re
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
 
-from . import elf
-
-
-@dataclass
-class Operand:
-    kind: str            # 'reg', 'imm', 'mem', 'label'
-    reg: str = None      # register name without '%'
-    imm: int = None
-    base: str = None     # mem: base register, or 'rip'
-    index: str = None
-    scale: int = 1
-    disp: int = 0
-    sym: str = None      # mem: symbol (rip-relative), label: target
-    mask: str = None     # AVX-512 {%kN}
-    zero: bool = False   # {z}
-    bcst: int = None     # {1toN}
-
-    def __str__(self):
-        return self.text
-
-    text: str = ''
-
-
-@dataclass
-class Insn:
-    mnem: str
-    ops: list            # in AT&T order, as written
-    line: int
-    text: str
-
-
-@dataclass
-class Function:
-    name: str
-    insns: list = field(default_factory=list)
-    labels: dict = field(default_factory=dict)   # label -> index of next insn
-    numeric: list = field(default_factory=list)  # (index, number) of local labels 1:, 2:
-
-
-@dataclass
-class Unit:
-    path: str
-    functions: dict
-    rodata: bytearray
-    symbols: dict        # rodata label -> offset
-    lines: list
-
-
-class ParseError(Exception):
-    pass
+from . import a64, build, elf, linked, notes
+from .syntax import Function, Insn, Operand, ParseError, Unit
 
 
 def _int(s):
@@ -144,20 +98,19 @@ def parse_operand(t):
 
 
 DATA_SIZES = {'.byte': 1, '.word': 2, '.short': 2, '.long': 4, '.int': 4, '.quad': 8}
-SKIP_TEXT = {'.globl', '.global', '.hidden', '.type', '.size'}
+# symbol binding, visibility, type and size: kept as written, so that the symbols are
+# compared with them (below) and checked against the kernel contract (linked.py)
+SYMBOL_DIRECTIVES = {'.globl', '.global', '.hidden', '.type', '.size'}
 ALIGN = {'.p2align', '.balign', '.align'}
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# the build's include directories for the kernels (CMakeLists.txt: include src asm_out)
-INCLUDES = ['include', 'src', 'asm_out']
 LINEMARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: [1-4])*)$')
 
 
-def _cc(arch='x86'):
-    # AArch64 sources are read as the AArch64 cross compiler the build uses assembles them
-    if arch == 'a64':
-        return os.environ.get('CC_AARCH64', 'aarch64-linux-gnu-gcc')
-    return os.environ.get('CC', 'cc')
+def _command(path, arch):
+    """the compiler and options the build compiles path with (build.py), and -iquote for
+    the .S's own directory, which a text read from stdin would lose."""
+    cc, opts = build.of(arch).command(path)
+    return [cc] + list(opts) + ['-iquote', os.path.dirname(os.path.abspath(path))]
 
 
 def _run(args, data):
@@ -170,8 +123,7 @@ def _run(args, data):
 def preprocess(path, text, arch='x86'):
     """the text after the C preprocessor, as (line of the .S or None, text) pairs: lines
     that come from an included file carry None."""
-    args = [_cc(arch), '-E', '-x', 'assembler-with-cpp', '-iquote', os.path.dirname(os.path.abspath(path))]
-    args += ['-I' + os.path.join(ROOT, d) for d in INCLUDES] + ['-']
+    args = _command(path, arch) + ['-E', '-x', 'assembler-with-cpp', '-']
     out = _run(args, text.encode()).decode()
     lines, cur, n = [], None, 0
     for raw in out.split('\n'):
@@ -228,7 +180,6 @@ def parse(path, text=None, check_bytes=True, arch=None):
     if arch is None:
         arch = 'a64' if os.path.basename(os.path.dirname(os.path.abspath(path))) == 'neon' else 'x86'
     if arch == 'a64':
-        from . import a64
         split, operand, unparse_ = a64.statements, a64.parse_operand, a64.unparse
     else:
         split, operand, unparse_ = statements, parse_operand, unparse
@@ -309,13 +260,14 @@ def parse(path, text=None, check_bytes=True, arch=None):
                         rodata.append(0)
                     rodata_align = max(rodata_align, a)
                     emit_rodata.append('.balign %d' % a)
-                elif word in SKIP_TEXT:
-                    pass
+                elif word in SYMBOL_DIRECTIVES:
+                    emit_rodata.append(line)
                 else:
                     raise ParseError('%s: unknown directive in .rodata: %s' % (where, line))
                 continue
             if word.startswith('.'):
-                if word in SKIP_TEXT:
+                if word in SYMBOL_DIRECTIVES:
+                    emit_text.append(line)
                     continue
                 if word.startswith('.cfi_'):
                     # unwind information: no effect on the semantics; kept, so that the
@@ -345,8 +297,23 @@ def parse(path, text=None, check_bytes=True, arch=None):
     u.arch = arch
     u.rodata_align = rodata_align
     if check_bytes:
-        check_assembled(path, text, emit_text, emit_rodata, arch)
+        built = check_assembled(path, text, emit_text, emit_rodata, arch)
+        # (a text the build does not compile, a single form the self-test writes, is
+        # linked nowhere: it has no notes or kernel symbols to hold)
+        for check in (notes.check, linked.check_kernel_symbols) if build.of(arch).compiles(path) else ():
+            msg = check(built, u)
+            if msg:
+                raise ParseError('%s: %s' % (path, msg))
+        if build.of(arch).compiles(path) and _on_disk(path) == text:
+            msg = linked.check_linked(build.of(arch), path, built, arch)
+            if msg:
+                raise ParseError('%s: %s' % (path, msg))
     return u
+
+
+def _on_disk(path):
+    with open(path) as f:
+        return f.read()
 
 
 def unparse(ins):
@@ -372,11 +339,7 @@ _CHECKED = {}
 def _assemble(source, lang, arch='x86'):
     with tempfile.TemporaryDirectory(prefix='prover-') as d:
         obj = os.path.join(d, 'o.o')
-        args = [_cc(arch), '-c', '-x', lang, '-o', obj]
-        if lang == 'assembler-with-cpp':
-            args += ['-iquote', os.path.dirname(os.path.abspath(source[0]))]
-            args += ['-I' + os.path.join(ROOT, x) for x in INCLUDES]
-        _run(args + ['-'], source[1].encode())
+        _run(_command(source[0], arch) + ['-c', '-x', lang, '-o', obj, '-'], source[1].encode())
         with open(obj, 'rb') as f:
             return elf.Object(f.read())
 
@@ -385,20 +348,19 @@ def check_assembled(path, text, emit_text, emit_rodata, arch='x86'):
     """the object the build makes of text holds exactly what was read (see the top)."""
     view = '\n'.join(['\t.text'] + emit_text + ['\t.section .rodata'] + emit_rodata) + '\n'
     key = (os.path.abspath(path), text, view, arch)
-    if key in _CHECKED:
-        if _CHECKED[key]:
-            raise ParseError(_CHECKED[key])
-        return
-    msg = None
-    try:
-        built = _assemble((path, text), 'assembler-with-cpp', arch)
-        seen = _assemble((path, view), 'assembler', arch)
-        msg = compare_objects(built, seen)
-    except ParseError as e:
-        msg = str(e)
-    _CHECKED[key] = msg
+    if key not in _CHECKED:
+        msg = built = None
+        try:
+            built = _assemble((path, text), 'assembler-with-cpp', arch)
+            seen = _assemble((path, view), 'assembler', arch)
+            msg = compare_objects(built, seen)
+        except ParseError as e:
+            msg = str(e)
+        _CHECKED[key] = (msg, built)
+    msg, built = _CHECKED[key]
     if msg:
         raise ParseError('%s: %s' % (path, msg))
+    return built
 
 
 ALLOWED_OTHER = {'.note.gnu.property', '.note.GNU-stack'}
@@ -410,7 +372,8 @@ COMPARED = ('.text', '.rodata', '.eh_frame')
 def compare_objects(built, seen):
     for s in built.sections:
         nm = s['name']
-        if s['flags'] & elf.SHF_EXECINSTR and nm != '.text':
+        # (an executable .note.GNU-stack is named as such by notes.py)
+        if s['flags'] & elf.SHF_EXECINSTR and nm not in ('.text', '.note.GNU-stack'):
             return 'code in section %s, which the prover does not read' % nm
         if s['flags'] & elf.SHF_ALLOC and nm not in COMPARED and nm not in ALLOWED_OTHER \
                 and s['size']:
@@ -429,8 +392,9 @@ def compare_objects(built, seen):
             return 'relocations of %s differ from what the prover read' % nm
 
     def syms(o):
-        return sorted((x['name'], x['section'], x['value']) for x in o.symbols
-                      if x['name'] and x['section'] in ('.text', '.rodata') and x['type'] != 3)
+        return sorted((x['name'], x['section'], x['value'], x['bind'], x['visibility'], x['type'], x['size'])
+                      for x in o.symbols if x['name'] and x['section'] in ('.text', '.rodata')
+                      and x['type'] not in (elf.STT_SECTION, elf.STT_FILE))
     if syms(built) != syms(seen):
         d = sorted(set(syms(built)) ^ set(syms(seen)))[:4]
         return 'symbols differ from the labels the prover read: %s' % d

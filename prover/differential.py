@@ -415,7 +415,7 @@ def form_key(ins):
 def kernel_forms(asm_dir, isas=None):
     """form -> where the proved x86 kernels of isas use it (a function declared not proved
     is not counted: its forms come with its proof)."""
-    from .__main__ import ISAS, NOT_PROVED
+    from .inventory import ISAS, NOT_PROVED
     from .keccak import KERNELS_X86
     skip = {'mldsa_%s_%s' % (k, isa) for k in NOT_PROVED for isa in ISAS if (isa, k) not in KERNELS_X86}
     used = {}

@@ -36,7 +36,7 @@ from . import a64
 from .executor import resolve
 from .lanes import Failure
 from .machine import ExecError, simp
-from .sampler_lanes import buf_candidates, holds, run_step
+from .sampler_step import buf_candidates, holds, run_step
 from .sampler_loop import (DEBUG, GROUP, FreeBytes, SymMachine, access_claims, explore, names, popcount, relevant,
                            store_claims)
 

@@ -16,9 +16,9 @@ from . import semantics as S
 from .executor import run
 from .machine import ExecError, simp
 from .lanes import Failure
-from . import sampler_loop
+from . import sampler_a64, sampler_loop
+from .sampler_step import buf_candidates, holds, run_step
 
-Q = 8380417
 # kernel -> ISA -> (candidates per vector step, lane width in bits, value register,
 # where the accept mask is): the declared registers, looked for after each instruction
 UNIFORM = {'sse2': (4, 32, 0, ('gpr', 'r10')), 'avx2': (8, 32, 0, ('gpr', 'r10')),
@@ -44,52 +44,8 @@ def pattern_dependent(m, ins):
     return False
 
 
-def candidates(kernel, byte, L):
-    """(value, accepted) of candidate j as the FIPS 204 samplers define them."""
-    out = []
-    for j in range(L):
-        if kernel == 'rej_uniform':
-            v = z3.Concat(z3.BitVecVal(0, 9), z3.Extract(6, 0, byte(3 * j + 2)), byte(3 * j + 1), byte(3 * j))
-            out.append((v, z3.ULT(v, Q)))
-            continue
-        b = z3.Extract(3 + 4 * (j % 2), 4 * (j % 2), byte(j // 2))     # the low half-byte first
-        b8 = z3.ZeroExt(4, b)
-        if kernel == 'rej_eta2':
-            out.append((2 - z3.URem(b8, 5), z3.ULT(b, 15)))
-        else:
-            out.append((4 - b8, z3.ULT(b, 9)))
-    return out
-
-
-def run_step(rep, go):
-    """go(): the symbolic run to the first use of the accept pattern; its Result, or None
-    (the failure reported) if it raised or returned without stopping."""
-    try:
-        res = go()
-    except Exception as e:
-        rep.fail('execution to the accept pattern', str(e))
-        return None
-    if res.stopped is None:
-        rep.fail('execution to the accept pattern', 'returned without using an accept pattern')
-        return None
-    return res
-
-
-def buf_candidates(m, kernel, L):
-    """the FIPS 204 candidates of the step's buf bytes (the run's inputs, dwords buf[i])."""
-    return candidates(kernel, lambda o: z3.Extract(8 * (o % 4) + 7, 8 * (o % 4), m.input_var('buf', o // 4)), L)
-
-
-def holds(claims):
-    s = z3.Solver()
-    s.set('timeout', 20000)
-    s.add(z3.Not(z3.And(claims)))
-    return s.check() == z3.unsat
-
-
 def prove_lanes(unit, isa, rep, kernel):
     if isa == 'neon':       # groups of 4 candidates, accept words in w10: sampler_a64.py
-        from . import sampler_a64
         return sampler_a64.prove_lanes(unit, rep, kernel)
     t0 = time.time()
     L, w, vreg_, (kind, where) = LAYOUT[kernel][isa]

@@ -12,7 +12,7 @@ len. From the entry (c = n, p = 0) and from each head, every path to the next he
 `ret` (branches on the state split the path; table lookups and the left-pack by the
 accept mask stay symbolic: the table is .rodata as a Z3 array) must satisfy, with
 G the candidates of the bytes consumed, v_j, ok_j as FIPS 204 defines them
-(sampler_lanes.candidates) and the counts cnt_0 = c, cnt_{j+1} = cnt_j + [ok_j and
+(sampler_step.candidates) and the counts cnt_0 = c, cnt_{j+1} = cnt_j + [ok_j and
 cnt_j < 256]:
   - the bytes consumed, p' - p, are a constant number of whole groups (3 bytes, or one
     byte of two half-bytes); every read of buf lies in [0, len);
@@ -41,6 +41,7 @@ from .executor import resolve, check_return
 from .machine import Machine, ExecError, CALLEE_SAVED, simp, vreg
 
 from .lanes import Failure, free_vars
+from .sampler_step import candidates
 
 import os
 DEBUG = bool(os.environ.get('PROVER_DEBUG'))
@@ -359,7 +360,6 @@ def store_claims(kernel, m, c, p, G, c2, unguarded):
     claimed by differences, group by group: store s is at a[K_s] with K_s its %eax,
     K_0 - c = 0, K_{s+1} - K_s = the accepted of group s and the new count - K_last = the
     accepted of the last group; K_s = cnt_{g_s} follows by induction over s."""
-    from .sampler_lanes import candidates
 
     def byte(o):
         return z3.Select(m.arr['buf'], p + o)

@@ -5,7 +5,8 @@ semantics fact the product abstraction relies on, by Z3 over the integers."""
 import os
 import z3
 
-from . import asm, codecs, keccak, keccak_a64, kernels, ntt, pool, reorder, sampler_lanes, selftest_abi
+from . import (asm, codecs, keccak, keccak_a64, kernels, ntt, pool, reorder, sampler_lanes,
+               selftest_abi, selftest_build)
 from .kernels import Report
 
 # (isa, file, kernel, line substring, replacement, what the bug is)
@@ -623,6 +624,7 @@ def main(asm_dir):
     bad += check_rewrite()
     bad += check_normal_forms()
     bad += selftest_abi.main(asm_dir, run_planted)
+    bad += selftest_build.main(asm_dir, run_one)
     # the planted bugs run in as many processes as there are CPUs, reported in order
     jobs = [(asm_dir,) + entry for entry in PLANTED]
     for (_, isa, f, k, old, new, what), (planted, caught, why) in zip(jobs, pool.in_order(run_planted, jobs)):
