@@ -4,9 +4,11 @@ vector registers (zmm0-31, each 16 dword terms), opmasks k0-k7 (64-bit terms), f
 and memory as bytes at (base, offset): a base is an argument pointer, the stack or the
 unit's .rodata. Inputs are fresh 32-bit variables named base[i], created on first read.
 Every memory access is recorded (the trace) for the loop-structure checks. Each base has
-a known alignment (alignment()): an argument's from its contract (spec.ARG_ALIGN), the
+a known alignment (alignment()): an argument's from its contract (alignment.ARG_ALIGN), the
 stack's from System V, .rodata's from the object."""
 import z3
+
+from .alignment import ARG_ALIGN
 
 GPR64 = ['rax', 'rbx', 'rcx', 'rdx', 'rsi', 'rdi', 'rbp', 'rsp'] + ['r%d' % i for i in range(8, 16)]
 GPR = {}
@@ -196,7 +198,6 @@ class Machine:
             return self.STACK_ALIGN
         if base in getattr(self, 'arg_align', {}):
             return self.arg_align[base]
-        from .spec import ARG_ALIGN
         return ARG_ALIGN.get(base, 1), 0
 
     def require_aligned(self, op, n, what):
