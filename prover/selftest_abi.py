@@ -54,7 +54,8 @@ PLANTED = [
     ('neon', 'add', 'add', '    ret\n', '    hint #25  // paciasp\n    ret\n',
      'x30 signed (paciasp) and returned to without autiasp', 'x30 not preserved at ret'),
     ('neon', 'add', 'add', '    hint #34  // bti c', '    hint #36  // bti j',
-     'bti j at the entry: an indirect call (blr) there faults under BTI', 'hint other than bti c'),
+     'bti j at the entry: an indirect call (blr) there faults under BTI',
+     'does not start with bti c'),  # the object's BTI property is checked before the model runs
     ('neon', 'sub', 'sub', '    ret\n', '    ret x0\n', 'a return to x0', 'ret to a register other than x30'),
 ]
 
