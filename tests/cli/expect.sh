@@ -17,3 +17,10 @@ expect() {
   fi
   passed=$((passed + 1))
 }
+
+# check DESCRIPTION COMMAND...: the command succeeds
+check() {
+  local what=$1
+  shift
+  if "$@"; then passed=$((passed + 1)); else echo "FAIL: $what"; failed=$((failed + 1)); fi
+}

@@ -26,11 +26,6 @@ cd "$d"
 umask 022
 passed=0 failed=0
 . "$here/expect.sh"
-check() {
-  local what=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAIL: $what"; failed=$((failed + 1)); fi
-}
 one_line_err() { [ "$(wc -l <err)" = 1 ] && grep -q "^mldsa: " err; }
 cat >term.py <<'PY'
 import os, subprocess, sys

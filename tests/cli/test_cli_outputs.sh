@@ -23,11 +23,6 @@ cd "$d"
 umask 022
 passed=0 failed=0
 . "$here/expect.sh"
-check() {
-  local what=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAIL: $what"; failed=$((failed + 1)); fi
-}
 mode() { stat -c %a "$1"; }
 # The full-disk shim runs ahead of a sanitizer runtime (ci/sanitizers' builds), which
 # otherwise insists on coming first; it interposes write(2) only, not the allocator.

@@ -27,11 +27,6 @@ umask 022
 passed=0 failed=0
 . "$here/expect.sh"
 # check DESCRIPTION COMMAND...: the command succeeds
-check() {
-  local what=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAIL: $what"; failed=$((failed + 1)); fi
-}
 no_usage() { ! grep -q usage out; }
 no_temp_files() { [ -z "$(ls -A | grep '^\.')" ]; }
 
