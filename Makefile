@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm man3 check-man3 check-macos prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed cross windows test-windows python test-python bench-python node test-node bench-node clean
+.PHONY: all deps configure test run regen check-asm man3 check-man3 check-macos prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed cpu-matrix aarch64 cross windows test-windows python test-python bench-python node test-node bench-node clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -158,6 +158,14 @@ provider-speed: configure
 	bench/provider/run.sh $(BUILD) bench/provider
 	@ci/install-deps python3-matplotlib
 	$(CHART_PYTHON) bench/provider/chart.py bench/provider
+
+# The CPU-feature matrix (qemu-x86_64 -cpu Haswell and qemu64) and AArch64 (qemu-aarch64
+# -cpu max and neoverse-n1), each suite whole under each CPU; CI runs them --sample.
+cpu-matrix:
+	ci/cpu_matrix
+
+aarch64:
+	ci/aarch64
 
 # Portable C on another CPU (docs/ports.md): `make cross TARGET=<triplet>`, the triplet one
 # of s390x-linux-gnu, i686-linux-gnu, arm-linux-gnueabihf, riscv64-linux-gnu: the library
