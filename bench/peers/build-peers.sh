@@ -110,13 +110,15 @@ if [ -n "$pqc" ]; then
   echo "build-peers: pqcrystals-avx2 kernels -> $out/pqcrystals-avx2-kernels.so" >&2
 fi
 
-# build_so NAME COMMIT "CFLAGS" SHIM "SHIM-DEFINES" SOURCE... -- REQUIRED-SYMBOL...: one
-# shared object per parameter set from mldsa-native's sources (relative to its mldsa/),
-# each compiled alone with MLD_CONFIG_PARAMETER_SET and MLDSA_MODE set, and the shim; each
-# object then checked for the symbols (suffixes, namespaced or not) that must be defined
-# and called or jumped to, i.e. the native code in use and not only compiled
+# build_so NAME COMMIT "CFLAGS" SHIM "DEFINES" SOURCE... -- REQUIRED-SYMBOL...: one
+# shared object per parameter set from mldsa-native's sources (relative to its mldsa/)
+# and the shim, each compiled alone with CFLAGS, DEFINES (the configuration, not recorded
+# as flags), MLD_CONFIG_PARAMETER_SET and MLDSA_MODE; each object then checked for the
+# symbols (suffixes, namespaced or not) that must be defined and called or jumped to,
+# i.e. the native code in use and not only compiled; and for undefined symbols, which
+# dlopen would only report when the benchmark starts
 build_so() {
-  local name=$1 commit=$2 flags=$3 shim=$4 shimdefs=$5; shift 5
+  local name=$1 commit=$2 flags=$3 shim=$4 defs=$5; shift 5
   local srcs=() syms=() f p sym
   while [ $# -gt 0 ] && [ "$1" != -- ]; do srcs+=("$d/$1"); shift; done
   [ $# -gt 0 ] && shift
@@ -125,8 +127,6 @@ build_so() {
     local mode=$(( p == 44 ? 2 : p == 65 ? 3 : 5 )) obj="$out/obj/$name-$p" so="$out/$name-$p.so"
     rm -rf "$obj"; mkdir -p "$obj"
     for f in "${srcs[@]}" "$here/$shim"; do
-      local defs=""
-      [ "$f" = "$here/$shim" ] && defs=$shimdefs
       # shellcheck disable=SC2086
       $CC $flags -fPIC -fvisibility=hidden -DMLD_CONFIG_PARAMETER_SET=$p -DMLDSA_MODE=$mode \
         $defs -I"$d" -w -c "$f" -o "$obj/$(basename "$f" | tr . _).o"
@@ -136,7 +136,7 @@ build_so() {
       > "$out/obj/peer.map"
     # shellcheck disable=SC2086
     $CC $flags -shared -Wl,-Bsymbolic -Wl,-z,noexecstack -Wl,--version-script="$out/obj/peer.map" \
-      -o "$so" "$obj"/*.o
+      -Wl,--no-undefined -o "$so" "$obj"/*.o
     local dis
     dis=$(objdump -d --no-show-raw-insn "$so")
     for sym in "${syms[@]}"; do
