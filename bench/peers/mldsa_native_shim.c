@@ -48,8 +48,8 @@ PEER_EXPORT int peer_param(void);
 
 /* Its x86_64 assembly returns with the upper halves of the ymm registers still in use (no
  * vzeroupper), and the implementation timed next in a round pays for that state when it
- * runs legacy-SSE code: libmldsa's sse2 path ran ML-DSA-65 3.5 times slower after it on
- * an AMD Zen 5. Each call leaves them cleared, as compiled code does on leaving a
+ * runs legacy-SSE code: libmldsa's sse2 path ran ML-DSA-65 keygen 3.5 times slower
+ * after it on an AMD Zen 5. Each call leaves them cleared, as compiled code does on leaving a
  * function that used them; one instruction, which costs the peer nothing measurable. */
 #if defined(__x86_64__) && defined(__AVX__)
 #define LEAVE(rc)                        \
