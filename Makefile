@@ -100,8 +100,8 @@ fresh:
 	ci/fresh $(FRESH_FLAGS)
 
 # Side by side with peer implementations (bench/peers/, docs/performance.md). `make peers
-# PQCRYSTALS=<dilithium snapshot> MLDSA_NATIVE=<mldsa-native snapshot>` builds them into
-# PEERS_DIR, outside the tree (add LIBMLDSA=<this repository>@<rev> for an earlier
+# PQCRYSTALS=<dilithium snapshot> MLDSA_NATIVE=<mldsa-native snapshot>` (each SRC or
+# SRC@REV) builds them into PEERS_DIR, outside the tree (add LIBMLDSA=<this repository>@<rev> for an earlier
 # libmldsa's paths as more peers, LIBMLDSA_ISAS="scalar avx2 ..." (default scalar):
 # before/after in one run); `make bench-peers` times them beside libmldsa's paths
 # (writes PEERS_JSON); `make bench-chart` draws one SVG per set from PEERS_JSON;
@@ -145,7 +145,7 @@ bench-chart:
 # AArch64 instructions executed per operation and per kernel under qemu-aarch64 (docs/performance.md
 # "AArch64: instructions executed under qemu"): libmldsa scalar and neon beside
 # mldsa-native's AArch64 backends, built outside the tree from MLDSA_NATIVE (a snapshot
-# with mldsa/native/aarch64); writes bench/aarch64/counts.txt.
+# with its AArch64 backends, SRC or SRC@REV); writes bench/aarch64/counts.txt.
 count-aarch64:
 	@test -n "$(MLDSA_NATIVE)" || { echo "make count-aarch64 MLDSA_NATIVE=<mldsa-native snapshot>" >&2; exit 2; }
 	bench/aarch64/run.sh $(MLDSA_NATIVE) bench/aarch64/counts.txt

@@ -5,9 +5,10 @@
 # "AArch64: instructions executed under qemu"). Identical inputs for every implementation
 # (count_ops.c; the digests of their outputs are compared).
 #
-#   bench/aarch64/run.sh MLDSA_NATIVE_SRC [OUT]        (make count-aarch64 MLDSA_NATIVE=...)
+#   bench/aarch64/run.sh MLDSA_NATIVE_SRC[@REV] [OUT]  (make count-aarch64 MLDSA_NATIVE=...)
 #
-# MLDSA_NATIVE_SRC: an mldsa-native snapshot with its AArch64 backends (build-peer.sh).
+# MLDSA_NATIVE_SRC: an mldsa-native snapshot with its AArch64 backends, in either of the
+# layouts build-peer.sh knows (a git repository at REV, default HEAD, or a source tree).
 # Builds, outside the tree in COUNT_DIR (default /tmp/libmldsa-aarch64-counts): the plugin
 # (host cc), the peers and the drivers; in the tree, the aarch64 libmldsa in COUNT_BUILD
 # (default build-aarch64-count) configured like ci/aarch64 (Release, gcc-aarch64-linux-gnu)
@@ -16,12 +17,12 @@
 #
 # Rows: libmldsa scalar (MLDSA_ISA=scalar) and neon under -cpu max (with the SHA3
 # instructions) and -cpu neoverse-n1 (without); mldsa-native with its AArch64 backends
-# built for Armv8-A (its default on Linux: no SHA3) and for Armv8.2-A+SHA3, and its
-# portable C. N_OPS operations per count (default 100; keygen and verify too), N_KERNEL
+# built for Armv8-A (no SHA3) and for Armv8.2-A+SHA3 (its own build adds SHA3 where the
+# compiler and the host have it), and its portable C. N_OPS operations per count (default 100; keygen and verify too), N_KERNEL
 # kernel calls (default 1000); COUNT_JOBS compile jobs (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[ $# -ge 1 ] || { sed -n '3,21p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '3,22p' "$0" >&2; exit 2; }
 mln=$1 out=${2:-bench/aarch64/counts.txt}
 W=${COUNT_DIR:-/tmp/libmldsa-aarch64-counts}
 BUILD=${COUNT_BUILD:-build-aarch64-count}

@@ -23,8 +23,9 @@ OPS = (("keygen", "median", "keygen"), ("sign", "median", "sign (median)"),
 COLOURS = {
     "libmldsa-scalar": "#9ecae1", "libmldsa-sse2": "#6baed6",
     "libmldsa-avx2": "#3182bd", "libmldsa-avx512": "#08519c",
-    "pqcrystals-ref": "#fdd0a2", "mldsa-native": "#fdae6b",
-    "pqcrystals-avx2-noavx512": "#e6550d", "pqcrystals-avx2": "#a63603",
+    "pqcrystals-ref": "#fdd0a2", "pqcrystals-avx2-noavx512": "#fd8d3c",
+    "pqcrystals-avx2": "#d94801",
+    "mldsa-native": "#c7e9c0", "mldsa-native-avx2": "#31a354",
 }
 
 
