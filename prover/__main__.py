@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""python3 -m prover [--isa I] [--kernel K] [--asm-dir D] [--self-test] [--mutate N]
+"""python3 -m prover [--isa I] [--kernel K] [--asm-dir D] [--self-test [--plants-every N --seed S]]
+                   [--mutate N]
                    [--differential [--cases N] [--sample K]]  (x86 on this CPU, A64 under qemu-aarch64)
                    [--imports] [--build DIR] [--build-aarch64 DIR]
 
@@ -248,6 +249,8 @@ def main(argv=None):
     ap.add_argument('--isa', action='append')
     ap.add_argument('--kernel', action='append')
     ap.add_argument('--self-test', action='store_true')
+    ap.add_argument('--plants-every', type=int, default=1, metavar='N',
+                    help='--self-test: only every N-th planted bug of the main list, from --seed mod N')
     ap.add_argument('--mutate', type=int, default=0, metavar='N')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--differential', action='store_true')
@@ -277,7 +280,7 @@ def main(argv=None):
         return diff_a64(a.cases, a.seed, a.asm_dir) or rc
     if a.self_test:
         from .selftest import main as st
-        return st(a.asm_dir)
+        return st(a.asm_dir, a.plants_every, a.seed)
     if a.mutate:
         from .mutate import main as mu
         return mu(a.asm_dir, a.mutate, a.seed, a.isa or ISAS, a.kernel)
