@@ -16,17 +16,11 @@
 #include "backend.h"
 #include "fips202.h"
 
-#define PEER_EXPORT __attribute__((visibility("default")))
 #define CAT_(a, b, c, d) a##b##c##d
 #define CAT(a, b, c, d) CAT_(a, b, c, d)
 #define BACKEND CAT(mldsa, SHIM_SET, _backend_, SHIM_ISA)
 
-PEER_EXPORT int peer_keygen(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]);
-PEER_EXPORT int peer_sign(uint8_t *sig, const uint8_t *msg, size_t mlen,
-                          const uint8_t rnd[32], const uint8_t *sk);
-PEER_EXPORT int peer_verify(const uint8_t *sig, const uint8_t *msg, size_t mlen,
-                            const uint8_t *pk);
-PEER_EXPORT int peer_param(void);
+#include "peer_api.h"
 
 #if !defined(SHIM_SIGN_MSG) || !defined(SHIM_VERIFY_PK)
 static void message_mu(uint8_t mu[64], const uint8_t *key, int key_is_pk,

@@ -36,15 +36,7 @@
 #define MLDN_SIG_BYTES CRYPTO_BYTES
 #endif
 
-/* The x86-64 script hides every symbol of the shared object but these. */
-#define PEER_EXPORT __attribute__((visibility("default")))
-
-PEER_EXPORT int peer_keygen(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]);
-PEER_EXPORT int peer_sign(uint8_t *sig, const uint8_t *msg, size_t mlen,
-                          const uint8_t rnd[32], const uint8_t *sk);
-PEER_EXPORT int peer_verify(const uint8_t *sig, const uint8_t *msg, size_t mlen,
-                            const uint8_t *pk);
-PEER_EXPORT int peer_param(void);
+#include "peer_api.h"
 
 /* Its x86_64 assembly returns with the upper halves of the ymm registers still in use (no
  * vzeroupper), and the implementation timed next in a round pays for that state when it

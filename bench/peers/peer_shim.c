@@ -15,8 +15,6 @@
 
 #include "sign.h"
 
-#define PEER_EXPORT __attribute__((visibility("default")))
-
 static const uint8_t *next_seed;
 
 void randombytes(uint8_t *out, size_t outlen);
@@ -28,12 +26,7 @@ void randombytes(uint8_t *out, size_t outlen) {
     memset(out, 0, outlen);
 }
 
-PEER_EXPORT int peer_keygen(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]);
-PEER_EXPORT int peer_sign(uint8_t *sig, const uint8_t *msg, size_t mlen,
-                          const uint8_t rnd[32], const uint8_t *sk);
-PEER_EXPORT int peer_verify(const uint8_t *sig, const uint8_t *msg, size_t mlen,
-                            const uint8_t *pk);
-PEER_EXPORT int peer_param(void);
+#include "peer_api.h"
 
 int peer_keygen(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
   next_seed = seed;
