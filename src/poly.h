@@ -42,6 +42,7 @@ typedef struct {
 #define unpack_w1_poly MLDSA_NS(unpack_w1_poly)
 #define sample_in_ball MLDSA_NS(sample_in_ball)
 #define sample_in_ball_lane MLDSA_NS(sample_in_ball_lane)
+#define sample_in_ball_public MLDSA_NS(sample_in_ball_public)
 #define sample_in_ball_public_lane MLDSA_NS(sample_in_ball_public_lane)
 
 void pack_pk(uint8_t pk[MLDSA_PUBLICKEYBYTES], const uint8_t rho[MLDSA_SEEDBYTES],
@@ -89,7 +90,10 @@ void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
 void sample_in_ball_lane(mldsa_poly *c, const uint64_t *states, unsigned w, unsigned lane,
                          mldsa_permutation perm);
 /* The same for a public c~ (a signature's, in verification): the plain Fisher-Yates
- * shuffle, whose addresses depend on c~, into coefficients in {-1, 0, 1}. */
+ * shuffle, whose addresses depend on c~; from c~ itself, and from a lane of a batched
+ * state into coefficients in {-1, 0, 1}. */
+void sample_in_ball_public(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
+                           mldsa_permutation perm);
 void sample_in_ball_public_lane(int8_t c[MLDSA_N], const uint64_t *states, unsigned w,
                                 unsigned lane, mldsa_permutation perm);
 #endif /* MLDSA_MODE */

@@ -75,14 +75,31 @@ static void sample_in_ball_core(mldsa_poly *c, mldsa_keccak *st, uint8_t buf[MLD
   mldsa_zeroize(buf, MLDSA_SHAKE256_RATE);
 }
 
+/* The sponge H(c~) and its first block, in buf. */
+static void first_block(mldsa_keccak *st, uint8_t buf[MLDSA_SHAKE256_RATE],
+                        const uint8_t ctilde[MLDSA_CTILDEBYTES], mldsa_permutation perm) {
+  mldsa_shake256_init_with(st, perm);
+  mldsa_shake_absorb(st, ctilde, MLDSA_CTILDEBYTES);
+  mldsa_shake_finalize(st);
+  mldsa_shake_squeeze(st, buf, MLDSA_SHAKE256_RATE);
+}
+
+/* The same from lane `lane` of a w-way batched state after its first squeezing
+ * permutation. */
+static void lane_first_block(mldsa_keccak *st, uint8_t buf[MLDSA_SHAKE256_RATE],
+                             const uint64_t *states, unsigned w, unsigned lane,
+                             mldsa_permutation perm) {
+  mldsa_shake256_init_with(st, perm);
+  for (unsigned i = 0; i < 25; ++i) st->s[i] = states[i * w + lane];
+  for (unsigned i = 0; i < MLDSA_SHAKE256_RATE / 8; ++i) mldsa_store64_le(buf + 8 * i, st->s[i]);
+  st->pos = MLDSA_SHAKE256_RATE; /* the first block is in buf */
+}
+
 void sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
                     mldsa_permutation perm) {
   mldsa_keccak st;
   uint8_t buf[MLDSA_SHAKE256_RATE];
-  mldsa_shake256_init_with(&st, perm);
-  mldsa_shake_absorb(&st, ctilde, MLDSA_CTILDEBYTES);
-  mldsa_shake_finalize(&st);
-  mldsa_shake_squeeze(&st, buf, sizeof buf);
+  first_block(&st, buf, ctilde, perm);
   sample_in_ball_core(c, &st, buf);
   mldsa_zeroize(&st, sizeof st);
 }
@@ -91,23 +108,16 @@ void sample_in_ball_lane(mldsa_poly *c, const uint64_t *states, unsigned w, unsi
                          mldsa_permutation perm) {
   mldsa_keccak st;
   uint8_t buf[MLDSA_SHAKE256_RATE];
-  mldsa_shake256_init_with(&st, perm);
-  for (unsigned i = 0; i < 25; ++i) st.s[i] = states[i * w + lane];
-  for (unsigned i = 0; i < MLDSA_SHAKE256_RATE / 8; ++i) mldsa_store64_le(buf + 8 * i, st.s[i]);
-  st.pos = MLDSA_SHAKE256_RATE; /* the first block is in buf */
+  lane_first_block(&st, buf, states, w, lane, perm);
   sample_in_ball_core(c, &st, buf);
   mldsa_zeroize(&st, sizeof st);
 }
 
-void sample_in_ball_public_lane(int8_t c[MLDSA_N], const uint64_t *states, unsigned w,
-                                unsigned lane, mldsa_permutation perm) {
-  mldsa_keccak st;
-  uint8_t buf[MLDSA_SHAKE256_RATE];
+/* The plain Fisher-Yates shuffle for a public c~, from the stream's first block in buf,
+ * with *st the sponge that squeezed it: addresses and branches follow the stream. */
+static void sample_in_ball_public_core(int8_t c[MLDSA_N], mldsa_keccak *st,
+                                       uint8_t buf[MLDSA_SHAKE256_RATE]) {
   uint64_t signs = 0;
-  mldsa_shake256_init_with(&st, perm);
-  for (unsigned i = 0; i < 25; ++i) st.s[i] = states[i * w + lane];
-  for (unsigned i = 0; i < MLDSA_SHAKE256_RATE / 8; ++i) mldsa_store64_le(buf + 8 * i, st.s[i]);
-  st.pos = MLDSA_SHAKE256_RATE;
   for (unsigned i = 0; i < 8; ++i) signs |= (uint64_t)buf[i] << (8 * i);
   memset(c, 0, MLDSA_N);
   unsigned pos = 8;
@@ -115,7 +125,7 @@ void sample_in_ball_public_lane(int8_t c[MLDSA_N], const uint64_t *states, unsig
     unsigned j;
     do {
       if (pos == MLDSA_SHAKE256_RATE) {
-        mldsa_shake_squeeze(&st, buf, MLDSA_SHAKE256_RATE);
+        mldsa_shake_squeeze(st, buf, MLDSA_SHAKE256_RATE);
         pos = 0;
       }
       j = buf[pos++];
@@ -124,4 +134,22 @@ void sample_in_ball_public_lane(int8_t c[MLDSA_N], const uint64_t *states, unsig
     c[j] = (int8_t)(1 - 2 * (int)(signs & 1));
     signs >>= 1;
   }
+}
+
+void sample_in_ball_public(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES],
+                           mldsa_permutation perm) {
+  mldsa_keccak st;
+  uint8_t buf[MLDSA_SHAKE256_RATE];
+  int8_t small[MLDSA_N];
+  first_block(&st, buf, ctilde, perm);
+  sample_in_ball_public_core(small, &st, buf);
+  for (unsigned i = 0; i < MLDSA_N; ++i) c->c[i] = small[i];
+}
+
+void sample_in_ball_public_lane(int8_t c[MLDSA_N], const uint64_t *states, unsigned w,
+                                unsigned lane, mldsa_permutation perm) {
+  mldsa_keccak st;
+  uint8_t buf[MLDSA_SHAKE256_RATE];
+  lane_first_block(&st, buf, states, w, lane, perm);
+  sample_in_ball_public_core(c, &st, buf);
 }

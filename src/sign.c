@@ -437,7 +437,7 @@ static int verify_with(const verifying_key *k, decoded_sig *d, const uint8_t mu[
   uint8_t hash_in[MLDSA_CRHBYTES + MLDSA_K * MLDSA_POLYW1_PACKEDBYTES];
   mldsa_poly c;
 
-  sample_in_ball(&c, d->ctilde, KERNEL(keccak_f1600_x1));
+  sample_in_ball_public(&c, d->ctilde, KERNEL(keccak_f1600_x1)); /* c~ opens sig */
   KERNEL(ntt)(c.c);
   verify_w1(hash_in + MLDSA_CRHBYTES, k, d, &c);
   memcpy(hash_in, mu, MLDSA_CRHBYTES);

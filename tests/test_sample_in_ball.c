@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* SampleInBall (src/sampling.c, one per parameter set) against a direct model of FIPS 204
+/* SampleInBall (src/sampling.c, one per parameter set: the constant-time shuffle of
+ * signing and the plain one of verification) against a direct model of FIPS 204
  * Alg. 29: c = 0, then for i = 256 - tau .. 255 a byte j <= i of the stream H(c~),
  * c[i] = c[j], c[j] = (-1)^(bit i + tau - 256 of the first 8 bytes), on an int array.
  * 20,000 random c~ per set, and every c~ must give tau coefficients +-1 and the rest 0.
@@ -22,14 +23,18 @@ typedef struct {
 void mldsa44_sample_in_ball(test_poly *c, const uint8_t *ctilde, mldsa_permutation perm);
 void mldsa65_sample_in_ball(test_poly *c, const uint8_t *ctilde, mldsa_permutation perm);
 void mldsa87_sample_in_ball(test_poly *c, const uint8_t *ctilde, mldsa_permutation perm);
+void mldsa44_sample_in_ball_public(test_poly *c, const uint8_t *ctilde, mldsa_permutation perm);
+void mldsa65_sample_in_ball_public(test_poly *c, const uint8_t *ctilde, mldsa_permutation perm);
+void mldsa87_sample_in_ball_public(test_poly *c, const uint8_t *ctilde, mldsa_permutation perm);
 
 static const struct {
   int set;
   unsigned tau, ctilde_bytes;
-  void (*fn)(test_poly *, const uint8_t *, mldsa_permutation);
-} sets[3] = {{44, 39, 32, mldsa44_sample_in_ball},
-             {65, 49, 48, mldsa65_sample_in_ball},
-             {87, 60, 64, mldsa87_sample_in_ball}};
+  void (*fn[2])(test_poly *, const uint8_t *, mldsa_permutation); /* secret c~, public */
+} sets[3] = {{44, 39, 32, {mldsa44_sample_in_ball, mldsa44_sample_in_ball_public}},
+             {65, 49, 48, {mldsa65_sample_in_ball, mldsa65_sample_in_ball_public}},
+             {87, 60, 64, {mldsa87_sample_in_ball, mldsa87_sample_in_ball_public}}};
+static const char *const variant[2] = {"constant-time", "public"};
 
 /* FIPS 204 Alg. 29 as written; returns how many steps had j = i. */
 static unsigned model(int32_t c[256], const uint8_t *ctilde, unsigned ctilde_bytes,
@@ -59,34 +64,36 @@ START_TEST(test_against_model) {
   for (unsigned r = 0; r < 20000; ++r) {
     uint8_t ctilde[64];
     int32_t want[256];
-    test_poly got;
     mldsa_test_randbytes(ctilde, cb);
     if (r == 0) memset(ctilde, 0, cb);
     if (r == 1) memset(ctilde, 0xff, cb);
     same += model(want, ctilde, cb, tau);
-    memset(&got, 0x5a, sizeof got);
-    sets[_i].fn(&got, ctilde, mldsa_keccak_f1600);
-    /* One comparison of the whole polynomial per c~ (a Check assertion per coefficient
-       is millions of mark points, each a write to the parent process); the first
-       differing index is reported only on failure. */
-    if (memcmp(got.c, want, sizeof want) != 0) {
-      unsigned k = 0;
-      while (got.c[k] == want[k]) ++k;
-      ck_abort_msg("ML-DSA-%d, c~ #%u: c[%u] = %d, expected %d", sets[_i].set, r, k,
-                   got.c[k], want[k]);
+    for (unsigned v = 0; v < 2; ++v) {
+      test_poly got;
+      memset(&got, 0x5a, sizeof got);
+      sets[_i].fn[v](&got, ctilde, mldsa_keccak_f1600);
+      /* One comparison of the whole polynomial per c~ (a Check assertion per coefficient
+         is millions of mark points, each a write to the parent process); the first
+         differing index is reported only on failure. */
+      if (memcmp(got.c, want, sizeof want) != 0) {
+        unsigned k = 0;
+        while (got.c[k] == want[k]) ++k;
+        ck_abort_msg("ML-DSA-%d, %s, c~ #%u: c[%u] = %d, expected %d", sets[_i].set,
+                     variant[v], r, k, got.c[k], want[k]);
+      }
+      unsigned weight = 0, out_of_range = 0;
+      for (unsigned k = 0; k < 256; ++k) {
+        out_of_range += got.c[k] < -1 || got.c[k] > 1;
+        weight += got.c[k] != 0;
+      }
+      ck_assert_msg(out_of_range == 0 && weight == tau,
+                    "ML-DSA-%d, %s, c~ #%u: %u coefficients outside [-1, 1], weight %u (tau %u)",
+                    sets[_i].set, variant[v], r, out_of_range, weight, tau);
     }
-    unsigned weight = 0, out_of_range = 0;
-    for (unsigned k = 0; k < 256; ++k) {
-      out_of_range += got.c[k] < -1 || got.c[k] > 1;
-      weight += got.c[k] != 0;
-    }
-    ck_assert_msg(out_of_range == 0 && weight == tau,
-                  "ML-DSA-%d, c~ #%u: %u coefficients outside [-1, 1], weight %u (tau %u)",
-                  sets[_i].set, r, out_of_range, weight, tau);
     ++cases;
   }
   ck_assert_uint_gt(same, 0);
-  printf("test_sample_in_ball: ML-DSA-%d: %u c~ equal to the model (j = i in %u steps)\n",
+  printf("test_sample_in_ball: ML-DSA-%d: %u c~ equal to the model, both shuffles (j = i in %u steps)\n",
          sets[_i].set, cases, same);
 }
 END_TEST
