@@ -980,9 +980,9 @@ static const double *run_limits_of(const char *op) {
 /* The mean attempts per message of each of the runs timed sign_batch calls (bench_batches:
  * call i signs the messages i * 64 + k + 1000000, k < 64, the first runs / 10 calls warm
  * up) under the key of fill(seed, 32, key_seed): sign_prepared's single-state permutations
- * are mu and rho'', then c~ (ctilde_perms) and SampleInBall's first block per attempt. */
+ * are mu and rho'', then x1_per_attempt per attempt (limit_model). */
 static double *batch_sign_attempts(const mldsa_backend *b, size_t runs, uint32_t key_seed,
-                                   double ctilde_perms) {
+                                   double x1_per_attempt) {
   static uint8_t pk[4096], sk[8192], sig[8192], seed[32], msg[32];
   static const uint8_t rnd[32];
   uint8_t mu[64];
@@ -1001,7 +1001,7 @@ static double *batch_sign_attempts(const mldsa_backend *b, size_t runs, uint32_t
       message_mu_tr(b, mu, tr, msg, 32);
       if (b->sign_prepared(sig, ps, mu, rnd) != 0) abort();
     }
-    a[j] = ((double)mldsa_keccak_counter.x1 / BATCH_ITEMS - 2) / (ctilde_perms + 1);
+    a[j] = ((double)mldsa_keccak_counter.x1 / BATCH_ITEMS - 2) / x1_per_attempt;
   }
   memset(ps, 0, sizeof *ps);
   bench_aligned_free(ps);
@@ -1025,11 +1025,13 @@ static void limit_model(size_t i, int param, const mldsa_backend *b, size_t runs
                 sign_x1);
   kernel_costs_of[i](param, l, &kc);
   /* attempts per signature: sign_prepared's single-state permutations are mu and rho''
-   * (one each) and per attempt c~ = H(mu || w1) and SampleInBall's first block (a second
-   * one is rare: it needs more than 128 bytes for tau positions) */
+   * (one each) and per attempt SampleInBall's first block (a second one is rare: it needs
+   * more than 128 bytes for tau positions) and c~ = H(mu || w1), whose first 5 blocks ride
+   * in the batch beside ExpandMask's next polynomials wherever there are lanes for them */
   const double w1_bytes = (double)k * (param == 44 ? 192 : 128);
   const double ctilde_perms = (double)(unsigned)((64 + w1_bytes) / MLDSA_SHAKE256_RATE) + 1;
-  const double attempts = ((double)c[OP_SIGN_PREPARED].x1 / (double)runs - 2) / (ctilde_perms + 1);
+  const double x1_per_attempt = ctilde_perms - (isas[i].keccak_lanes > 1 ? 5 : 0) + 1;
+  const double attempts = ((double)c[OP_SIGN_PREPARED].x1 / (double)runs - 2) / x1_per_attempt;
   const int keeps_y = strcmp(isas[i].name, "avx512") != 0 || param != 87;
   for (int op = 0; op < N_OPS; ++op) {
     double n[N_KERNELS], perms = (double)c[op].x1, ticks = 0;
@@ -1046,7 +1048,7 @@ static void limit_model(size_t i, int param, const mldsa_backend *b, size_t runs
    * signatures). */
   static const int one_signature[3] = {OP_SIGN, OP_SIGN_PREPARED, OP_SIGN_BATCH};
   double *batch_attempts = batch_sign_attempts(b, runs, (uint32_t)(runs + runs / 10 - 1),
-                                               ctilde_perms);
+                                               x1_per_attempt);
   for (int s = 0; s < 3; ++s) {
     const int op = one_signature[s];
     double n0[N_KERNELS], n1[N_KERNELS];
@@ -1058,7 +1060,7 @@ static void limit_model(size_t i, int param, const mldsa_backend *b, size_t runs
     if (lim == NULL) abort();
     for (size_t j = 0; j < runs; ++j) {
       const double a = op == OP_SIGN_BATCH ? batch_attempts[j]
-                                           : ((double)sign_x1[j] - 2) / (ctilde_perms + 1);
+                                           : ((double)sign_x1[j] - 2) / x1_per_attempt;
       lim[j] = op_limit[op] + (a - attempts) * per_attempt;
     }
     op_run_limit[op] = lim;

@@ -221,8 +221,9 @@ typedef struct {
   struct hash_rest *rest;
   int32_t *poly; /* a sampler's polynomial (with rejection), or NULL for a hash */
   rejection_fn rejection;
-  uint8_t *out; /* a hash's output, outlen <= rate bytes */
+  uint8_t *out; /* a hash's output, outlen <= rate bytes; or out_blocks whole blocks */
   size_t outlen;
+  unsigned out_blocks; /* ExpandMask's polynomial: its first blocks, squeezed into out */
 } shake_job;
 
 /* What a lane is doing: its job, where its input stands, whether the next permutation
@@ -235,10 +236,14 @@ typedef struct {
   size_t blocks;
 } lane_state;
 
-/* The jobs of an operation, in order: the hash (tr = H(pk), mu = H(tr || M')) first, the
- * longest stream, then ExpandA's, then ExpandS's; any of them may be absent. */
+/* The jobs of an operation, in order: the hash (tr = H(pk), mu = H(tr || M'), c~ =
+ * H(mu || w1)) first, the longest stream, then ExpandMask's, ExpandA's and ExpandS's; any
+ * of them may be absent. */
 typedef struct {
-  unsigned n_hash, n_a, n_s, a_first; /* ExpandA's jobs are polynomials a_first .. */
+  unsigned n_hash, n_y, n_a, n_s, a_first; /* ExpandA's jobs are polynomials a_first .. */
+  uint16_t y_nonce;                        /* ExpandMask's jobs: nonces y_nonce .., */
+  uint8_t *const *y_out;                   /* squeezed into y_out[0 ..] */
+  const uint8_t *rhopp;                    /* under the seed rho'' */
   mldsa_hash_input hash_in;
   uint8_t *hash_out;
   size_t hash_outlen;
@@ -264,6 +269,18 @@ static void make_job(lane_state *ln, const job_list *jl, unsigned k) {
     return;
   }
   k -= jl->n_hash;
+  if (k < jl->n_y) {
+    const unsigned nonce = (uint16_t)(jl->y_nonce + k);
+    make_seed(ln->seed, jl->rhopp, MLDSA_CRHBYTES, nonce & 0xFF, nonce >> 8);
+    jb->in.len[0] = MLDSA_CRHBYTES + 2;
+    jb->rate = MLDSA_SHAKE256_RATE;
+    jb->out = jl->y_out[k];
+    jb->out_blocks = Y_BLOCKS;
+    jb->in.p[0] = ln->seed;
+    jb->in.n = 1;
+    return;
+  }
+  k -= jl->n_y;
   if (k < jl->n_a) {
     unsigned row = (jl->a_first + k) / MLDSA_L, col = (jl->a_first + k) % MLDSA_L;
     make_seed(ln->seed, jl->rho, MLDSA_SEEDBYTES, col, row);
@@ -355,7 +372,7 @@ static __attribute__((noinline)) void run_jobs(const job_list *jl) {
   mldsa_keccakx st;
   lane_state ln[W];
   uint8_t blk[MLDSA_SHAKE128_RATE];
-  const unsigned total = jl->n_hash + jl->n_a + jl->n_s;
+  const unsigned total = jl->n_hash + jl->n_y + jl->n_a + jl->n_s;
   unsigned next = 0, busy = 0;
   memset(&st, 0, sizeof st);
   for (unsigned j = 0; j < W; ++j) {
@@ -375,6 +392,9 @@ static __attribute__((noinline)) void run_jobs(const job_list *jl) {
       if (!l->squeezing) { /* the next block in, or the hash leaves the batch */
         if (!absorb_block(&st, j, l, blk)) continue;
         done = 1;
+      } else if (jb->out_blocks != 0) { /* ExpandMask's next block, in place */
+        lane_store_block(jb->out + (size_t)l->count * jb->rate, st.s + j, jb->rate);
+        done = ++l->count == jb->out_blocks;
       } else { /* a block out, to its consumer */
         lane_store_block(blk, st.s + j, jb->rate);
         if (jb->poly != NULL) {
@@ -408,6 +428,15 @@ static void hash_alone(uint8_t *out, size_t outlen, const mldsa_hash_input *in) 
   mldsa_shake_finalize(&sponge);
   mldsa_shake_squeeze(&sponge, out, outlen);
   mldsa_zeroize(&sponge, sizeof sponge);
+}
+
+/* A hash that left the batch, finished on the single-state permutation. */
+static void finish_hash(struct hash_rest *rest, uint8_t *out, size_t outlen) {
+  if (!rest->left) return;
+  cursor_absorb(&rest->sponge, &rest->rest);
+  mldsa_shake_finalize(&rest->sponge);
+  mldsa_shake_squeeze(&rest->sponge, out, outlen);
+  mldsa_zeroize(rest, sizeof *rest);
 }
 
 /* A hash beside ExpandA: it takes one lane for ExpandA's last `stay` rounds of W streams
@@ -465,12 +494,7 @@ void expand_a_hash(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], uint8_t 
   jl.hash_rest = &rest;
   rest.left = 0;
   run_jobs(&jl);
-  if (rest.left) {
-    cursor_absorb(&rest.sponge, &rest.rest);
-    mldsa_shake_finalize(&rest.sponge);
-    mldsa_shake_squeeze(&rest.sponge, out, outlen);
-    mldsa_zeroize(&rest, sizeof rest);
-  }
+  finish_hash(&rest, out, outlen);
 }
 
 /* ExpandS beside ExpandA where ExpandA leaves lanes free in its last round (ML-DSA-65
@@ -500,11 +524,14 @@ void expand_a_s(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], mldsa_polyv
 }
 
 void mask_stream_init(mask_stream *ms) {
-  ms->next = W;
+  ms->head = 0;
+  ms->count = 0;
   ms->nonce = 0;
 }
 
-/* Refill the stream with the next W polynomials of ExpandMask's sequence: nonces
+#define SLOTS MLDSA_MASK_SLOTS
+
+/* Refill the empty stream with the next W polynomials of ExpandMask's sequence: nonces
  * ms->nonce .. ms->nonce + W - 1, one Keccak batch squeezed straight into the stream. */
 static void refill_mask(mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
   mldsa_keccakx st;
@@ -520,15 +547,47 @@ static void refill_mask(mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES])
   SHAKE256X_ABSORB(&st, in, MLDSA_CRHBYTES + 2, W);
   SHAKE256X_SQUEEZE(out, Y_BLOCKS, &st, W);
   ms->nonce = (uint16_t)(ms->nonce + W);
-  ms->next = 0;
+  ms->head = 0;
+  ms->count = W;
   mldsa_zeroize(&st, sizeof st);
   mldsa_zeroize(seed, sizeof seed);
 }
 
 void expand_mask(mldsa_polyvecl *y, mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
   for (unsigned r = 0; r < MLDSA_L; ++r) {
-    if (ms->next == W) refill_mask(ms, rhoprime);
+    if (ms->count == 0) refill_mask(ms, rhoprime);
     /* y = gamma1 - BitUnpack(...): the encoding of z, so its decoder */
-    KERNEL_G1(unpack_z)(y->v[r].c, ms->buf[ms->next++]);
+    KERNEL_G1(unpack_z)(y->v[r].c, ms->buf[ms->head]);
+    ms->head = (ms->head + 1) % SLOTS;
+    --ms->count;
   }
+}
+
+void hash_beside_mask(mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES], uint8_t *out,
+                      size_t outlen, const mldsa_hash_input *in) {
+  const unsigned free_slots = SLOTS - ms->count;
+  const unsigned n_y = W - 1 < free_slots ? W - 1 : free_slots;
+  if (n_y == 0) { /* one lane (the portable backend), or no room */
+    hash_alone(out, outlen, in);
+    return;
+  }
+  uint8_t *y_out[W];
+  for (unsigned t = 0; t < n_y; ++t) y_out[t] = ms->buf[(ms->head + ms->count + t) % SLOTS];
+  struct hash_rest rest;
+  job_list jl = {0};
+  jl.n_hash = 1;
+  jl.hash_in = *in;
+  jl.hash_out = out;
+  jl.hash_outlen = outlen;
+  jl.hash_batch_blocks = Y_BLOCKS; /* as long as the polynomials beside it */
+  jl.hash_rest = &rest;
+  rest.left = 0;
+  jl.n_y = n_y;
+  jl.y_nonce = ms->nonce;
+  jl.y_out = y_out;
+  jl.rhopp = rhoprime;
+  run_jobs(&jl);
+  finish_hash(&rest, out, outlen);
+  ms->count += n_y;
+  ms->nonce = (uint16_t)(ms->nonce + n_y);
 }

@@ -12,6 +12,7 @@
 #define expand_a_hash ENTRY(expand_a_hash)
 #define expand_a_s ENTRY(expand_a_s)
 #define expand_mask ENTRY(expand_mask)
+#define hash_beside_mask ENTRY(hash_beside_mask)
 
 /* A in NTT domain, standard order (the caller reorders for its ISA). */
 void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]);
@@ -28,12 +29,20 @@ void expand_a_s(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], mldsa_polyv
  * it. */
 #define MLDSA_MASK_BLOCKS \
   ((MLDSA_POLYZ_PACKEDBYTES + MLDSA_SHAKE256_RATE - 1) / MLDSA_SHAKE256_RATE)
+/* Room for a refill of W and for an attempt's L; the polynomials that c~'s hash computes
+ * beside it wait there for the next attempt. With W = L, W - 1 more slots: else a refill
+ * leaves W - 1 behind and the next hash finds room for one. */
+#define MLDSA_MASK_W MLDSA_KECCAKX_W(MLDSA_ISA)
+#define MLDSA_MASK_SLOTS \
+  (MLDSA_MASK_W > MLDSA_L ? MLDSA_MASK_W : MLDSA_MASK_W == MLDSA_L ? 2 * MLDSA_L - 1 : MLDSA_L)
 typedef struct {
   /* the SHAKE256 output of each polynomial (its first MLDSA_POLYZ_PACKEDBYTES bytes are
-   * the encoding of y), squeezed in place: smaller than the polynomials themselves */
-  uint8_t buf[MLDSA_KECCAKX_W(MLDSA_ISA)][MLDSA_MASK_BLOCKS * MLDSA_SHAKE256_RATE];
-  unsigned next;   /* the next unused polynomial; W when all are used */
-  uint16_t nonce;  /* the nonce of the polynomial after the last computed one */
+   * the encoding of y), squeezed in place: smaller than the polynomials themselves; a
+   * ring of MLDSA_MASK_SLOTS */
+  uint8_t buf[MLDSA_MASK_SLOTS][MLDSA_MASK_BLOCKS * MLDSA_SHAKE256_RATE];
+  unsigned head;  /* the slot of the next unused polynomial */
+  unsigned count; /* how many are computed and unused */
+  uint16_t nonce; /* the nonce of the polynomial after the last computed one */
 } mask_stream;
 
 #define mask_stream_init ENTRY(mask_stream_init)
@@ -41,5 +50,11 @@ typedef struct {
 void mask_stream_init(mask_stream *ms);
 /* y = the next L polynomials of the sequence: attempt k gets nonces k L .. k L + L - 1. */
 void expand_mask(mldsa_polyvecl *y, mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]);
+/* A SHAKE256 hash of outlen <= 136 bytes (c~ = H(mu || w1) of an attempt) with the next
+ * polynomials of the sequence (up to W - 1, as many as the stream has room for) in the
+ * other lanes of its first MLDSA_MASK_BLOCKS batched permutations; the rest of a longer
+ * hash on the single-state permutation. The same hash as alone, and the same stream. */
+void hash_beside_mask(mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES], uint8_t *out,
+                      size_t outlen, const mldsa_hash_input *in);
 
 #endif
