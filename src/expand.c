@@ -221,9 +221,8 @@ typedef struct {
   struct hash_rest *rest;
   int32_t *poly; /* a sampler's polynomial (with rejection), or NULL for a hash */
   rejection_fn rejection;
-  uint8_t *out; /* a hash's output, outlen <= rate bytes; or out_blocks whole blocks */
+  uint8_t *out; /* a hash's output, outlen <= rate bytes */
   size_t outlen;
-  unsigned out_blocks; /* ExpandMask's polynomial: its first blocks, squeezed into out */
 } shake_job;
 
 /* What a lane is doing: its job, where its input stands, whether the next permutation
@@ -236,14 +235,10 @@ typedef struct {
   size_t blocks;
 } lane_state;
 
-/* The jobs of an operation, in order: the hash (tr = H(pk), mu = H(tr || M'), c~ =
- * H(mu || w1)) first, the longest stream, then ExpandMask's, ExpandA's and ExpandS's; any
- * of them may be absent. */
+/* The jobs of an operation, in order: the hash (tr = H(pk), mu = H(tr || M')) first, the
+ * longest stream, then ExpandA's, then ExpandS's; any of them may be absent. */
 typedef struct {
-  unsigned n_hash, n_y, n_a, n_s, a_first; /* ExpandA's jobs are polynomials a_first .. */
-  uint16_t y_nonce;                        /* ExpandMask's jobs: nonces y_nonce .., */
-  uint8_t *const *y_out;                   /* squeezed into y_out[0 ..] */
-  const uint8_t *rhopp;                    /* under the seed rho'' */
+  unsigned n_hash, n_a, n_s, a_first; /* ExpandA's jobs are polynomials a_first .. */
   mldsa_hash_input hash_in;
   uint8_t *hash_out;
   size_t hash_outlen;
@@ -269,18 +264,6 @@ static void make_job(lane_state *ln, const job_list *jl, unsigned k) {
     return;
   }
   k -= jl->n_hash;
-  if (k < jl->n_y) {
-    const unsigned nonce = (uint16_t)(jl->y_nonce + k);
-    make_seed(ln->seed, jl->rhopp, MLDSA_CRHBYTES, nonce & 0xFF, nonce >> 8);
-    jb->in.len[0] = MLDSA_CRHBYTES + 2;
-    jb->rate = MLDSA_SHAKE256_RATE;
-    jb->out = jl->y_out[k];
-    jb->out_blocks = Y_BLOCKS;
-    jb->in.p[0] = ln->seed;
-    jb->in.n = 1;
-    return;
-  }
-  k -= jl->n_y;
   if (k < jl->n_a) {
     unsigned row = (jl->a_first + k) / MLDSA_L, col = (jl->a_first + k) % MLDSA_L;
     make_seed(ln->seed, jl->rho, MLDSA_SEEDBYTES, col, row);
@@ -372,7 +355,7 @@ static __attribute__((noinline)) void run_jobs(const job_list *jl) {
   mldsa_keccakx st;
   lane_state ln[W];
   uint8_t blk[MLDSA_SHAKE128_RATE];
-  const unsigned total = jl->n_hash + jl->n_y + jl->n_a + jl->n_s;
+  const unsigned total = jl->n_hash + jl->n_a + jl->n_s;
   unsigned next = 0, busy = 0;
   memset(&st, 0, sizeof st);
   for (unsigned j = 0; j < W; ++j) {
@@ -392,9 +375,6 @@ static __attribute__((noinline)) void run_jobs(const job_list *jl) {
       if (!l->squeezing) { /* the next block in, or the hash leaves the batch */
         if (!absorb_block(&st, j, l, blk)) continue;
         done = 1;
-      } else if (jb->out_blocks != 0) { /* ExpandMask's next block, in place */
-        lane_store_block(jb->out + (size_t)l->count * jb->rate, st.s + j, jb->rate);
-        done = ++l->count == jb->out_blocks;
       } else { /* a block out, to its consumer */
         lane_store_block(blk, st.s + j, jb->rate);
         if (jb->poly != NULL) {
@@ -428,15 +408,6 @@ static void hash_alone(uint8_t *out, size_t outlen, const mldsa_hash_input *in) 
   mldsa_shake_finalize(&sponge);
   mldsa_shake_squeeze(&sponge, out, outlen);
   mldsa_zeroize(&sponge, sizeof sponge);
-}
-
-/* A hash that left the batch, finished on the single-state permutation. */
-static void finish_hash(struct hash_rest *rest, uint8_t *out, size_t outlen) {
-  if (!rest->left) return;
-  cursor_absorb(&rest->sponge, &rest->rest);
-  mldsa_shake_finalize(&rest->sponge);
-  mldsa_shake_squeeze(&rest->sponge, out, outlen);
-  mldsa_zeroize(rest, sizeof *rest);
 }
 
 /* A hash beside ExpandA: it takes one lane for ExpandA's last `stay` rounds of W streams
@@ -494,7 +465,12 @@ void expand_a_hash(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], uint8_t 
   jl.hash_rest = &rest;
   rest.left = 0;
   run_jobs(&jl);
-  finish_hash(&rest, out, outlen);
+  if (rest.left) {
+    cursor_absorb(&rest.sponge, &rest.rest);
+    mldsa_shake_finalize(&rest.sponge);
+    mldsa_shake_squeeze(&rest.sponge, out, outlen);
+    mldsa_zeroize(&rest, sizeof rest);
+  }
 }
 
 /* ExpandS beside ExpandA where ExpandA leaves lanes free in its last round (ML-DSA-65
@@ -531,26 +507,32 @@ void mask_stream_init(mask_stream *ms) {
 
 #define SLOTS MLDSA_MASK_SLOTS
 
-/* Refill the empty stream with the next W polynomials of ExpandMask's sequence: nonces
- * ms->nonce .. ms->nonce + W - 1, one Keccak batch squeezed straight into the stream. */
-static void refill_mask(mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
-  mldsa_keccakx st;
+/* Absorb the seeds of the stream's next n polynomials (nonces ms->nonce ..) into lanes
+ * 0 .. n - 1 of a zeroed state, each padded: squeezing then starts with a permutation. */
+static void absorb_mask_seeds(mldsa_keccakx *st, const mask_stream *ms, unsigned n,
+                              const uint8_t rhoprime[MLDSA_CRHBYTES]) {
   uint8_t seed[W][MLDSA_CRHBYTES + 2];
   const uint8_t *in[W];
-  uint8_t *out[W];
-  for (unsigned j = 0; j < W; ++j) {
+  for (unsigned j = 0; j < n; ++j) {
     uint16_t nonce = (uint16_t)(ms->nonce + j);
     make_seed(seed[j], rhoprime, MLDSA_CRHBYTES, nonce & 0xFF, nonce >> 8);
     in[j] = seed[j];
-    out[j] = ms->buf[j];
   }
-  SHAKE256X_ABSORB(&st, in, MLDSA_CRHBYTES + 2, W);
+  SHAKE256X_ABSORB(st, in, MLDSA_CRHBYTES + 2, n);
+  mldsa_zeroize(seed, sizeof seed);
+}
+
+/* Refill the empty stream with the next W polynomials, squeezed straight into it. */
+static void refill_mask(mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
+  mldsa_keccakx st;
+  uint8_t *out[W];
+  for (unsigned j = 0; j < W; ++j) out[j] = ms->buf[j];
+  absorb_mask_seeds(&st, ms, W, rhoprime);
   SHAKE256X_SQUEEZE(out, Y_BLOCKS, &st, W);
   ms->nonce = (uint16_t)(ms->nonce + W);
   ms->head = 0;
   ms->count = W;
   mldsa_zeroize(&st, sizeof st);
-  mldsa_zeroize(seed, sizeof seed);
 }
 
 void expand_mask(mldsa_polyvecl *y, mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
@@ -564,30 +546,32 @@ void expand_mask(mldsa_polyvecl *y, mask_stream *ms, const uint8_t rhoprime[MLDS
 }
 
 void hash_beside_mask(mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES], uint8_t *out,
-                      size_t outlen, const mldsa_hash_input *in) {
+                      size_t outlen, const uint8_t *in, size_t inlen) {
   const unsigned free_slots = SLOTS - ms->count;
-  const unsigned n_y = W - 1 < free_slots ? W - 1 : free_slots;
-  if (n_y == 0) { /* one lane (the portable backend), or no room */
-    hash_alone(out, outlen, in);
-    return;
+  const unsigned n = W - 1 < free_slots ? W - 1 : free_slots; /* lane n: the hash */
+  mldsa_keccak sponge;
+  mldsa_shake256_init_with(&sponge, KERNEL(keccak_f1600_x1));
+  if (n > 0) {
+    mldsa_keccakx st;
+    uint8_t *y[W];
+    for (unsigned t = 0; t < n; ++t) y[t] = ms->buf[(ms->head + ms->count + t) % SLOTS];
+    absorb_mask_seeds(&st, ms, n, rhoprime); /* the hash's lane is zero */
+    /* block b of the hash in before permutation b; block b of each polynomial out after it */
+    for (unsigned b = 0; b < Y_BLOCKS; ++b) {
+      lane_xor_words(st.s + n, in + b * MLDSA_SHAKE256_RATE, MLDSA_SHAKE256_RATE / 8);
+      KERNEL(keccakx_permute)(&st, n + 1);
+      for (unsigned t = 0; t < n; ++t)
+        lane_store_block(y[t] + b * MLDSA_SHAKE256_RATE, st.s + t, MLDSA_SHAKE256_RATE);
+    }
+    for (unsigned i = 0; i < 25; ++i) sponge.s[i] = st.s[i * W + n];
+    in += Y_BLOCKS * MLDSA_SHAKE256_RATE;
+    inlen -= Y_BLOCKS * MLDSA_SHAKE256_RATE;
+    ms->count += n;
+    ms->nonce = (uint16_t)(ms->nonce + n);
+    mldsa_zeroize(&st, sizeof st);
   }
-  uint8_t *y_out[W];
-  for (unsigned t = 0; t < n_y; ++t) y_out[t] = ms->buf[(ms->head + ms->count + t) % SLOTS];
-  struct hash_rest rest;
-  job_list jl = {0};
-  jl.n_hash = 1;
-  jl.hash_in = *in;
-  jl.hash_out = out;
-  jl.hash_outlen = outlen;
-  jl.hash_batch_blocks = Y_BLOCKS; /* as long as the polynomials beside it */
-  jl.hash_rest = &rest;
-  rest.left = 0;
-  jl.n_y = n_y;
-  jl.y_nonce = ms->nonce;
-  jl.y_out = y_out;
-  jl.rhopp = rhoprime;
-  run_jobs(&jl);
-  finish_hash(&rest, out, outlen);
-  ms->count += n_y;
-  ms->nonce = (uint16_t)(ms->nonce + n_y);
+  mldsa_shake_absorb(&sponge, in, inlen);
+  mldsa_shake_finalize(&sponge);
+  mldsa_shake_squeeze(&sponge, out, outlen);
+  mldsa_zeroize(&sponge, sizeof sponge);
 }

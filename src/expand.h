@@ -50,11 +50,12 @@ typedef struct {
 void mask_stream_init(mask_stream *ms);
 /* y = the next L polynomials of the sequence: attempt k gets nonces k L .. k L + L - 1. */
 void expand_mask(mldsa_polyvecl *y, mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES]);
-/* A SHAKE256 hash of outlen <= 136 bytes (c~ = H(mu || w1) of an attempt) with the next
- * polynomials of the sequence (up to W - 1, as many as the stream has room for) in the
- * other lanes of its first MLDSA_MASK_BLOCKS batched permutations; the rest of a longer
- * hash on the single-state permutation. The same hash as alone, and the same stream. */
+/* A SHAKE256 hash of inlen >= MLDSA_MASK_BLOCKS * 136 bytes (c~ = H(mu || w1) of an
+ * attempt) with the next polynomials of the sequence (up to W - 1, as many as the stream
+ * has room for) in the other lanes of the batched permutations that absorb its first
+ * MLDSA_MASK_BLOCKS blocks; the rest on the single-state permutation. The same hash as
+ * alone, and the same stream. */
 void hash_beside_mask(mask_stream *ms, const uint8_t rhoprime[MLDSA_CRHBYTES], uint8_t *out,
-                      size_t outlen, const mldsa_hash_input *in);
+                      size_t outlen, const uint8_t *in, size_t inlen);
 
 #endif

@@ -235,8 +235,10 @@ static int sign_attempt(struct sign_ws *ws, const signing_key *k, t0_source t0) 
 
   /* c~ = H(mu || w1Encode(w1)), with the next attempt's y in the batch's other lanes;
    * c = SampleInBall(c~) */
-  const mldsa_hash_input ctilde_in = {{ws->ctilde_in}, {sizeof ws->ctilde_in}, 1};
-  hash_beside_mask(&ws->mask, ws->rhopp, ws->ctilde, MLDSA_CTILDEBYTES, &ctilde_in);
+  _Static_assert(sizeof ws->ctilde_in >= MLDSA_MASK_BLOCKS * MLDSA_SHAKE256_RATE,
+                 "c~'s input fills the permutations of a polynomial of y");
+  hash_beside_mask(&ws->mask, ws->rhopp, ws->ctilde, MLDSA_CTILDEBYTES, ws->ctilde_in,
+                   sizeof ws->ctilde_in);
   sample_in_ball(&ws->c, ws->ctilde, KERNEL(keccak_f1600_x1));
   KERNEL(ntt)(ws->c.c);
 
