@@ -292,7 +292,7 @@ tls_run() {
   OPENSSL_CONF=$work/$server.cnf "${OPENSSL[@]}" s_server -accept 127.0.0.1:0 -naccept 1 -cert leaf.crt -key k65.pem -tls1_3 \
     -sigalgs mldsa65 -www >server.out 2>&1 &
   server_pid=$!
-  for i in $(seq 100); do
+  for i in $(seq 600); do # up to a minute, as the client's: a loaded machine is slow to start it
     port=$(grep -o 'ACCEPT 127.0.0.1:[0-9]*' server.out | cut -d: -f2 || true)
     [ -n "$port" ] && break
     kill -0 $server_pid 2>/dev/null || break
