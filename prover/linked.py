@@ -137,6 +137,9 @@ def check_shared(so, built, library='libmldsa.so'):
     return None
 
 
+# id(members) -> (members, definitions(members)), one entry per archive read (the
+# x86-64 and the AArch64 one, a self-test's): the members kept, so that their id is
+# never another's; read by the threads that read the files before the full run forks
 _DEFINITIONS = {}
 
 
@@ -145,8 +148,8 @@ def check_linked(b, path, built, arch):
     if not kernels_of(built):
         return None
     members = b.members()
-    if id(members) not in _DEFINITIONS:
-        _DEFINITIONS.clear()
-        _DEFINITIONS[id(members)] = definitions(members)
-    return (check_archive(members, _DEFINITIONS[id(members)], built)
+    hit = _DEFINITIONS.get(id(members))
+    if hit is None:
+        hit = _DEFINITIONS[id(members)] = (members, definitions(members))
+    return (check_archive(members, hit[1], built)
             or check_shared(b.shared(), built))

@@ -22,13 +22,13 @@ def table(u, label, n):
     return list(u.rodata[o:o + n])
 
 
-def check(asm_dir, isa):
+def check(asm_dir, isa, parse=asm.parse):
     out = []
     for f in ('rej_uniform', 'rej_eta'):
         path = os.path.join(asm_dir, isa, f + '.S')
         if not os.path.exists(path):
             continue
-        u = asm.parse(path)
+        u = parse(path)
         lp = table(u, '.Lleft_pack', 256 * 8)
         if lp is not None:
             bad = []
