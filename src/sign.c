@@ -19,16 +19,6 @@
 #define SHAKE256(out, outlen, in, inlen) \
   mldsa_shake256_with(KERNEL(keccak_f1600_x1), out, outlen, in, inlen)
 
-/* The stack wipe below sign's rejection loops (sign_with, sign_group; util.h): as deep as
- * their deepest callee, c~'s hash beside ExpandMask through the lane scheduler (its W
- * lanes and batched state: test_stack finds 4 KiB enough for W = 1 and 2, 5 KiB for 4, 6
- * KiB for 8), and no deeper, since it adds to sign's peak. */
-#define SIGN_WIPE_BYTES (4096 + 256 * MLDSA_KECCAKX_W(MLDSA_ISA))
-static __attribute__((noinline)) void sign_stack_wipe(void) {
-  uint8_t area[SIGN_WIPE_BYTES];
-  mldsa_zeroize(area, sizeof area);
-}
-
 /* Vector-wide applications of the kernels. */
 #define FOR_EACH_POLY(n, i) for (unsigned i = 0; i < (n); ++i)
 
@@ -323,7 +313,7 @@ static int sign_with(uint8_t *sig, const signing_key *k, t0_source t0, const uin
   }
   if (ret != MLDSA_OK) memset(sig, 0, MLDSA_SIGBYTES);
   mldsa_zeroize(&ws, sizeof ws);
-  sign_stack_wipe();
+  mldsa_stack_wipe_sign();
   return ret;
 }
 
@@ -945,7 +935,7 @@ static void sign_group(const mldsa_prepared_secret_key *psk, const mldsa_sign_it
   mldsa_zeroize(&q, sizeof q);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_zeroize(&st, sizeof st);
-  sign_stack_wipe();
+  mldsa_stack_wipe_sign();
 }
 
 const mldsa_backend ENTRY(backend) = {

@@ -31,6 +31,11 @@ __attribute__((noinline)) void mldsa_stack_wipe(void) {
   mldsa_zeroize(area, sizeof area);
 }
 
+__attribute__((noinline)) void mldsa_stack_wipe_sign(void) {
+  uint8_t area[MLDSA_STACK_WIPE_SIGN_BYTES];
+  mldsa_zeroize(area, sizeof area);
+}
+
 int mldsa_ct_differ(const uint8_t *a, const uint8_t *b, size_t len) {
   uint8_t acc = 0;
   for (size_t i = 0; i < len; ++i) acc |= (uint8_t)(a[i] ^ b[i]);

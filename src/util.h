@@ -26,11 +26,15 @@ void mldsa_zeroize(void *p, size_t len);
  *   mldsa_stack_wipe: below a whole operation (keygen, sign, import, prepare), whose
  *     deepest callee is ExpandA alone (8 lanes of 5 buffered SHAKE blocks and the
  *     batched state: 9 to 9.5 KiB deep, measured by test_stack).
- *   (sign.c has its own, per ISA, below the rejection loop.)
+ *   mldsa_stack_wipe_sign: below the rejection loop of sign, whose deepest callees are
+ *     the ExpandMask refill and c~'s hash beside it (the batched state and W seeds; their
+ *     output is the caller's), 2 to 4 KiB deep.
  * tests/test_stack.c checks on every ISA that nothing an operation's callees wrote lies
  * below the wipe. */
 #define MLDSA_STACK_WIPE_BYTES 10240
+#define MLDSA_STACK_WIPE_SIGN_BYTES 4096
 void mldsa_stack_wipe(void);
+void mldsa_stack_wipe_sign(void);
 
 /* 0 if the buffers are equal, else 1; time depends on len only. */
 int mldsa_ct_differ(const uint8_t *a, const uint8_t *b, size_t len);
