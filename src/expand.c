@@ -6,6 +6,7 @@
 
 #include "ct.h"
 #include "expand.h"
+#include "expand_model.h"
 #include "fips202x.h"
 #include "kernels.h"
 #include "util.h"
@@ -19,7 +20,6 @@
 /* ExpandA alone: blocks squeezed up front, enough for almost every stream, then one
  * block at a time. */
 #define A_BLOCKS 5    /* 840 bytes = 280 candidates for 256 coefficients (p = 0.999) */
-#define S_BLOCKS 2    /* 272 bytes = 544 half-bytes for 256 coefficients */
 /* ExpandMask: the blocks of one polynomial, squeezed at once. */
 #define Y_BLOCKS MLDSA_MASK_BLOCKS
 
@@ -102,8 +102,9 @@ static __attribute__((noinline)) void expand_a_bulk(mldsa_matrix *a,
   }
 }
 
-void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
-  expand_a_bulk(a, rho, 0, MLDSA_K * MLDSA_L);
+void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], unsigned first,
+              unsigned end) {
+  expand_a_bulk(a, rho, first, end);
 }
 
 /* ExpandS alone, W streams at a time with S_BLOCKS squeezed at once (keygen where
@@ -148,13 +149,6 @@ static __attribute__((noinline)) void expand_s(mldsa_polyvecl *s1, mldsa_polyvec
  * Which lane runs which stream, and when a stream ends, depend only on public data: the
  * order of the jobs and the accept pattern of the samplers (public, FIPS 204 section
  * 3.4). The state and the block buffer hold ExpandS's secret streams and are wiped. */
-
-/* Where a stream's input stands: the piece being read and the bytes left in all. */
-typedef struct {
-  mldsa_hash_input in;
-  unsigned piece;
-  size_t off, left;
-} input_cursor;
 
 static void cursor_start(input_cursor *c, const mldsa_hash_input *in) {
   c->in = *in;
@@ -205,20 +199,13 @@ static void cursor_absorb(mldsa_keccak *sponge, input_cursor *c) {
   c->left = 0;
 }
 
-/* A hash that left the batch: its sponge and the input it has not absorbed yet. */
-struct hash_rest {
-  mldsa_keccak sponge;
-  input_cursor rest;
-  int left;
-};
-
 typedef struct {
   mldsa_hash_input in; /* the input */
   unsigned rate;
   /* a hash leaves the batch after this many blocks (0: never) and is finished on the
    * single-state permutation from *rest */
   size_t batch_blocks;
-  struct hash_rest *rest;
+  hash_rest *rest;
   int32_t *poly; /* a sampler's polynomial (with rejection), or NULL for a hash */
   rejection_fn rejection;
   uint8_t *out; /* a hash's output, outlen <= rate bytes */
@@ -243,7 +230,7 @@ typedef struct {
   uint8_t *hash_out;
   size_t hash_outlen;
   size_t hash_batch_blocks;
-  struct hash_rest *hash_rest;
+  hash_rest *hash_rest;
   mldsa_matrix *a;
   const uint8_t *rho;
   mldsa_polyvecl *s1;
@@ -312,7 +299,7 @@ static int absorb_block(mldsa_keccakx *st, unsigned j, lane_state *ln, uint8_t *
   const shake_job *jb = &ln->job;
   uint64_t *s = st->s + j;
   if (jb->batch_blocks != 0 && ln->blocks == jb->batch_blocks) {
-    struct hash_rest *r = jb->rest;
+    hash_rest *r = jb->rest;
     for (unsigned i = 0; i < 25; ++i) r->sponge.s[i] = s[i * W];
     r->sponge.pos = 0;
     r->sponge.rate = jb->rate;
@@ -400,96 +387,80 @@ static __attribute__((noinline)) void run_jobs(const job_list *jl) {
   mldsa_zeroize(blk, sizeof blk);
 }
 
-/* A hash alone on the single-state permutation. */
-static void hash_alone(uint8_t *out, size_t outlen, const mldsa_hash_input *in) {
-  mldsa_keccak sponge;
-  mldsa_shake256_init_with(&sponge, KERNEL(keccak_f1600_x1));
-  for (unsigned i = 0; i < in->n; ++i) mldsa_shake_absorb(&sponge, in->p[i], in->len[i]);
-  mldsa_shake_finalize(&sponge);
-  mldsa_shake_squeeze(&sponge, out, outlen);
-  mldsa_zeroize(&sponge, sizeof sponge);
-}
-
-/* A hash beside ExpandA: it takes one lane for ExpandA's last `stay` rounds of W streams
- * (about A_ROUND_BLOCKS blocks each), ExpandA's earlier rounds run in bulk, and the
- * single-state permutation finishes a hash longer than its stay. A round in which the
- * hash has a lane leaves one polynomial to a later round, so a stay longer than the free
- * lanes of ExpandA's last round adds a round. stay_cost() weighs the batched
- * permutations (at this ISA's MLDSA_KECCAKX_COST, counting an added round at 1.5 times
- * its cost: the ratio differs from CPU to CPU, and an added round must pay for itself
- * wherever it runs) against the single-state ones the stay saves; the cheapest stay wins
- * (0, the hash alone, where nothing is saved: always on scalar, whose batch is the
- * single-state permutation). Which stay, and so which lanes run what, depends only on
- * the hash's length. */
-#define A_ROUND_BLOCKS 5
-static size_t stay_cost(unsigned stay, unsigned n_a, size_t blocks) {
-  const unsigned rounds = (n_a + W - 1) / W;
-  const unsigned first = (rounds - stay) * W; /* polynomials in bulk */
-  const unsigned sched = (n_a - first + stay + W - 1) / W;
-  const unsigned added = sched - stay; /* rounds beyond ExpandA's own */
-  const size_t batched = (size_t)A_ROUND_BLOCKS * (2 * rounds + 3 * added) / 2;
-  const size_t single = blocks > (size_t)A_ROUND_BLOCKS * stay ? blocks - A_ROUND_BLOCKS * stay : 0;
-  return batched * MLDSA_KECCAKX_COST(MLDSA_ISA) + single * 100;
-}
-
-void expand_a_hash(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], uint8_t *out,
-                   size_t outlen, const mldsa_hash_input *in) {
-  const unsigned n_a = MLDSA_K * MLDSA_L, rounds = (n_a + W - 1) / W;
+/* A hash beside ExpandA: it takes one lane for ExpandA's last `stay` rounds
+ * (expand_model.h), ExpandA's earlier rounds run in bulk, and the single-state
+ * permutation finishes a hash longer than its stay, or one whose input is not all there
+ * yet. */
+static size_t hash_input_length(const mldsa_hash_input *in) {
   size_t inlen = 0;
   for (unsigned i = 0; i < in->n; ++i) inlen += in->len[i];
-  const size_t blocks = inlen / MLDSA_SHAKE256_RATE + 1;
-  unsigned stay = 0;
-  size_t best = stay_cost(0, n_a, blocks);
-  for (unsigned s = 1; s <= rounds && A_ROUND_BLOCKS * (s - 1) < blocks; ++s) {
-    const size_t cost = stay_cost(s, n_a, blocks);
-    if (cost < best) stay = s, best = cost;
-  }
-  if (stay == 0) {
-    expand_a_bulk(a, rho, 0, n_a);
-    hash_alone(out, outlen, in);
+  return inlen;
+}
+
+void expand_a_hash_begin(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], unsigned first,
+                         uint8_t *out, size_t outlen, const mldsa_hash_input *in, size_t ready,
+                         hash_rest *h) {
+  const unsigned n_a = MLDSA_K * MLDSA_L - first, rounds = (n_a + W - 1) / W;
+  const size_t inlen = hash_input_length(in);
+  const unsigned stay = best_stay(n_a, inlen, ready, NULL);
+  h->left = 1;
+  if (stay == 0) { /* the hash alone, all of it on the single-state permutation */
+    expand_a_bulk(a, rho, first, first + n_a);
+    mldsa_shake256_init_with(&h->sponge, KERNEL(keccak_f1600_x1));
+    cursor_start(&h->rest, in);
     return;
   }
-  const unsigned first = (rounds - stay) * W;
-  expand_a_bulk(a, rho, 0, first);
-  struct hash_rest rest;
+  const unsigned bulk = (rounds - stay) * W;
+  const size_t rides = (size_t)stay * A_ROUND_BLOCKS, rb = ready_blocks(inlen, ready);
+  expand_a_bulk(a, rho, first, first + bulk);
   job_list jl = {0};
-  jl.a_first = first;
-  jl.n_a = n_a - first;
+  jl.a_first = first + bulk;
+  jl.n_a = n_a - bulk;
   jl.a = a;
   jl.rho = rho;
   jl.n_hash = 1;
   jl.hash_in = *in;
   jl.hash_out = out;
   jl.hash_outlen = outlen;
-  jl.hash_batch_blocks = (size_t)stay * A_ROUND_BLOCKS;
-  jl.hash_rest = &rest;
-  rest.left = 0;
+  jl.hash_batch_blocks = rides < rb ? rides : rb;
+  jl.hash_rest = h;
+  h->left = 0;
   run_jobs(&jl);
-  if (rest.left) {
-    cursor_absorb(&rest.sponge, &rest.rest);
-    mldsa_shake_finalize(&rest.sponge);
-    mldsa_shake_squeeze(&rest.sponge, out, outlen);
-    mldsa_zeroize(&rest, sizeof rest);
-  }
 }
 
-/* ExpandS beside ExpandA where ExpandA leaves lanes free in its last round (ML-DSA-65
- * on 4 and 8 lanes): ExpandA's full rounds in bulk, then its last round and ExpandS
- * through the lane scheduler. Where ExpandA fills every lane, each alone in bulk: the
- * scheduler's block at a time would cost more than the lanes it could save (measured:
- * the whole of ExpandA through it made ML-DSA-65 keygen 6% slower on avx512). */
-void expand_a_s(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], mldsa_polyvecl *s1,
-                mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
-  const unsigned n_a = MLDSA_K * MLDSA_L, full = n_a / W * W;
-  if (full == n_a) {
-    expand_a_bulk(a, rho, 0, n_a);
+void hash_finish(hash_rest *h, uint8_t *out, size_t outlen) {
+  if (!h->left) return; /* done in the batch */
+  cursor_absorb(&h->sponge, &h->rest);
+  mldsa_shake_finalize(&h->sponge);
+  mldsa_shake_squeeze(&h->sponge, out, outlen);
+  mldsa_zeroize(h, sizeof *h);
+}
+
+void expand_a_hash(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], uint8_t *out,
+                   size_t outlen, const mldsa_hash_input *in) {
+  hash_rest h;
+  expand_a_hash_begin(a, rho, 0, out, outlen, in, hash_input_length(in), &h);
+  hash_finish(&h, out, outlen);
+}
+
+/* ExpandS beside ExpandA's polynomials 0 .. end - 1 where these leave lanes free in
+ * their last round (ML-DSA-65 on 4 and 8 lanes, and keygen's first part, below): the
+ * full rounds in bulk, then the last round and ExpandS through the lane scheduler. Where
+ * they fill every lane, each alone in bulk: the scheduler's block at a time would cost
+ * more than the lanes it could save (measured: the whole of ExpandA through it made
+ * ML-DSA-65 keygen 6% slower on avx512). */
+void expand_a_s(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], unsigned end,
+                mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]) {
+  const unsigned full = end / W * W;
+  if (full == end) {
+    expand_a_bulk(a, rho, 0, end);
     expand_s(s1, s2, rhoprime);
     return;
   }
   expand_a_bulk(a, rho, 0, full);
   job_list jl = {0};
   jl.a_first = full;
-  jl.n_a = n_a - full;
+  jl.n_a = end - full;
   jl.a = a;
   jl.rho = rho;
   jl.n_s = MLDSA_L + MLDSA_K;

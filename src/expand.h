@@ -10,19 +10,47 @@
 
 #define expand_a ENTRY(expand_a)
 #define expand_a_hash ENTRY(expand_a_hash)
+#define expand_a_hash_begin ENTRY(expand_a_hash_begin)
 #define expand_a_s ENTRY(expand_a_s)
+#define hash_finish ENTRY(hash_finish)
 #define expand_mask ENTRY(expand_mask)
 #define hash_beside_mask ENTRY(hash_beside_mask)
 
-/* A in NTT domain, standard order (the caller reorders for its ISA). */
-void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]);
+/* Where a hash's input stands: the piece being read and the bytes left in all. */
+typedef struct {
+  mldsa_hash_input in;
+  unsigned piece;
+  size_t off, left;
+} input_cursor;
+
+/* A hash that left the batch (or never rode in one): its sponge and the input it has not
+ * absorbed yet; left = 0 when it was finished in the batch. */
+typedef struct {
+  mldsa_keccak sponge;
+  input_cursor rest;
+  int left;
+} hash_rest;
+
+/* ExpandA's polynomials first .. end - 1 (in row order, K L in all), in NTT domain and
+ * standard order (the caller reorders for its ISA). */
+void expand_a(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], unsigned first,
+              unsigned end);
 /* ExpandA and, in the same batched permutations, an independent stream: a SHAKE256 hash
  * of outlen <= 136 bytes (tr = H(pk) in verify and prepare_public, mu = H(tr || M') in
- * sign), or ExpandS (keygen). Same results as each alone. */
+ * sign). Same results as each alone. */
 void expand_a_hash(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], uint8_t *out,
                    size_t outlen, const mldsa_hash_input *in);
-void expand_a_s(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], mldsa_polyvecl *s1,
-                mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]);
+/* ExpandA's polynomials first .. K L - 1 and the start of such a hash, of which only the
+ * first `ready` bytes of input are final yet (pk while t is computed a row at a time);
+ * hash_finish(h, out, outlen) finishes it once all its input is. The bytes after `ready`
+ * are read there, not before; ready = all of them makes the two expand_a_hash. */
+void expand_a_hash_begin(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], unsigned first,
+                         uint8_t *out, size_t outlen, const mldsa_hash_input *in, size_t ready,
+                         hash_rest *h);
+void hash_finish(hash_rest *h, uint8_t *out, size_t outlen);
+/* ExpandA's polynomials 0 .. end - 1 and ExpandS in the same batched permutations. */
+void expand_a_s(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], unsigned end,
+                mldsa_polyvecl *s1, mldsa_polyveck *s2, const uint8_t rhoprime[MLDSA_CRHBYTES]);
 /* ExpandMask's polynomials y_kappa, y_kappa+1, ... are one sequence (nonce kappa + r for
  * attempt kappa / L): the stream computes them W at a time, one Keccak batch each, so no
  * lane of a batch is wasted at the end of an attempt's L. Holds secrets: the caller wipes

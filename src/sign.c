@@ -7,11 +7,13 @@
 #include "backend.h"
 #include "ct.h"
 #include "expand.h"
+#include "expand_model.h"
 #include "fips202.h"
 #include "fips202x.h"
 #include "isa_names.h"
 #include "kernels.h"
 #include "mldsa.h"
+#include "once.h"
 #include "poly.h"
 #include "util.h"
 
@@ -38,16 +40,9 @@ static void matrix_mul(mldsa_polyveck *w, const mldsa_matrix *a, const mldsa_pol
   KERNEL(pointwise_acc)(w->v[i].c, a->row[i].v[0].c, v->v[0].c, MLDSA_L);
 }
 
-/* A from ExpandA into this ISA's NTT order. */
-static void reorder_matrix(mldsa_matrix *a) {
-  FOR_EACH_POLY(MLDSA_K, i)
-  FOR_EACH_POLY(MLDSA_L, j) KERNEL(ntt_reorder)(a->row[i].v[j].c);
-}
-
-/* ExpandA, then into this ISA's NTT order. */
-static void expand_matrix(mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES]) {
-  expand_a(a, rho);
-  reorder_matrix(a);
+/* Rows first .. end - 1 of A from ExpandA into this ISA's NTT order. */
+static void reorder_matrix(mldsa_matrix *a, unsigned first, unsigned end) {
+  for (unsigned i = first; i < end; ++i) FOR_EACH_POLY(MLDSA_L, j) KERNEL(ntt_reorder)(a->row[i].v[j].c);
 }
 
 /* ---- KeyGen_internal (Alg. 6) ---- */
@@ -66,15 +61,12 @@ struct keygen_ws {
   mldsa_poly t, t0; /* a row of t: t1 and t0 */
 };
 
-/* From s1 and s2 in ws and A: t = A s1 + s2 with coefficients in [0, q), (t1, t0) =
- * Power2Round(t), pk = pkEncode(rho, t1), t0 encoded into t0_out (K polynomials, as in
- * sk), and tr = H(pk). ws->s1 becomes NTT(s1). */
-static void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], uint8_t *t0_out,
-                        struct keygen_ws *ws, const mldsa_matrix *a,
-                        const uint8_t rho[MLDSA_SEEDBYTES]) {
-  vecl_ntt(&ws->s1);
-  memcpy(pk, rho, MLDSA_SEEDBYTES);
-  FOR_EACH_POLY(MLDSA_K, i) {
+/* Rows first .. end - 1 of t = A s1 + s2 (NTT(s1) in ws, those rows of A reordered),
+ * with coefficients in [0, q): (t1, t0) = Power2Round(t), t1 into pk, t0 encoded into
+ * t0_out (K polynomials, as in sk). */
+static void public_rows(uint8_t *pk, uint8_t *t0_out, struct keygen_ws *ws,
+                        const mldsa_matrix *a, unsigned first, unsigned end) {
+  for (unsigned i = first; i < end; ++i) {
     KERNEL(pointwise_acc)(ws->t.c, a->row[i].v[0].c, ws->s1.v[0].c, MLDSA_L);
     KERNEL(reduce32)(ws->t.c);
     KERNEL(invntt_tomont)(ws->t.c);
@@ -88,7 +80,38 @@ static void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], uint8_t *t0_out,
     pack_t1_poly(pk + MLDSA_SEEDBYTES + i * MLDSA_POLYT1_PACKEDBYTES, ws->t.c);
     pack_t0_poly(t0_out + i * MLDSA_POLYT0_PACKEDBYTES, ws->t0.c);
   }
-  SHAKE256(tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
+}
+
+/* public_split's choices, for keygen (ExpandS beside ExpandA's first part) and for the
+ * import check (ExpandA alone), made once per process. */
+static unsigned keygen_split, import_split;
+static mldsa_once_flag splits_chosen = MLDSA_ONCE_INIT;
+static void choose_splits(void) {
+  keygen_split = public_split(MLDSA_L + MLDSA_K);
+  import_split = public_split(0);
+}
+
+/* From s1 and s2 in ws and rows 0 .. split - 1 of A (ExpandA's standard order), the rest
+ * of A, pk = pkEncode(rho, t1), t0 encoded into t0_out and tr = H(pk) (public_split). A
+ * ends in this ISA's order and ws->s1 as NTT(s1). */
+static void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], uint8_t *t0_out,
+                        struct keygen_ws *ws, mldsa_matrix *a,
+                        const uint8_t rho[MLDSA_SEEDBYTES], unsigned split) {
+  vecl_ntt(&ws->s1);
+  memcpy(pk, rho, MLDSA_SEEDBYTES);
+  reorder_matrix(a, 0, split);
+  public_rows(pk, t0_out, ws, a, 0, split);
+  if (split == MLDSA_K) { /* all of A was there: the hash alone */
+    SHAKE256(tr, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
+    return;
+  }
+  const mldsa_hash_input in = {{pk}, {MLDSA_PUBLICKEYBYTES}, 1};
+  hash_rest h;
+  expand_a_hash_begin(a, rho, split * MLDSA_L, tr, MLDSA_TRBYTES, &in,
+                      MLDSA_SEEDBYTES + split * MLDSA_POLYT1_PACKEDBYTES, &h);
+  reorder_matrix(a, split, MLDSA_K);
+  public_rows(pk, t0_out, ws, a, split, MLDSA_K);
+  hash_finish(&h, tr, MLDSA_TRBYTES);
 }
 
 void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
@@ -104,11 +127,11 @@ void ENTRY(keygen)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]) {
   MLDSA_CT_DECLASSIFY(ws.expanded, MLDSA_SEEDBYTES); /* rho: public, part of pk */
 
   mldsa_matrix a;
-  expand_a_s(&a, rho, &ws.s1, &ws.s2, rhoprime); /* ExpandS in ExpandA's batches */
-  reorder_matrix(&a);
+  mldsa_once(&splits_chosen, choose_splits);
+  expand_a_s(&a, rho, keygen_split * MLDSA_L, &ws.s1, &ws.s2, rhoprime); /* ExpandS beside */
   /* sk = rho || K || tr || s1 || s2 || t0: s1 and s2 before NTT(s1), tr and t0 after */
   pack_sk(sk, rho, key, NULL, &ws.s1, &ws.s2, NULL);
-  make_public(pk, tr, sk + SK_T0_OFFSET, &ws, &a, rho);
+  make_public(pk, tr, sk + SK_T0_OFFSET, &ws, &a, rho, keygen_split);
   memcpy(sk + 2 * MLDSA_SEEDBYTES, tr, MLDSA_TRBYTES);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_stack_wipe();
@@ -326,8 +349,8 @@ static void finish_signing_key(signing_key *k, uint8_t mu[MLDSA_CRHBYTES],
   if (mu_in != NULL)
     expand_a_hash(&k->a, k->rho, mu, MLDSA_CRHBYTES, mu_in);
   else
-    expand_a(&k->a, k->rho);
-  reorder_matrix(&k->a);
+    expand_a(&k->a, k->rho, 0, MLDSA_K * MLDSA_L);
+  reorder_matrix(&k->a, 0, MLDSA_K);
 }
 
 /* Sign under sk: mu given, or (mprime not NULL) mu = H(tr || M') with M' the pieces of
@@ -391,9 +414,9 @@ static void make_verifying_key(verifying_key *k, uint8_t *tr, const uint8_t *pk)
     const mldsa_hash_input in = {{pk}, {MLDSA_PUBLICKEYBYTES}, 1};
     expand_a_hash(&k->a, rho, tr, MLDSA_TRBYTES, &in);
   } else {
-    expand_a(&k->a, rho);
+    expand_a(&k->a, rho, 0, MLDSA_K * MLDSA_L);
   }
-  reorder_matrix(&k->a);
+  reorder_matrix(&k->a, 0, MLDSA_K);
 }
 
 /* A signature decoded, and z checked against gamma1 - beta. */
@@ -469,34 +492,41 @@ int ENTRY(verify_pk)(const uint8_t *sig, const uint8_t *pk, mldsa_mu_fn mu_of, c
 
 /* ---- pk from an expanded sk, with the import checks ---- */
 
-/* The import check of sk, whose s1, s2 are in ws and A = ExpandA(rho) in a: recompute
- * t1, t0, pk and H(pk); nonzero (secret until the caller declassifies it) when tr is not
- * H(pk) or t0_given (sk's packed t0, copied by the caller before pk is written, since pk
- * may overlap sk) is not the recomputed t0. ws->s1 becomes NTT(s1). */
-static int check_secret(uint8_t *pk, struct keygen_ws *ws, const mldsa_matrix *a,
+/* The import check's workspace: keygen's, and t0 recomputed and encoded. In the caller's
+ * frame, not the check's, so that the check's ExpandA runs within the stack wipe. */
+struct import_ws {
+  struct keygen_ws k;
+  uint8_t t0[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES];
+};
+
+/* The import check of sk, whose s1, s2 are in ws: A = ExpandA(rho) into a (this ISA's
+ * order), and t1, t0, pk and H(pk) recomputed; nonzero (secret until the caller
+ * declassifies it) when tr is not H(pk) or t0_given (sk's packed t0, copied by the
+ * caller before pk is written, since pk may overlap sk) is not the recomputed t0.
+ * ws->k.s1 becomes NTT(s1). */
+static int check_secret(uint8_t *pk, struct import_ws *ws, mldsa_matrix *a,
                         const uint8_t rho[MLDSA_SEEDBYTES], const uint8_t tr[MLDSA_TRBYTES],
                         const uint8_t t0_given[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES]) {
   uint8_t tr2[MLDSA_TRBYTES];
-  uint8_t t0_packed[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES];
-  make_public(pk, tr2, t0_packed, ws, a, rho);
+  mldsa_once(&splits_chosen, choose_splits);
+  expand_a(a, rho, 0, import_split * MLDSA_L);
+  make_public(pk, tr2, ws->t0, &ws->k, a, rho, import_split);
   /* The key is consistent when tr = H(pk) and its t0 is the recomputed one. */
   int bad = mldsa_ct_differ(tr, tr2, sizeof tr2);
-  bad |= mldsa_ct_differ(t0_packed, t0_given, sizeof t0_packed);
-  mldsa_zeroize(t0_packed, sizeof t0_packed);
+  bad |= mldsa_ct_differ(ws->t0, t0_given, sizeof ws->t0);
   return bad;
 }
 
 int ENTRY(public_from_secret)(uint8_t *pk, const uint8_t *sk) {
-  struct keygen_ws ws;
+  struct import_ws ws;
   mldsa_matrix a;
   uint8_t rho[MLDSA_SEEDBYTES], key[MLDSA_SEEDBYTES], tr[MLDSA_TRBYTES];
   uint8_t t0_given[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES];
 
   /* Everything of sk is read before pk is written: pk may overlap sk (in place). sk's t0
      is compared encoded (check_secret), never decoded. */
-  int bad = unpack_sk(rho, key, tr, &ws.s1, &ws.s2, NULL, sk);
+  int bad = unpack_sk(rho, key, tr, &ws.k.s1, &ws.k.s2, NULL, sk);
   memcpy(t0_given, sk + SK_T0_OFFSET, sizeof t0_given);
-  expand_matrix(&a, rho);
   bad |= check_secret(pk, &ws, &a, rho, tr, t0_given);
   mldsa_zeroize(&ws, sizeof ws);
   mldsa_zeroize(key, sizeof key);
@@ -547,13 +577,12 @@ static int verify_prepared(const mldsa_prepared_public_key *in, const uint8_t *s
 
 static int prepare_secret(mldsa_prepared_secret_key *out, const uint8_t *sk) {
   prepared_secret *ps = (prepared_secret *)out;
-  struct keygen_ws ws;
+  struct import_ws ws;
 
-  int bad = unpack_sk(ps->k.rho, ps->k.key, ps->hdr.tr, &ws.s1, &ws.s2, &ps->t0, sk);
-  expand_matrix(&ps->k.a, ps->k.rho);
+  int bad = unpack_sk(ps->k.rho, ps->k.key, ps->hdr.tr, &ws.k.s1, &ws.k.s2, &ps->t0, sk);
   bad |= check_secret(ps->pk, &ws, &ps->k.a, ps->k.rho, ps->hdr.tr, sk + SK_T0_OFFSET);
-  ps->k.s1 = ws.s1; /* NTT(s1) */
-  ps->k.s2 = ws.s2;
+  ps->k.s1 = ws.k.s1; /* NTT(s1) */
+  ps->k.s2 = ws.k.s2;
   veck_ntt(&ps->k.s2);
   veck_ntt(&ps->t0);
   mldsa_zeroize(&ws, sizeof ws);
