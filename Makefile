@@ -7,7 +7,7 @@ PYTHON := ci/python
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure test run regen check-asm man3 check-man3 check-macos prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed cpu-matrix aarch64 cross windows test-windows python test-python bench-python node test-node bench-node clean
+.PHONY: all deps configure test run regen check-asm man3 check-man3 check-macos prove bench install size deb fresh peers bench-peers bench-kernels bench-isa-ext bench-chart count-aarch64 provider-speed cpu-matrix aarch64 portable cross windows test-windows python test-python bench-python node test-node bench-node clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -166,6 +166,11 @@ cpu-matrix:
 
 aarch64:
 	ci/aarch64
+
+# The portable builds whole (CI runs ci/portable --sample): scalar only, aarch64 without
+# assembly, the reduced builds.
+portable:
+	ci/portable
 
 # Portable C on another CPU (docs/ports.md): `make cross TARGET=<triplet>`, the triplet one
 # of s390x-linux-gnu, i686-linux-gnu, arm-linux-gnueabihf, riscv64-linux-gnu: the library
