@@ -93,8 +93,10 @@ static void choose_splits(void) {
 
 /* From s1 and s2 in ws and rows 0 .. split - 1 of A (ExpandA's standard order), the rest
  * of A, pk = pkEncode(rho, t1), t0 encoded into t0_out and tr = H(pk) (public_split). A
- * ends in this ISA's order and ws->s1 as NTT(s1). */
-static void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], uint8_t *t0_out,
+ * ends in this ISA's order and ws->s1 as NTT(s1). Inlined, as check_secret below: the
+ * ExpandA it calls is the deepest callee of keygen and of the import check, and
+ * mldsa_stack_wipe reaches as deep as that callee and no deeper. */
+static inline __attribute__((always_inline)) void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], uint8_t *t0_out,
                         struct keygen_ws *ws, mldsa_matrix *a,
                         const uint8_t rho[MLDSA_SEEDBYTES], unsigned split) {
   vecl_ntt(&ws->s1);
@@ -504,9 +506,9 @@ struct import_ws {
  * declassifies it) when tr is not H(pk) or t0_given (sk's packed t0, copied by the
  * caller before pk is written, since pk may overlap sk) is not the recomputed t0.
  * ws->k.s1 becomes NTT(s1). */
-static int check_secret(uint8_t *pk, struct import_ws *ws, mldsa_matrix *a,
-                        const uint8_t rho[MLDSA_SEEDBYTES], const uint8_t tr[MLDSA_TRBYTES],
-                        const uint8_t t0_given[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES]) {
+static inline __attribute__((always_inline)) int check_secret(
+    uint8_t *pk, struct import_ws *ws, mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES],
+    const uint8_t tr[MLDSA_TRBYTES], const uint8_t t0_given[MLDSA_K * MLDSA_POLYT0_PACKEDBYTES]) {
   uint8_t tr2[MLDSA_TRBYTES];
   mldsa_once(&splits_chosen, choose_splits);
   expand_a(a, rho, 0, import_split * MLDSA_L);
