@@ -42,7 +42,8 @@ static void matrix_mul(mldsa_polyveck *w, const mldsa_matrix *a, const mldsa_pol
 
 /* Rows first .. end - 1 of A from ExpandA into this ISA's NTT order. */
 static void reorder_matrix(mldsa_matrix *a, unsigned first, unsigned end) {
-  for (unsigned i = first; i < end; ++i) FOR_EACH_POLY(MLDSA_L, j) KERNEL(ntt_reorder)(a->row[i].v[j].c);
+  for (unsigned i = first; i < end; ++i)
+    FOR_EACH_POLY(MLDSA_L, j) KERNEL(ntt_reorder)(a->row[i].v[j].c);
 }
 
 /* ---- KeyGen_internal (Alg. 6) ---- */
@@ -96,9 +97,9 @@ static void choose_splits(void) {
  * ends in this ISA's order and ws->s1 as NTT(s1). Inlined, as check_secret below: the
  * ExpandA it calls is the deepest callee of keygen and of the import check, and
  * mldsa_stack_wipe reaches as deep as that callee and no deeper. */
-static inline __attribute__((always_inline)) void make_public(uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], uint8_t *t0_out,
-                        struct keygen_ws *ws, mldsa_matrix *a,
-                        const uint8_t rho[MLDSA_SEEDBYTES], unsigned split) {
+static inline __attribute__((always_inline)) void make_public(
+    uint8_t *pk, uint8_t tr[MLDSA_TRBYTES], uint8_t *t0_out, struct keygen_ws *ws,
+    mldsa_matrix *a, const uint8_t rho[MLDSA_SEEDBYTES], unsigned split) {
   vecl_ntt(&ws->s1);
   memcpy(pk, rho, MLDSA_SEEDBYTES);
   reorder_matrix(a, 0, split);
